@@ -1,0 +1,1 @@
+//! Decreasing row-ID allocator for upside-down tables (in progress).

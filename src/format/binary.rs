@@ -1,0 +1,231 @@
+//! The `binary` format: compact, untagged bytes.
+//!
+//! | type | bytes |
+//! |---|---|
+//! | `bool` | 1: `00` / `01` |
+//! | `i32`, `u32`, `f32` | 4, big-endian order bytes |
+//! | `i64`, `u64`, `f64`, `ts` | 8, big-endian order bytes |
+//! | `uuid` | 16, big-endian |
+//! | `str`, `bytes` | the bytes with `00` → `00 FF`, then the terminator `00 01` |
+//!
+//! Signed integers flip the sign bit; floats use the float transform of
+//! [`crate::value::f64_order_bits`]. A string that is a prefix of another
+//! ends with `00 01`, where the longer one has `00 FF` or a byte ≥ `01`, so it
+//! sorts first. The terminator is `00 01` rather than a bare `00` because
+//! lexikey's binary components carry no type code: the next component may
+//! start with `00` or `FF`, and with a bare `00` terminator `("a", 0xFF…)`
+//! could not be told from an escaped `00`.
+//!
+//! Descending components are the bitwise NOT of the ascending bytes,
+//! terminator included. Every component is prefix-free, so components
+//! concatenate into tuple keys without separators, and a descending
+//! component still orders correctly when more components follow.
+//!
+//! ```
+//! use lexikey::{Component, Format};
+//! let mut key = Vec::new();
+//! Format::Binary.encode_component(&Component::asc("a\0b"), &mut key)?;
+//! assert_eq!(key, b"a\x00\xFFb\x00\x01");
+//! # Ok::<(), lexikey::EncodeError>(())
+//! ```
+
+use std::borrow::Cow;
+
+use crate::error::DecodeError;
+use crate::text::non_canonical_reason;
+use crate::value::{Component, Field, Type, Value};
+
+/// Appends `bytes` escaped and terminated, inverted when `invert`.
+#[inline]
+fn put_escaped(bytes: &[u8], invert: bool, out: &mut Vec<u8>) {
+    let start_len = out.len();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == 0 {
+            out.extend_from_slice(&bytes[start..i]);
+            out.extend_from_slice(&[0x00, 0xFF]);
+            start = i + 1;
+        }
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.extend_from_slice(&[0x00, 0x01]);
+    if invert {
+        for b in &mut out[start_len..] {
+            *b = !*b;
+        }
+    }
+}
+
+/// Appends one component in the `binary` format.
+#[inline]
+pub fn encode_component(c: &Component<'_>, out: &mut Vec<u8>) {
+    let desc = c.dir.is_desc();
+    match &c.value {
+        Value::Str(s) => put_escaped(s.as_bytes(), desc, out),
+        Value::Bytes(b) => put_escaped(b, desc, out),
+        v => {
+            if let Some((mut buf, n)) = v.order_bytes() {
+                if desc {
+                    for b in &mut buf[..n] {
+                        *b = !*b;
+                    }
+                }
+                out.extend_from_slice(&buf[..n]);
+            }
+        }
+    }
+}
+
+/// Reads an escaped, terminated run starting at `input[0]`; returns the
+/// unescaped bytes (borrowed when there was no escape and no inversion)
+/// and the number of input bytes used.
+fn take_escaped(input: &[u8], invert: bool) -> Result<(Cow<'_, [u8]>, usize), DecodeError> {
+    let m = if invert { 0xFF } else { 0 };
+    let zero = m; // the byte that plays "00" after inversion
+    let mut owned: Option<Vec<u8>> = if invert { Some(Vec::new()) } else { None };
+    let mut start = 0;
+    let mut i = 0;
+    loop {
+        let Some(pos) = input[i..].iter().position(|&b| b == zero) else {
+            return Err(DecodeError::Truncated {
+                offset: input.len(),
+                expected: "the 00 01 terminator of a string/bytes component",
+            });
+        };
+        let z = i + pos;
+        let Some(&next) = input.get(z + 1) else {
+            return Err(DecodeError::Truncated {
+                offset: input.len(),
+                expected: "01 (terminator) or FF (escaped 00) after 00",
+            });
+        };
+        match next ^ m {
+            0xFF => {
+                let o = owned.get_or_insert_with(Vec::new);
+                o.extend(input[start..z].iter().map(|b| b ^ m));
+                o.push(0);
+                i = z + 2;
+                start = i;
+            }
+            0x01 => {
+                let value = match owned {
+                    None => Cow::Borrowed(&input[..z]),
+                    Some(mut o) => {
+                        o.extend(input[start..z].iter().map(|b| b ^ m));
+                        Cow::Owned(o)
+                    }
+                };
+                return Ok((value, z + 2));
+            }
+            _ => {
+                return Err(DecodeError::InvalidSymbol {
+                    offset: z + 1,
+                    found: next,
+                    expected: if invert {
+                        "FE (terminator) or 00 (escaped FF) after FF in a descending component"
+                    } else {
+                        "01 (terminator) or FF (escaped 00) after 00"
+                    },
+                })
+            }
+        }
+    }
+}
+
+/// Maps an index into unescaped bytes back to the input offset.
+fn raw_offset(input: &[u8], invert: bool, unescaped_index: usize) -> usize {
+    let zero = if invert { 0xFF } else { 0 };
+    let (mut raw, mut seen) = (0, 0);
+    while seen < unescaped_index && raw < input.len() {
+        raw += if input[raw] == zero { 2 } else { 1 };
+        seen += 1;
+    }
+    raw
+}
+
+/// Decodes one component of type `field` from the start of `input`;
+/// returns it and the number of bytes used.
+pub fn decode_component(field: Field, input: &[u8]) -> Result<(Component<'_>, usize), DecodeError> {
+    let desc = field.dir.is_desc();
+    let (value, used) = match field.ty {
+        Type::Bytes => {
+            let (b, used) = take_escaped(input, desc)?;
+            (Value::Bytes(b), used)
+        }
+        Type::Str => {
+            let (b, used) = take_escaped(input, desc)?;
+            let s =
+                match b {
+                    Cow::Borrowed(b) => Cow::Borrowed(std::str::from_utf8(b).map_err(|e| {
+                        DecodeError::InvalidUtf8 {
+                            offset: e.valid_up_to(),
+                        }
+                    })?),
+                    Cow::Owned(o) => {
+                        Cow::Owned(String::from_utf8(o).map_err(|e| DecodeError::InvalidUtf8 {
+                            offset: raw_offset(input, desc, e.utf8_error().valid_up_to()),
+                        })?)
+                    }
+                };
+            (Value::Str(s), used)
+        }
+        ty => {
+            let n = ty.fixed_len().unwrap_or(0);
+            let Some(raw) = input.get(..n) else {
+                return Err(DecodeError::Truncated {
+                    offset: input.len(),
+                    expected: "the rest of a fixed-width value",
+                });
+            };
+            let mut buf = [0u8; 16];
+            buf[..n].copy_from_slice(raw);
+            if desc {
+                for b in &mut buf[..n] {
+                    *b = !*b;
+                }
+            }
+            let v = Value::from_order_bytes(ty, &buf[..n]).ok_or(DecodeError::NonCanonical {
+                offset: 0,
+                reason: non_canonical_reason(ty),
+            })?;
+            (v, n)
+        }
+    };
+    Ok((
+        Component {
+            value,
+            dir: field.dir,
+            width: None,
+        },
+        used,
+    ))
+}
+
+/// The 8-byte `binary` key of an `i64`. No allocation.
+///
+/// ```
+/// assert_eq!(lexikey::format::binary::encode_i64(1), [0x80, 0, 0, 0, 0, 0, 0, 1]);
+/// ```
+#[inline]
+pub fn encode_i64(v: i64) -> [u8; 8] {
+    ((v as u64) ^ (1 << 63)).to_be_bytes()
+}
+
+/// Decodes an 8-byte `binary` `i64`.
+#[inline]
+pub fn decode_i64(key: &[u8]) -> Result<i64, DecodeError> {
+    match <[u8; 8]>::try_from(key) {
+        Ok(b) => Ok((u64::from_be_bytes(b) ^ (1 << 63)) as i64),
+        Err(_) if key.len() < 8 => Err(DecodeError::Truncated {
+            offset: key.len(),
+            expected: "8 bytes",
+        }),
+        Err(_) => Err(DecodeError::TrailingBytes { offset: 8 }),
+    }
+}
+
+/// The 8-byte `binary` key of an `f64`.
+#[inline]
+pub fn encode_f64(v: f64) -> [u8; 8] {
+    crate::value::f64_order_bits(v).to_be_bytes()
+}

@@ -1,0 +1,319 @@
+//! The `decimal` format: zero-padded, fixed-width, untagged decimal digits.
+//!
+//! | type | full width | example |
+//! |---|---|---|
+//! | `i64`, `ts` | 20 (sign slot + 19 digits) | `3831868` → `00000000000003831868`, `-1` → `-9999999999999999998` |
+//! | `i32` | 11 (sign slot + 10 digits) | `-5` → `-9999999994` |
+//! | `u64` | 20 | `42` → `00000000000000000042` |
+//! | `u32` | 10 | |
+//! | `bool` | 1 | `0` / `1` |
+//! | `uuid` | 39 (the 128-bit value) | |
+//! | `str`, `bytes` | as in [`crate::format::hex`] | |
+//! | `f64`, `f32` | refused ([`EncodeError::Unsupported`]) | |
+//!
+//! Signed integers start with a sign slot: `0` for non-negative values,
+//! which then read as themselves, and `-` for negative ones, followed by the
+//! nine's complement of the magnitude (`10^d − 1 − |v|`), so that
+//! `-` (0x2D) < `0` puts negatives first and larger magnitudes lower.
+//!
+//! A narrower width ([`Field::width`], e.g. 7 for populations) is allowed for
+//! integer types; a value that does not fit is an error, never truncated.
+//! Widths are ignored by non-integer types.
+//!
+//! Descending components complement every character: digit `d` → `9 − d`,
+//! sign slot `0` ↔ `-`. Fixed width makes that reverse the order.
+//!
+//! Decimal keys carry no tag: decoding needs a schema.
+//!
+//! ```
+//! use lexikey::{Component, Format};
+//! let mut key = Vec::new();
+//! let pop = Component { width: Some(7), ..Component::asc(389625_u64) };
+//! Format::Decimal.encode_component(&pop, &mut key)?;
+//! assert_eq!(key, b"0389625");
+//! # Ok::<(), lexikey::EncodeError>(())
+//! ```
+
+use crate::error::{DecodeError, EncodeError};
+use crate::format::hex::Hex;
+use crate::text;
+use crate::value::{Component, Field, Type, Value};
+
+/// The full (default) width of a type in this format, `None` for types
+/// without a fixed decimal width (strings, bytes, floats).
+pub const fn full_width(ty: Type) -> Option<u8> {
+    match ty {
+        Type::I64 | Type::Ts | Type::U64 => Some(20),
+        Type::I32 => Some(11),
+        Type::U32 => Some(10),
+        Type::Bool => Some(1),
+        Type::Uuid => Some(39),
+        _ => None,
+    }
+}
+
+/// The width used for `field`, checked against the type's limits.
+fn width_of(ty: Type, width: Option<u8>) -> Result<u8, EncodeError> {
+    let full = full_width(ty).unwrap_or(0);
+    let is_int = matches!(ty, Type::I64 | Type::Ts | Type::U64 | Type::I32 | Type::U32);
+    match width {
+        Some(w) if is_int => {
+            let min = if ty.is_signed_int() { 2 } else { 1 };
+            if w < min || w > full {
+                return Err(EncodeError::BadWidth {
+                    ty,
+                    width: w,
+                    min,
+                    max: full,
+                });
+            }
+            Ok(w)
+        }
+        _ => Ok(full),
+    }
+}
+
+/// The largest magnitude `digits` decimal digits hold (`u128::MAX` when all fit).
+#[inline]
+fn max_for(digits: u8) -> u128 {
+    10u128
+        .checked_pow(u32::from(digits))
+        .map_or(u128::MAX, |p| p - 1)
+}
+
+/// Writes `v` as exactly `buf.len()` zero-padded digits (caller checked fit).
+#[inline]
+fn write_digits(mut v: u128, buf: &mut [u8]) {
+    if v <= u128::from(u64::MAX) {
+        let mut x = v as u64;
+        for d in buf.iter_mut().rev() {
+            *d = b'0' + (x % 10) as u8;
+            x /= 10;
+        }
+    } else {
+        for d in buf.iter_mut().rev() {
+            *d = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+    }
+}
+
+fn complement(c: u8) -> u8 {
+    match c {
+        b'0'..=b'9' => b'9' - (c - b'0'),
+        b'-' => b'0',
+        other => other,
+    }
+}
+
+/// Appends one component in the `decimal` format.
+///
+/// # Errors
+/// [`EncodeError::Unsupported`] for floats; [`EncodeError::WidthOverflow`]
+/// when the value needs more digits than the width; [`EncodeError::BadWidth`].
+pub fn encode_component(c: &Component<'_>, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    let ty = c.value.ty();
+    let (signed, neg, mag): (bool, bool, u128) = match c.value {
+        Value::Str(_) | Value::Bytes(_) => {
+            text::encode_tagged::<Hex>(c, out);
+            return Ok(());
+        }
+        Value::F64(_) | Value::F32(_) => {
+            return Err(EncodeError::Unsupported {
+                ty,
+                format: "decimal",
+                hint: ": use the hex or base64 format for floats",
+            })
+        }
+        Value::Bool(b) => (false, false, u128::from(b)),
+        Value::Uuid(v) => (false, false, v),
+        Value::I32(v) => (true, v < 0, u128::from(v.unsigned_abs())),
+        Value::I64(v) | Value::Ts(v) => (true, v < 0, u128::from(v.unsigned_abs())),
+        Value::U64(v) => (false, false, u128::from(v)),
+        Value::U32(v) => (false, false, u128::from(v)),
+    };
+    let w = width_of(ty, c.width)?;
+    let digits = if signed { w - 1 } else { w };
+    let max = max_for(digits);
+    if mag > max {
+        let value = if neg {
+            format!("-{mag}")
+        } else {
+            mag.to_string()
+        };
+        return Err(EncodeError::WidthOverflow { value, width: w });
+    }
+    let mut buf = [0u8; 40];
+    let buf = &mut buf[..usize::from(w)];
+    if signed {
+        buf[0] = if neg { b'-' } else { b'0' };
+        write_digits(if neg { max - mag } else { mag }, &mut buf[1..]);
+    } else {
+        write_digits(mag, buf);
+    }
+    if c.dir.is_desc() {
+        for b in buf.iter_mut() {
+            *b = complement(*b);
+        }
+    }
+    out.extend_from_slice(buf);
+    Ok(())
+}
+
+/// Decodes one `#`-free component of type `field`.
+pub fn decode_component(field: Field, input: &[u8]) -> Result<Component<'_>, DecodeError> {
+    let ty = field.ty;
+    if matches!(ty, Type::Str | Type::Bytes) {
+        return text::decode_tagged::<Hex>(field, input);
+    }
+    if matches!(ty, Type::F64 | Type::F32) {
+        return Err(DecodeError::UnexpectedTag {
+            offset: 0,
+            found: input.first().copied().unwrap_or(0),
+            expected: "no float: the decimal format does not hold floats",
+        });
+    }
+    let w = width_of(ty, field.width).map_err(|_| DecodeError::NonCanonical {
+        offset: 0,
+        reason: "the schema's decimal width is not valid for this type",
+    })?;
+    let w = usize::from(w);
+    if input.len() < w {
+        return Err(DecodeError::Truncated {
+            offset: input.len(),
+            expected: "more decimal digits",
+        });
+    }
+    if input.len() > w {
+        return Err(DecodeError::TrailingBytes { offset: w });
+    }
+    let mut buf = [0u8; 40];
+    let buf = &mut buf[..w];
+    buf.copy_from_slice(input);
+    if field.dir.is_desc() {
+        for b in buf.iter_mut() {
+            *b = complement(*b);
+        }
+    }
+    let signed = ty.is_signed_int();
+    let (neg, digits) = if signed {
+        match buf[0] {
+            b'0' => (false, &buf[1..]),
+            b'-' => (true, &buf[1..]),
+            _ => {
+                return Err(DecodeError::InvalidSymbol {
+                    offset: 0,
+                    found: input[0],
+                    expected: if field.dir.is_desc() {
+                        "a sign slot ('-' for >= 0, '0' for < 0 in descending keys)"
+                    } else {
+                        "a sign slot ('0' for >= 0, '-' for < 0)"
+                    },
+                })
+            }
+        }
+    } else {
+        (false, &buf[..])
+    };
+    let first = w - digits.len();
+    let mut v: u128 = 0;
+    for (i, &d) in digits.iter().enumerate() {
+        if !d.is_ascii_digit() {
+            return Err(DecodeError::InvalidSymbol {
+                offset: first + i,
+                found: input[first + i],
+                expected: "a decimal digit",
+            });
+        }
+        v = match v
+            .checked_mul(10)
+            .and_then(|x| x.checked_add(u128::from(d - b'0')))
+        {
+            Some(x) => x,
+            None => return Err(DecodeError::OutOfRange { offset: 0, ty }),
+        };
+    }
+    let out_of_range = DecodeError::OutOfRange { offset: 0, ty };
+    let mag = if neg {
+        let m = max_for(digits.len() as u8) - v;
+        if m == 0 {
+            return Err(DecodeError::NonCanonical {
+                offset: 0,
+                reason: "negative zero",
+            });
+        }
+        m
+    } else {
+        v
+    };
+    let value = match ty {
+        Type::Bool => match mag {
+            0 => Value::Bool(false),
+            1 => Value::Bool(true),
+            _ => return Err(out_of_range),
+        },
+        Type::Uuid => Value::Uuid(mag),
+        Type::U64 => Value::U64(u64::try_from(mag).map_err(|_| out_of_range)?),
+        Type::U32 => Value::U32(u32::try_from(mag).map_err(|_| out_of_range)?),
+        Type::I64 | Type::Ts => {
+            let v = signed_from(neg, mag, i128::from(i64::MIN), i128::from(i64::MAX))
+                .ok_or(out_of_range)? as i64;
+            if ty == Type::Ts {
+                Value::Ts(v)
+            } else {
+                Value::I64(v)
+            }
+        }
+        Type::I32 => Value::I32(
+            signed_from(neg, mag, i128::from(i32::MIN), i128::from(i32::MAX)).ok_or(out_of_range)?
+                as i32,
+        ),
+        Type::F64 | Type::F32 | Type::Str | Type::Bytes => return Err(out_of_range),
+    };
+    Ok(Component {
+        value,
+        dir: field.dir,
+        width: field.width,
+    })
+}
+
+fn signed_from(neg: bool, mag: u128, min: i128, max: i128) -> Option<i128> {
+    let m = i128::try_from(mag).ok()?;
+    let v = if neg { -m } else { m };
+    (min..=max).contains(&v).then_some(v)
+}
+
+/// Zero-padded full-width decimal of an `i64` (20 bytes). No allocation.
+///
+/// ```
+/// assert_eq!(&lexikey::format::decimal::encode_i64(389625), b"00000000000000389625");
+/// assert_eq!(&lexikey::format::decimal::encode_i64(-1), b"-9999999999999999998");
+/// ```
+#[inline]
+pub fn encode_i64(v: i64) -> [u8; 20] {
+    let mut out = [0u8; 20];
+    let mag = v.unsigned_abs();
+    let (sign, x) = if v < 0 {
+        (b'-', 9_999_999_999_999_999_999u64 - mag)
+    } else {
+        (b'0', mag)
+    };
+    out[0] = sign;
+    let mut x = x;
+    for d in out[1..].iter_mut().rev() {
+        *d = b'0' + (x % 10) as u8;
+        x /= 10;
+    }
+    out
+}
+
+/// Decodes a full-width ascending decimal `i64`.
+pub fn decode_i64(key: &[u8]) -> Result<i64, DecodeError> {
+    match decode_component(Field::asc(Type::I64), key)?.value {
+        Value::I64(v) => Ok(v),
+        _ => Err(DecodeError::OutOfRange {
+            offset: 0,
+            ty: Type::I64,
+        }),
+    }
+}

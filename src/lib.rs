@@ -1,0 +1,97 @@
+//! # lexikey — sortable keys for ordered key-value stores
+//!
+//! Ordered stores (HBase, Bigtable, RocksDB, etcd, FoundationDB, Redis
+//! `ZRANGE … BYLEX`, Cassandra `text`/`blob` clustering columns, PostgreSQL
+//! `text COLLATE "C"`) compare keys as unsigned bytes. lexikey turns typed
+//! values into keys whose byte order is the value order:
+//!
+//! > for values `a`, `b` of one type, `a.cmp(&b) == encode(a).cmp(&encode(b))`
+//! > in every format, reversed for descending components, alone and inside
+//! > composite keys — and every key decodes back to the value it came from.
+//!
+//! ```
+//! use lexikey::{tuple, Component, Format};
+//! let a = tuple::encode(Format::Hex, &[Component::asc("population"), Component::asc(389_625_i64)])?;
+//! let b = tuple::encode(Format::Hex, &[Component::asc("population"), Component::asc(3_831_868_i64)])?;
+//! assert_eq!(b, b"population#l80000000003A783C");
+//! assert!(a < b);
+//! # Ok::<(), lexikey::EncodeError>(())
+//! ```
+//!
+//! Formats: [`Format`] ([`format::hex`], [`format::base64`],
+//! [`format::decimal`], [`format::binary`]); composite keys: [`tuple`];
+//! ranges: [`range`]; value syntax: [`input`]; the store trait: [`store`].
+//! The float policy (one canonical NaN after `+inf`; `-0.0 < +0.0`) is in
+//! [`value`].
+
+pub mod alloc;
+pub mod error;
+pub mod format;
+pub mod input;
+pub mod range;
+pub mod render;
+pub mod store;
+pub mod text;
+pub mod tuple;
+pub mod value;
+
+pub use error::{DecodeError, EncodeError};
+pub use format::Format;
+pub use range::KeyRange;
+pub use value::{Component, Dir, Field, ParseError, Type, Value};
+
+/// The "reverse number" `i64::MAX - n` that Java code writes into HBase row
+/// keys for newest-first order (`Long.MAX_VALUE - timestamp`). Reversing is
+/// its own inverse. Encode the result as an `i64` in any format.
+///
+/// # Errors
+/// [`EncodeError::ReverseOutOfRange`] for negative `n` (the subtraction
+/// would overflow; Java would silently wrap).
+///
+/// ```
+/// assert_eq!(lexikey::reverse(1)?, 9223372036854775806);
+/// assert_eq!(lexikey::reverse(lexikey::reverse(42)?)?, 42);
+/// # Ok::<(), lexikey::EncodeError>(())
+/// ```
+pub fn reverse(n: i64) -> Result<i64, EncodeError> {
+    if n < 0 {
+        return Err(EncodeError::ReverseOutOfRange { n });
+    }
+    Ok(i64::MAX - n)
+}
+
+/// A key as readable text: printable ASCII as itself, `\\` and `"` escaped,
+/// other bytes as `\xNN` — the form a 2 a.m. log line wants.
+///
+/// ```
+/// assert_eq!(lexikey::escape_key(b"\x02foo\x00"), r"\x02foo\x00");
+/// ```
+pub fn escape_key(key: &[u8]) -> String {
+    let mut s = String::with_capacity(key.len());
+    for &b in key {
+        match b {
+            b'\\' => s.push_str("\\\\"),
+            b'"' => s.push_str("\\\""),
+            0x20..=0x7E => s.push(b as char),
+            _ => {
+                use std::fmt::Write;
+                let _ = write!(s, "\\x{b:02X}");
+            }
+        }
+    }
+    s
+}
+
+/// Keys as lowercase hex (how the CLI prints binary keys).
+pub fn to_hex(key: &[u8]) -> String {
+    let mut s = String::with_capacity(2 * key.len());
+    for &b in key {
+        use std::fmt::Write;
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+struct ReadmeDoctest;

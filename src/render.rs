@@ -1,0 +1,1 @@
+//! Rendering key ranges in each store's own syntax (in progress).

@@ -1,0 +1,1 @@
+//! lexikey store adapters (in progress).
