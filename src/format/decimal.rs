@@ -98,11 +98,17 @@ fn write_digits(mut v: u128, buf: &mut [u8]) {
     }
 }
 
-fn complement(c: u8) -> u8 {
-    match c {
-        b'0'..=b'9' => b'9' - (c - b'0'),
-        b'-' => b'0',
-        other => other,
+/// Complements a decimal key in place (descending order): the sign slot of
+/// a signed type swaps `0` and `-`, every digit `d` becomes `9 - d`. Other
+/// bytes are left for the decoder to reject.
+fn complement(buf: &mut [u8], signed: bool) {
+    for (i, b) in buf.iter_mut().enumerate() {
+        *b = match *b {
+            b'0' if signed && i == 0 => b'-',
+            b'-' if signed && i == 0 => b'0',
+            c @ b'0'..=b'9' => b'9' - (c - b'0'),
+            other => other,
+        };
     }
 }
 
@@ -152,9 +158,7 @@ pub fn encode_component(c: &Component<'_>, out: &mut Vec<u8>) -> Result<(), Enco
         write_digits(mag, buf);
     }
     if c.dir.is_desc() {
-        for b in buf.iter_mut() {
-            *b = complement(*b);
-        }
+        complement(buf, signed);
     }
     out.extend_from_slice(buf);
     Ok(())
@@ -190,12 +194,10 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<Component<'_>, Dec
     let mut buf = [0u8; 40];
     let buf = &mut buf[..w];
     buf.copy_from_slice(input);
-    if field.dir.is_desc() {
-        for b in buf.iter_mut() {
-            *b = complement(*b);
-        }
-    }
     let signed = ty.is_signed_int();
+    if field.dir.is_desc() {
+        complement(buf, signed);
+    }
     let (neg, digits) = if signed {
         match buf[0] {
             b'0' => (false, &buf[1..]),
