@@ -140,3 +140,266 @@ pub fn text_prefix_end(prefix: &str) -> Option<String> {
     s.push(next);
     Some(s)
 }
+
+/// Why a range could not be computed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RangeError {
+    /// No key can match (for example `> i64::MAX`, or `>= 5` and `< 3`).
+    #[error("empty range: no key can match these predicates")]
+    Empty,
+    /// A component could not be encoded.
+    #[error(transparent)]
+    Encode(#[from] crate::EncodeError),
+    /// The predicates do not fit together (different types or directions
+    /// on the same component, a string prefix on a non-string component).
+    #[error("{0}")]
+    Mismatch(String),
+}
+
+impl From<EmptyRange> for RangeError {
+    fn from(_: EmptyRange) -> Self {
+        RangeError::Empty
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Pred<'a> {
+    Eq(Component<'a>),
+    Ge(Component<'a>),
+    Gt(Component<'a>),
+    Le(Component<'a>),
+    Lt(Component<'a>),
+    StrPrefix(String, Dir),
+}
+
+/// A range query: fixed leading components (the tuple prefix) and predicates
+/// on the next component. With no predicate it is every key that extends
+/// the prefix. Several predicates **intersect** (`ge(a).lt(b)` is
+/// `a <= x < b`). Predicates are stated on values; the builder knows each
+/// component's direction, so `ge` on a descending component becomes an
+/// upper key bound.
+///
+/// Keys with more components after the constrained one are handled: `eq(5)`
+/// includes `…#5#anything`, `gt(5)` excludes every key whose component is 5
+/// whatever follows.
+///
+/// ```
+/// use lexikey::{range::RangeQuery, Component, Format};
+/// let prefix = [Component::asc("population")];
+/// let r = RangeQuery::new(Format::Hex).prefix(&prefix).ge(Component::asc(1_000_000_i64)).build()?;
+/// assert_eq!(r.start.as_deref(), Some(&b"population#l80000000000F4240"[..]));
+/// assert_eq!(r.end.as_deref(), Some(&b"population$"[..]));
+/// # Ok::<(), lexikey::range::RangeError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct RangeQuery<'a> {
+    format: Format,
+    prefix: Vec<Component<'a>>,
+    preds: Vec<Pred<'a>>,
+}
+
+use crate::format::Format;
+use crate::value::{Component, Dir, Type};
+
+impl<'a> RangeQuery<'a> {
+    /// A query over keys of `format`, with no prefix and no predicate
+    /// (every key).
+    pub fn new(format: Format) -> Self {
+        RangeQuery { format, prefix: Vec::new(), preds: Vec::new() }
+    }
+
+    /// Sets the fixed leading components.
+    pub fn prefix(mut self, prefix: &[Component<'a>]) -> Self {
+        self.prefix = prefix.to_vec();
+        self
+    }
+
+    /// Next component `== c` (any components may follow it).
+    pub fn eq(mut self, c: Component<'a>) -> Self {
+        self.preds.push(Pred::Eq(c));
+        self
+    }
+
+    /// Next component `>= c`.
+    pub fn ge(mut self, c: Component<'a>) -> Self {
+        self.preds.push(Pred::Ge(c));
+        self
+    }
+
+    /// Next component `> c`.
+    pub fn gt(mut self, c: Component<'a>) -> Self {
+        self.preds.push(Pred::Gt(c));
+        self
+    }
+
+    /// Next component `<= c`.
+    pub fn le(mut self, c: Component<'a>) -> Self {
+        self.preds.push(Pred::Le(c));
+        self
+    }
+
+    /// Next component `< c`.
+    pub fn lt(mut self, c: Component<'a>) -> Self {
+        self.preds.push(Pred::Lt(c));
+        self
+    }
+
+    /// Next component between `low` and `high`, each end inclusive or not.
+    pub fn between(self, low: Component<'a>, low_inclusive: bool, high: Component<'a>, high_inclusive: bool) -> Self {
+        let q = if low_inclusive { self.ge(low) } else { self.gt(low) };
+        if high_inclusive {
+            q.le(high)
+        } else {
+            q.lt(high)
+        }
+    }
+
+    /// Next component is a string (of direction `dir`) starting with `text`.
+    pub fn str_prefix(mut self, text: &str, dir: Dir) -> Self {
+        self.preds.push(Pred::StrPrefix(text.to_string(), dir));
+        self
+    }
+
+    /// Computes the half-open key range.
+    ///
+    /// # Errors
+    /// [`RangeError::Empty`] when no key can match; [`RangeError::Encode`];
+    /// [`RangeError::Mismatch`] when predicates disagree on the component's
+    /// type or direction.
+    pub fn build(&self) -> Result<KeyRange, RangeError> {
+        let f = self.format;
+        let (all_start, all_end) = crate::tuple::prefix_range(f, &self.prefix)?;
+        let all_start = (!all_start.is_empty()).then_some(all_start);
+        let mut start = all_start.clone();
+        let mut end = all_end.clone();
+        let mut field: Option<(Type, Dir)> = None;
+        for p in &self.preds {
+            let (ty, dir) = match p {
+                Pred::Eq(c) | Pred::Ge(c) | Pred::Gt(c) | Pred::Le(c) | Pred::Lt(c) => (c.value.ty(), c.dir),
+                Pred::StrPrefix(_, d) => (Type::Str, *d),
+            };
+            match field {
+                None => field = Some((ty, dir)),
+                Some(prev) if prev == (ty, dir) => {}
+                Some((pt, pd)) => {
+                    return Err(RangeError::Mismatch(format!(
+                        "predicates disagree on the component: {pt}{} vs {ty}{}",
+                        if pd.is_desc() { ".desc" } else { "" },
+                        if dir.is_desc() { ".desc" } else { "" },
+                    )))
+                }
+            }
+            let (lo, hi) = self.pred_range(p, &all_start, &all_end)?;
+            if let Some(lo) = lo {
+                if start.as_ref().is_none_or(|s| lo > *s) {
+                    start = Some(lo);
+                }
+            }
+            // `hi == None` means unbounded above only when the predicate
+            // allows it; pred_range returns all_end in that case.
+            match (hi, &end) {
+                (Some(h), Some(e)) if h < *e => end = Some(h),
+                (Some(h), None) => end = Some(h),
+                _ => {}
+            }
+        }
+        Ok(KeyRange::new(start, end)?)
+    }
+
+    /// The key range of one predicate.
+    fn pred_range(
+        &self,
+        p: &Pred<'a>,
+        all_start: &Option<Vec<u8>>,
+        all_end: &Option<Vec<u8>>,
+    ) -> Result<(Option<Vec<u8>>, Option<Vec<u8>>), RangeError> {
+        let f = self.format;
+        // X = the prefix's key plus the separator: where the next component starts.
+        let mut x = crate::tuple::encode(f, &self.prefix)?;
+        if f.is_text() && !self.prefix.is_empty() {
+            x.push(crate::text::SEP);
+        }
+        if let Pred::StrPrefix(text, dir) = p {
+            let (lo, hi) = str_prefix_bounds(f, &x, text, *dir);
+            return Ok((lo, hi.or_else(|| all_end.clone())));
+        }
+        let c = match p {
+            Pred::Eq(c) | Pred::Ge(c) | Pred::Gt(c) | Pred::Le(c) | Pred::Lt(c) => c,
+            Pred::StrPrefix(..) => unreachable!("handled above"),
+        };
+        let mut at = x;
+        f.encode_component(c, &mut at)?;
+        // The end of the keys whose component is exactly c (with or without
+        // more components after it). None: beyond the last key.
+        let at_end = if f.is_text() {
+            let mut e = at.clone();
+            e.push(crate::text::SEP_END);
+            Some(e)
+        } else {
+            prefix_end(&at)
+        };
+        // Key-order bounds.
+        let key_ge = || (Some(at.clone()), all_end.clone());
+        let key_gt = || match &at_end {
+            Some(e) => Ok((Some(e.clone()), all_end.clone())),
+            None => Err(RangeError::Empty),
+        };
+        let key_le = || (all_start.clone(), at_end.clone().or_else(|| all_end.clone()));
+        let key_lt = || (all_start.clone(), Some(at.clone()));
+        let desc = c.dir.is_desc();
+        Ok(match (p, desc) {
+            (Pred::Eq(_), _) => (Some(at.clone()), at_end.clone().or_else(|| all_end.clone())),
+            (Pred::Ge(_), false) | (Pred::Le(_), true) => key_ge(),
+            (Pred::Gt(_), false) | (Pred::Lt(_), true) => key_gt()?,
+            (Pred::Le(_), false) | (Pred::Ge(_), true) => key_le(),
+            (Pred::Lt(_), false) | (Pred::Gt(_), true) => key_lt(),
+            (Pred::StrPrefix(..), _) => unreachable!("handled above"),
+        })
+    }
+}
+
+/// Bounds of the keys whose next component (starting at `x`) is a string of
+/// direction `dir` that starts with `text`. The end is `None` when it would
+/// be unbounded (the caller substitutes the prefix's end).
+fn str_prefix_bounds(f: Format, x: &[u8], text: &str, dir: Dir) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
+    use crate::text::Body;
+    let mut lo = x.to_vec();
+    match (f, dir) {
+        (Format::Binary, Dir::Asc) => {
+            // Escaped bytes without the terminator.
+            crate::format::binary::encode_component(&Component::asc(text), &mut lo);
+            lo.truncate(lo.len() - 2);
+        }
+        (Format::Binary, Dir::Desc) => {
+            crate::format::binary::encode_component(&Component::desc(text), &mut lo);
+            lo.truncate(lo.len() - 2);
+        }
+        (_, Dir::Asc) => crate::text::escape_into(text.as_bytes(), &mut lo),
+        (Format::Base64, Dir::Desc) => {
+            // Zero-padded body: the smallest body of any string starting
+            // with `text`; the largest has the unused bits set, so the end
+            // is the prefix end of that one.
+            let mut hi = x.to_vec();
+            crate::format::base64::B64::encode(text.as_bytes(), true, false, &mut lo);
+            crate::format::base64::B64::encode(text.as_bytes(), true, true, &mut hi);
+            let end = text_or_byte_end(f, &hi);
+            return (Some(lo), end);
+        }
+        (_, Dir::Desc) => crate::format::hex::Hex::encode(text.as_bytes(), true, true, &mut lo),
+    }
+    let end = text_or_byte_end(f, &lo);
+    ((!lo.is_empty()).then_some(lo), end)
+}
+
+/// The prefix end of a key: by code point for text formats (the result stays
+/// valid UTF-8), by byte for binary.
+fn text_or_byte_end(f: Format, key: &[u8]) -> Option<Vec<u8>> {
+    if f.is_text() {
+        // Text keys built by lexikey are valid UTF-8.
+        std::str::from_utf8(key).ok().and_then(text_prefix_end).map(String::into_bytes)
+    } else {
+        prefix_end(key)
+    }
+}
+
