@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Install the store servers and libraries the lexikey-stores tests use:
+# Redis, etcd (server + etcdctl), PostgreSQL 15 and Debian's RocksDB library.
+#
+# Idempotent: only missing packages are installed, and `apt-get update` is
+# skipped when nothing is missing, so a second run costs almost nothing.
+# The packaged services are not started (the image's policy-rc.d denies it,
+# which is harmless): scripts/with-stores.sh starts private instances on
+# loopback. Waits up to 5 minutes for a dpkg lock held by another apt run.
+set -euo pipefail
+
+PACKAGES=(
+  redis-server
+  etcd-server
+  etcd-client
+  postgresql-15
+  postgresql-client-15
+  librocksdb-dev
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-stores: all packages present (${PACKAGES[*]})"
+  exit 0
+fi
+
+SUDO=()
+if [ "$(id -u)" -ne 0 ]; then
+  SUDO=(sudo)
+fi
+
+echo "install-stores: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=300 update -qq
+"${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "${missing[@]}"
+echo "install-stores: done"

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Run a command with private store servers on loopback:
+#
+#   scripts/with-stores.sh CMD [ARGS...]
+#
+# Starts Redis, PostgreSQL, a single etcd node and a 3-node etcd cluster on
+# free high ports of 127.0.0.1 under a fresh temporary directory, waits until
+# each is ready, exports their URLs (LEXIKEY_REDIS_URL, LEXIKEY_POSTGRES_URL,
+# LEXIKEY_ETCD_URL, LEXIKEY_ETCD_CLUSTER_URL, ... — see scripts/stores.sh),
+# runs CMD, then stops every server it started (by PID) and deletes the
+# directory, whatever happens. The exit code is CMD's.
+#
+# LEXIKEY_WITH_STORES="redis postgres" starts only those stores (default:
+# redis postgres etcd etcd-cluster). Servers must be installed
+# (scripts/install-stores.sh).
+set -euo pipefail
+
+if [ $# -eq 0 ]; then
+  echo "usage: scripts/with-stores.sh CMD [ARGS...]" >&2
+  exit 2
+fi
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+dir=$(mktemp -d "${TMPDIR:-/tmp}/lexikey-stores.XXXXXX")
+chmod 755 "$dir" # the postgres user must traverse it
+
+cleanup() {
+  "$here/stores.sh" stop "$dir" || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+"$here/stores.sh" start "$dir" >/dev/null
+# shellcheck disable=SC1091
+. "$dir/env"
+
+set +e
+"$@"
+rc=$?
+set -e
+exit "$rc"
