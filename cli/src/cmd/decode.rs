@@ -1,0 +1,219 @@
+//! `lexikey decode`: a key back to its components, one key per invocation
+//! or one key per input line (bulk mode).
+
+use std::borrow::Cow;
+
+use anyhow::{anyhow, bail, Result};
+use lexikey::{tuple, Component, Field, Format};
+
+use crate::args::{Args, Opt};
+use crate::common::{self, FLUSH_AT};
+use crate::Io;
+
+/// The options `decode` accepts.
+pub const OPTS: &[Opt] = &[
+    Opt::value("format"),
+    Opt::value("width"),
+    Opt::flag("json"),
+    Opt::value("schema"),
+    Opt::flag("stdin"),
+];
+
+/// Help text.
+pub const USAGE: &str = "\
+Usage:
+  lexikey decode [--format F] [--schema TYPE[.desc],...] [--width N] [--json] KEY
+  lexikey decode --stdin [--format F] [--schema ...] [--width N] [--json]
+
+Prints one TYPE[.desc]:VALUE line per component of KEY (the COMPONENT syntax of
+'lexikey encode', so the output encodes back to the same key), e.g.
+  lexikey decode population#l80000000003A783C    ->  str:population
+                                                     i64:3831868
+Decoding is canonical: a key the encoder could not have produced (wrong case, width,
+tag or escape, truncated, trailing bytes, invalid UTF-8) is an error naming the byte.
+
+Options:
+  --format F    hex (default), base64, decimal, binary (KEY given as hex, either case)
+  --schema S    the fields, e.g. str,i64.desc; required for decimal and binary keys.
+                Without it, hex and base64 keys are read by their tags: a part that
+                is not a valid tagged value is read as an ascending str.
+  --width N     decimal only: the width of every integer field (as in encode)
+  --json        print {\"components\":[{\"type\":\"i64\",\"dir\":\"asc\",\"value\":3831868},...]}
+                (integers as JSON numbers, NaN/inf as strings, bytes/ts/uuid as strings)
+  --stdin       bulk mode: one KEY per line on standard input; prints one line per key
+                with its components TAB-separated (one JSON object per line with
+                --json). The first bad key stops the run: the lines of the keys before
+                it are printed, then one error line naming the line number, exit 2.
+A str value holding a newline (or, in bulk mode, a tab) cannot be shown in the
+line-oriented text output: that is an error pointing to --json.
+";
+
+/// Runs `lexikey decode`.
+///
+/// # Errors
+/// Usage errors and keys that do not decode.
+pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
+    let format = common::format(args)?;
+    let width = common::width(args, format)?;
+    let json = args.flag("json");
+    let schema = match args.value("schema") {
+        Some(s) => Some(common::schema(s, width)?),
+        None if matches!(format, Format::Decimal | Format::Binary) => {
+            bail!(
+                "{format} keys carry no type tags: pass --schema TYPE[.desc],... (e.g. --schema str,i64)"
+            )
+        }
+        None => {
+            if width.is_some() {
+                bail!("--width needs --schema (it applies to the schema's integer fields)");
+            }
+            None
+        }
+    };
+    if args.flag("stdin") {
+        if !args.positionals.is_empty() {
+            bail!("decode --stdin reads keys from standard input and takes no KEY argument");
+        }
+        return bulk(format, schema.as_deref(), json, io);
+    }
+    let key = match args.positionals.as_slice() {
+        [k] => k,
+        [] => bail!("missing KEY: expected exactly one key (or --stdin for one key per line)"),
+        _ => bail!(
+            "decode takes exactly one KEY, got {} (use --stdin for many; quote a key that holds spaces)",
+            args.positionals.len()
+        ),
+    };
+    let raw = os_bytes(key);
+    let mut hexbuf = Vec::new();
+    let bytes = key_bytes(format, &raw, &mut hexbuf)?;
+    let comps = tuple::decode(format, bytes, schema.as_deref())
+        .map_err(|e| anyhow!("invalid key \"{}\": {e}", common::show_key(&raw)))?;
+    let mut out = Vec::with_capacity(64 * comps.len());
+    let mut scratch = String::new();
+    if json {
+        common::push_components_json(&comps, &mut scratch, &mut out);
+        out.push(b'\n');
+    } else {
+        for c in &comps {
+            common::push_component_text(c, b"\n", &mut scratch, &mut out)?;
+            out.push(b'\n');
+        }
+    }
+    io.stdout.write_all(&out)?;
+    Ok(())
+}
+
+/// The bytes of an argument (raw bytes on Unix, so that invalid UTF-8
+/// reaches the decoder and is reported with its offset).
+fn os_bytes(s: &std::ffi::OsStr) -> Cow<'_, [u8]> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Cow::Borrowed(s.as_bytes())
+    }
+    #[cfg(not(unix))]
+    {
+        match s.to_string_lossy() {
+            Cow::Borrowed(b) => Cow::Borrowed(b.as_bytes()),
+            Cow::Owned(o) => Cow::Owned(o.into_bytes()),
+        }
+    }
+}
+
+/// The key bytes: the text itself, or for `binary` the bytes of the hex
+/// text (either case), decoded into `buf`.
+fn key_bytes<'a>(format: Format, raw: &'a [u8], buf: &'a mut Vec<u8>) -> Result<&'a [u8]> {
+    if format.is_text() {
+        return Ok(raw);
+    }
+    buf.clear();
+    if raw.len() % 2 != 0 {
+        bail!(
+            "invalid binary key \"{}\": binary keys are given as hex, and this has an odd number of digits ({})",
+            common::show_key(raw),
+            raw.len()
+        );
+    }
+    for (i, p) in raw.chunks_exact(2).enumerate() {
+        let d = |c: u8| (c as char).to_digit(16);
+        match (d(p[0]), d(p[1])) {
+            (Some(h), Some(l)) => buf.push((h << 4 | l) as u8),
+            (h, _) => bail!(
+                "invalid binary key \"{}\": binary keys are given as hex, bad digit at character {}",
+                common::show_key(raw),
+                if h.is_none() { 2 * i } else { 2 * i + 1 }
+            ),
+        }
+    }
+    Ok(buf)
+}
+
+/// Reuses a vector's allocation for components of another lifetime.
+fn recycle<'b>(mut v: Vec<Component<'_>>) -> Vec<Component<'b>> {
+    v.clear();
+    // An empty vector: the map never runs; `collect` reuses the allocation.
+    v.into_iter().map(|_| unreachable!()).collect()
+}
+
+/// Bulk mode: one key per line → one line of tab-separated components.
+fn bulk(format: Format, schema: Option<&[Field]>, json: bool, io: &mut Io<'_>) -> Result<()> {
+    let mut out: Vec<u8> = Vec::with_capacity(FLUSH_AT + (FLUSH_AT >> 1));
+    let mut hexbuf: Vec<u8> = Vec::with_capacity(256);
+    let mut store: Vec<Component<'static>> = Vec::with_capacity(8);
+    let mut scratch = String::new();
+    let stdout = &mut *io.stdout;
+    let res = common::for_each_line(io.stdin, |lineno, line| {
+        let row_start = out.len();
+        let mut comps = recycle(std::mem::take(&mut store));
+        let r = row(
+            format,
+            schema,
+            json,
+            line,
+            &mut hexbuf,
+            &mut comps,
+            &mut scratch,
+            &mut out,
+        );
+        store = recycle(comps);
+        if let Err(e) = r {
+            out.truncate(row_start);
+            return Err(anyhow!("line {lineno}: {e:#}"));
+        }
+        common::maybe_flush(stdout, &mut out)
+    });
+    stdout.write_all(&out)?;
+    res
+}
+
+/// Decodes one bulk line into `out`.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn row<'k>(
+    format: Format,
+    schema: Option<&[Field]>,
+    json: bool,
+    line: &'k [u8],
+    hexbuf: &'k mut Vec<u8>,
+    comps: &mut Vec<Component<'k>>,
+    scratch: &mut String,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    let bytes = key_bytes(format, line, hexbuf)?;
+    tuple::decode_into(format, bytes, schema, comps)
+        .map_err(|e| anyhow!("invalid key \"{}\": {e}", common::show_key(line)))?;
+    if json {
+        common::push_components_json(comps, scratch, out);
+    } else {
+        for (i, c) in comps.iter().enumerate() {
+            if i > 0 {
+                out.push(b'\t');
+            }
+            common::push_component_text(c, b"\t\n", scratch, out)
+                .map_err(|e| anyhow!("component {}: {e}", i + 1))?;
+        }
+    }
+    out.push(b'\n');
+    Ok(())
+}

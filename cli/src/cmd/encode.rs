@@ -1,0 +1,191 @@
+//! `lexikey encode`: values to a key, one key per invocation or one key per
+//! input line (bulk mode).
+
+use anyhow::{anyhow, bail, Context, Result};
+use lexikey::{input, text::SEP, tuple, Component, Format};
+
+use crate::args::{Args, Opt};
+use crate::common::{self, FLUSH_AT};
+use crate::Io;
+
+/// The options `encode` accepts.
+pub const OPTS: &[Opt] = &[
+    Opt::value("format"),
+    Opt::value("width"),
+    Opt::flag("json"),
+    Opt::value("schema"),
+    Opt::flag("stdin"),
+];
+
+/// Help text.
+pub const USAGE: &str = "\
+Usage:
+  lexikey encode [--format F] [--width N] [--json] COMPONENT...
+  lexikey encode --schema TYPE[.desc],... --stdin [--format F] [--width N] [--json]
+
+Prints the key of the tuple of COMPONENTs and a newline. COMPONENT is TYPE[.desc]:VALUE
+(everything after the first ':' is the value, verbatim), e.g.
+  lexikey encode str:population i64:3831868      ->  population#l80000000003A783C
+
+Options:
+  --format F    hex (default), base64, decimal, binary (printed as lowercase hex)
+  --width N     decimal only: width in digits of every integer component (i64, u64,
+                i32, u32, ts; the sign slot of signed types counts), 1 to 20; a value
+                that does not fit is an error. Default: the type's full width.
+  --json        print {\"key\":\"...\"} instead of the bare key
+  --stdin       bulk mode: read one row per line from standard input, each row the
+                tab-separated VALUEs of the --schema fields, and print one key per
+                line (one JSON object per line with --json). Lines are split on \\n only
+                (a \\r is part of the last value). The first bad row stops the run:
+                the keys of the rows before it are printed, then one error line
+                naming the line number, exit code 2.
+  --schema S    bulk mode: the fields, e.g. str,i64.desc
+";
+
+/// Runs `lexikey encode`.
+///
+/// # Errors
+/// Usage errors, components that do not parse, values the format cannot hold.
+pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
+    let format = common::format(args)?;
+    let width = common::width(args, format)?;
+    let json = args.flag("json");
+    if args.flag("stdin") {
+        let Some(schema) = args.value("schema") else {
+            bail!("encode --stdin needs --schema TYPE[.desc],... to type the tab-separated values");
+        };
+        if !args.positionals.is_empty() {
+            bail!("encode --stdin reads rows from standard input and takes no COMPONENT arguments");
+        }
+        let fields = common::schema(schema, width)?;
+        return bulk(format, &fields, json, io);
+    }
+    if args.value("schema").is_some() {
+        bail!("--schema is for --stdin; each COMPONENT names its own type (TYPE[.desc]:VALUE)");
+    }
+    let texts = args.positional_strs("COMPONENT")?;
+    if texts.is_empty() {
+        bail!("missing COMPONENT: expected TYPE[.desc]:VALUE..., e.g. lexikey encode str:population i64:3831868");
+    }
+    let comps = components(&texts, width)?;
+    let key = encode_components(format, &comps)?;
+    let mut out = Vec::with_capacity(key.len() * 2 + 16);
+    if json {
+        common::push_key_json(format, &key, &mut out)?;
+    } else {
+        common::push_key(format, &key, &mut out);
+    }
+    out.push(b'\n');
+    io.stdout.write_all(&out)?;
+    Ok(())
+}
+
+/// Parses `TYPE[.desc]:VALUE` components, applying `width` to integers.
+///
+/// # Errors
+/// The first component that does not parse, named.
+pub fn components(texts: &[&str], width: Option<u8>) -> Result<Vec<Component<'static>>> {
+    texts
+        .iter()
+        .map(|t| {
+            let mut c = input::parse_component(t).with_context(|| format!("component {t:?}"))?;
+            common::apply_width(&mut c, width);
+            Ok(c)
+        })
+        .collect()
+}
+
+/// Encodes a tuple, naming the component that cannot be encoded.
+///
+/// # Errors
+/// The component's encode error.
+pub fn encode_components(format: Format, comps: &[Component<'_>]) -> Result<Vec<u8>> {
+    tuple::encode(format, comps).map_err(|e| {
+        // Find the culprit for the message.
+        let mut scratch = Vec::new();
+        match comps
+            .iter()
+            .position(|c| format.encode_component(c, &mut scratch).is_err())
+        {
+            Some(i) => anyhow!(
+                "component {} ({}): {e}",
+                i + 1,
+                input::component_to_string(&comps[i])
+            ),
+            None => anyhow!(e),
+        }
+    })
+}
+
+/// Bulk mode: one tab-separated row per line → one key per line.
+fn bulk(format: Format, fields: &[lexikey::Field], json: bool, io: &mut Io<'_>) -> Result<()> {
+    let mut out: Vec<u8> = Vec::with_capacity(FLUSH_AT + (FLUSH_AT >> 1));
+    let mut key: Vec<u8> = Vec::with_capacity(256);
+    let text = format.is_text();
+    // Text keys without JSON are written straight into `out`.
+    let direct = text && !json;
+    let stdout = &mut *io.stdout;
+    let res = common::for_each_line(io.stdin, |lineno, line| {
+        let row_start = out.len();
+        let r = (|| -> Result<()> {
+            let line = std::str::from_utf8(line)
+                .map_err(|e| anyhow!("line {lineno}: invalid UTF-8 at byte {}", e.valid_up_to()))?;
+            let buf = if direct { &mut out } else { &mut key };
+            buf_clear_if(buf, !direct);
+            let mut parts = line.split('\t');
+            for (i, f) in fields.iter().enumerate() {
+                let Some(t) = parts.next() else {
+                    bail!(
+                        "line {lineno}: expected {} tab-separated values (one per schema field), found {}",
+                        fields.len(),
+                        i
+                    );
+                };
+                let value = common::parse_field(f.ty, t)
+                    .map_err(|e| anyhow!("line {lineno}, value {} ({f}): {e}", i + 1))?;
+                let c = Component {
+                    value,
+                    dir: f.dir,
+                    width: f.width,
+                };
+                if i > 0 && text {
+                    buf.push(SEP);
+                }
+                format
+                    .encode_component(&c, buf)
+                    .map_err(|e| anyhow!("line {lineno}, value {} ({f}): {e}", i + 1))?;
+            }
+            if parts.next().is_some() {
+                bail!(
+                    "line {lineno}: expected {} tab-separated values (one per schema field), found {}",
+                    fields.len(),
+                    line.split('\t').count()
+                );
+            }
+            if !direct {
+                if json {
+                    common::push_key_json(format, &key, &mut out)?;
+                } else {
+                    common::push_hex(&key, &mut out);
+                }
+            }
+            out.push(b'\n');
+            Ok(())
+        })();
+        if r.is_err() {
+            out.truncate(row_start);
+        }
+        r?;
+        common::maybe_flush(stdout, &mut out)
+    });
+    // Keys of the rows before an error are written, then the error reported.
+    stdout.write_all(&out)?;
+    res
+}
+
+#[inline]
+fn buf_clear_if(buf: &mut Vec<u8>, clear: bool) {
+    if clear {
+        buf.clear();
+    }
+}

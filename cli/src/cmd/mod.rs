@@ -1,0 +1,28 @@
+//! The subcommands, one file each.
+
+use anyhow::Result;
+
+use crate::args::{Args, Opt};
+use crate::Io;
+
+pub mod decode;
+pub mod encode;
+pub mod reverse;
+
+/// A subcommand's entry point.
+pub type RunFn = fn(&Args, &mut Io<'_>) -> Result<()>;
+
+/// The options, help text and entry point of subcommand `name`.
+pub fn lookup(name: &str) -> Option<(&'static [Opt], &'static str, RunFn)> {
+    Some(match name {
+        "encode" => (encode::OPTS, encode::USAGE, encode::run as RunFn),
+        "decode" => (decode::OPTS, decode::USAGE, decode::run as RunFn),
+        "reverse" => (reverse::OPTS, reverse::USAGE, reverse::run as RunFn),
+        _ => return None,
+    })
+}
+
+/// The help text of subcommand `name`.
+pub fn usage(name: &str) -> Option<&'static str> {
+    lookup(name).map(|(_, u, _)| u)
+}

@@ -1,0 +1,349 @@
+//! Helpers shared by the subcommands: format and width options, key and
+//! value output (text and JSON), and the streaming line reader of bulk mode.
+
+use std::borrow::Cow;
+use std::io::{BufRead, Write};
+
+use anyhow::{anyhow, bail, Context, Result};
+use lexikey::{input, Component, Field, Format, Type, Value};
+
+use crate::args::Args;
+
+/// Bulk output is written to standard output whenever this many bytes are
+/// pending.
+pub const FLUSH_AT: usize = 1 << 16;
+
+/// The `--format` option (default `hex`).
+///
+/// # Errors
+/// An unknown format name.
+pub fn format(args: &Args) -> Result<Format> {
+    match args.value("format") {
+        None => Ok(Format::Hex),
+        Some(f) => Ok(Format::parse(f)?),
+    }
+}
+
+/// The `--width N` option: the decimal width of integer components. Only
+/// valid with `--format decimal` (other formats have fixed widths).
+///
+/// # Errors
+/// A width that is not a number from 1 to 20, or given with another format.
+pub fn width(args: &Args, format: Format) -> Result<Option<u8>> {
+    let Some(w) = args.value("width") else {
+        return Ok(None);
+    };
+    if format != Format::Decimal {
+        bail!(
+            "--width applies only to --format decimal (the {} format has fixed widths)",
+            format
+        );
+    }
+    match w.parse::<u8>() {
+        Ok(n @ 1..=20) => Ok(Some(n)),
+        _ => bail!("invalid width {w:?}: expected a number of decimal digits from 1 to 20"),
+    }
+}
+
+/// Whether `--width` applies to a type (the integer types).
+pub fn takes_width(ty: Type) -> bool {
+    matches!(ty, Type::I64 | Type::U64 | Type::I32 | Type::U32 | Type::Ts)
+}
+
+/// Sets the decimal width of `c` when it is an integer component.
+pub fn apply_width(c: &mut Component<'_>, width: Option<u8>) {
+    if width.is_some() && takes_width(c.value.ty()) {
+        c.width = width;
+    }
+}
+
+/// The `--schema` option parsed, with `width` applied to its integer fields.
+///
+/// # Errors
+/// A schema that does not parse.
+pub fn schema(text: &str, width: Option<u8>) -> Result<Vec<Field>> {
+    let mut fields =
+        Field::parse_schema(text).with_context(|| format!("invalid schema {text:?}"))?;
+    for f in &mut fields {
+        if width.is_some() && takes_width(f.ty) {
+            f.width = width;
+        }
+    }
+    Ok(fields)
+}
+
+/// Lowercase hex digit pairs.
+static HEX_PAIRS: [[u8; 2]; 256] = {
+    const D: &[u8; 16] = b"0123456789abcdef";
+    let mut t = [[0u8; 2]; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = [D[i >> 4], D[i & 15]];
+        i += 1;
+    }
+    t
+};
+
+/// Appends lowercase hex of `bytes` (how binary keys are printed).
+#[inline]
+pub fn push_hex(bytes: &[u8], out: &mut Vec<u8>) {
+    out.reserve(2 * bytes.len());
+    for &b in bytes {
+        out.extend_from_slice(&HEX_PAIRS[b as usize]);
+    }
+}
+
+/// Appends a key as the CLI prints it: text keys as they are, binary keys as
+/// lowercase hex.
+#[inline]
+pub fn push_key(format: Format, key: &[u8], out: &mut Vec<u8>) {
+    if format.is_text() {
+        out.extend_from_slice(key);
+    } else {
+        push_hex(key, out);
+    }
+}
+
+/// Appends `{"key":"…"}` for a key (binary keys as lowercase hex).
+pub fn push_key_json(format: Format, key: &[u8], out: &mut Vec<u8>) -> Result<()> {
+    out.extend_from_slice(b"{\"key\":");
+    push_key_string_json(format, key, out)?;
+    out.push(b'}');
+    Ok(())
+}
+
+/// Appends a key as a JSON string (binary keys as lowercase hex).
+pub fn push_key_string_json(format: Format, key: &[u8], out: &mut Vec<u8>) -> Result<()> {
+    if format.is_text() {
+        let s = std::str::from_utf8(key).map_err(|e| {
+            anyhow!(
+                "internal error: text key is not UTF-8 at byte {}",
+                e.valid_up_to()
+            )
+        })?;
+        push_json_str(s, out);
+    } else {
+        out.push(b'"');
+        push_hex(key, out);
+        out.push(b'"');
+    }
+    Ok(())
+}
+
+/// Appends `s` as a JSON string literal: `"` and `\` escaped, control
+/// characters as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00XX`; everything else
+/// (including non-ASCII) as it is.
+///
+/// ```
+/// let mut out = Vec::new();
+/// lexikey_cli::common::push_json_str("a\"\\\n\u{1}é", &mut out);
+/// assert_eq!(String::from_utf8(out)?, r#""a\"\\\n\u0001é""#);
+/// # Ok::<(), std::string::FromUtf8Error>(())
+/// ```
+pub fn push_json_str(s: &str, out: &mut Vec<u8>) {
+    out.push(b'"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let short: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0C => b"\\f",
+            0x00..=0x1F => b"",
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[start..i]);
+        if short.is_empty() {
+            out.extend_from_slice(b"\\u00");
+            out.extend_from_slice(&HEX_PAIRS[b as usize]);
+        } else {
+            out.extend_from_slice(short);
+        }
+        start = i + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
+}
+
+/// Appends a value as JSON: integers as JSON numbers (exact decimal digits),
+/// finite floats as numbers (shortest round-trip form), NaN and infinities
+/// as the strings `"NaN"`, `"inf"`, `"-inf"`, booleans as `true`/`false`,
+/// strings as strings, and bytes (lowercase hex), timestamps (RFC 3339) and
+/// UUIDs (hyphenated) as strings in their `TYPE:VALUE` text form.
+pub fn push_value_json(v: &Value<'_>, scratch: &mut String, out: &mut Vec<u8>) {
+    scratch.clear();
+    match v {
+        Value::Str(s) => push_json_str(s, out),
+        Value::I64(_) | Value::U64(_) | Value::I32(_) | Value::U32(_) | Value::Bool(_) => {
+            input::write_value(v, scratch);
+            out.extend_from_slice(scratch.as_bytes());
+        }
+        Value::F64(x) if x.is_finite() => {
+            input::write_value(v, scratch);
+            out.extend_from_slice(scratch.as_bytes());
+        }
+        Value::F32(x) if x.is_finite() => {
+            input::write_value(v, scratch);
+            out.extend_from_slice(scratch.as_bytes());
+        }
+        _ => {
+            input::write_value(v, scratch);
+            push_json_str(scratch, out);
+        }
+    }
+}
+
+/// Appends `{"type":"…","dir":"asc|desc","value":…}` for a component.
+pub fn push_component_json(c: &Component<'_>, scratch: &mut String, out: &mut Vec<u8>) {
+    out.extend_from_slice(b"{\"type\":\"");
+    out.extend_from_slice(c.value.ty().name().as_bytes());
+    out.extend_from_slice(if c.dir.is_desc() {
+        b"\",\"dir\":\"desc\",\"value\":"
+    } else {
+        b"\",\"dir\":\"asc\",\"value\":"
+    });
+    push_value_json(&c.value, scratch, out);
+    out.push(b'}');
+}
+
+/// Appends `{"components":[…]}`.
+pub fn push_components_json(cs: &[Component<'_>], scratch: &mut String, out: &mut Vec<u8>) {
+    out.extend_from_slice(b"{\"components\":[");
+    for (i, c) in cs.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        push_component_json(c, scratch, out);
+    }
+    out.extend_from_slice(b"]}");
+}
+
+/// Appends a component as `TYPE[.desc]:VALUE` (what `encode` reads back).
+///
+/// # Errors
+/// When the value contains a byte in `forbidden` (a newline, or in bulk
+/// output a tab), which the line-oriented text output cannot hold: the
+/// message points to `--json`.
+pub fn push_component_text(
+    c: &Component<'_>,
+    forbidden: &[u8],
+    scratch: &mut String,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    let f = c.field();
+    out.extend_from_slice(f.ty.name().as_bytes());
+    if f.dir.is_desc() {
+        out.extend_from_slice(b".desc");
+    }
+    out.push(b':');
+    if let Value::Str(s) = &c.value {
+        if let Some(b) = s.bytes().find(|b| forbidden.contains(b)) {
+            bail!(
+                "a str component holds {}, which the line-oriented text output cannot show: \
+                 use --json",
+                if b == b'\n' { "a newline" } else { "a tab" }
+            );
+        }
+        out.extend_from_slice(s.as_bytes());
+    } else {
+        scratch.clear();
+        input::write_value(&c.value, scratch);
+        out.extend_from_slice(scratch.as_bytes());
+    }
+    Ok(())
+}
+
+/// A short readable form of a key for error messages (escaped, at most
+/// about 80 characters).
+pub fn show_key(key: &[u8]) -> String {
+    let mut s = lexikey::escape_key(&key[..key.len().min(64)]);
+    if key.len() > 64 {
+        s.push_str("...");
+    }
+    s
+}
+
+/// Parses the text of one field of type `ty`, borrowing strings.
+///
+/// # Errors
+/// The value does not parse for the type.
+#[inline]
+pub fn parse_field(ty: Type, text: &str) -> Result<Value<'_>, lexikey::ParseError> {
+    match ty {
+        Type::Str => Ok(Value::Str(Cow::Borrowed(text))),
+        _ => input::parse_value(ty, text),
+    }
+}
+
+/// Calls `f(line_number, line)` for every line of `r` (1-based; the line
+/// without its `\n`; a last line without `\n` counts). Lines are split on
+/// `\n` only: a `\r` before it is part of the line. Lines are borrowed
+/// from the reader's buffer when they fit in it (no copy).
+///
+/// # Errors
+/// The first error of `f`, or a read error.
+pub fn for_each_line(
+    r: &mut dyn BufRead,
+    mut f: impl FnMut(u64, &[u8]) -> Result<()>,
+) -> Result<()> {
+    let mut carry: Vec<u8> = Vec::new();
+    let mut lineno = 0u64;
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e).context("cannot read standard input"),
+        };
+        if buf.is_empty() {
+            if !carry.is_empty() {
+                lineno += 1;
+                f(lineno, &carry)?;
+            }
+            return Ok(());
+        }
+        let n = buf.len();
+        let mut pos = 0;
+        if !carry.is_empty() {
+            match memchr::memchr(b'\n', buf) {
+                Some(i) => {
+                    carry.extend_from_slice(&buf[..i]);
+                    lineno += 1;
+                    f(lineno, &carry)?;
+                    carry.clear();
+                    pos = i + 1;
+                }
+                None => {
+                    carry.extend_from_slice(buf);
+                    r.consume(n);
+                    continue;
+                }
+            }
+        }
+        let mut start = pos;
+        for i in memchr::memchr_iter(b'\n', &buf[pos..]) {
+            let end = pos + i;
+            lineno += 1;
+            f(lineno, &buf[start..end])?;
+            start = end + 1;
+        }
+        carry.extend_from_slice(&buf[start..]);
+        r.consume(n);
+    }
+}
+
+/// Writes `out` to `w` and clears it when it holds at least [`FLUSH_AT`] bytes.
+///
+/// # Errors
+/// A write error.
+#[inline]
+pub fn maybe_flush(w: &mut dyn Write, out: &mut Vec<u8>) -> Result<()> {
+    if out.len() >= FLUSH_AT {
+        w.write_all(out)?;
+        out.clear();
+    }
+    Ok(())
+}

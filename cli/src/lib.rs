@@ -1,0 +1,105 @@
+//! The `lexikey` command line, as a library so that tests can drive every
+//! subcommand in-process ([`run`]) as well as through the built binary.
+//!
+//! One file per subcommand under [`cmd`], each with
+//! `pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()>`; the binary
+//! (`src/main.rs`) turns every error into one line on stderr and exit code 2.
+//! The grammar is in [`USAGE`].
+
+use std::ffi::OsString;
+use std::io::{BufRead, Write};
+
+use anyhow::{bail, Result};
+
+pub mod args;
+pub mod cmd;
+pub mod common;
+
+/// Where a subcommand reads and writes.
+pub struct Io<'a> {
+    /// Standard input (bulk mode reads lines from it).
+    pub stdin: &'a mut dyn BufRead,
+    /// Standard output.
+    pub stdout: &'a mut dyn Write,
+}
+
+impl std::fmt::Debug for Io<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Io")
+    }
+}
+
+/// The top-level help text.
+pub const USAGE: &str = "\
+lexikey: sortable row keys for ordered key-value stores
+
+Usage:
+  lexikey encode [--format F] [--width N] [--json] COMPONENT...
+  lexikey encode --schema TYPE[.desc],... --stdin [--format F] [--width N] [--json]
+  lexikey decode [--format F] [--schema TYPE[.desc],...] [--width N] [--json] KEY
+  lexikey decode --stdin [--format F] [--schema ...] [--width N] [--json]
+  lexikey range [--format F] [--width N] [--for raw|hbase|cql|rocksdb|etcd|redis] [--table T]
+                [--json] PREFIX_COMPONENT... [--ge C] [--gt C] [--le C] [--lt C] [--eq C]
+                [--prefix STR]
+  lexikey reverse [--format F] [--width N] N
+  lexikey help [COMMAND] | lexikey COMMAND --help | lexikey --version
+
+COMPONENT is TYPE[.desc]:VALUE; TYPE is one of str, i64, u64, i32, u32, f64, f32,
+bool, bytes (hex), ts (RFC 3339 or milliseconds), uuid; everything after the first
+':' is the value, verbatim. F is hex (default), base64, decimal or binary (printed
+as lowercase hex). Arguments that begin with '-' (-5, -9999999999999999998) are
+positionals unless shaped like an option (-x, --name); after '--' every argument
+is a positional. Every error prints one line on stderr and exits with code 2.
+";
+
+/// Runs `lexikey` with `argv` (the arguments after the program name).
+///
+/// # Errors
+/// Any usage, parse, encode, decode or I/O error; the binary prints it as
+/// one line and exits with code 2.
+pub fn run(argv: &[OsString], io: &mut Io<'_>) -> Result<()> {
+    let Some(first) = argv.first() else {
+        bail!("missing command: expected encode, decode, range or reverse (see 'lexikey --help')");
+    };
+    let rest = &argv[1..];
+    let name = first.to_str().unwrap_or("");
+    match name {
+        "-h" | "--help" => return write_all(io, USAGE.as_bytes()),
+        "help" => {
+            let text = match rest.first().and_then(|s| s.to_str()) {
+                None => USAGE,
+                Some(c) => cmd::usage(c).ok_or_else(|| unknown_command(c))?,
+            };
+            return write_all(io, text.as_bytes());
+        }
+        "-V" | "--version" => {
+            return write_all(
+                io,
+                format!("lexikey {}\n", env!("CARGO_PKG_VERSION")).as_bytes(),
+            )
+        }
+        _ => {}
+    }
+    let Some((spec, usage, run)) = cmd::lookup(name) else {
+        return Err(unknown_command(&first.to_string_lossy()));
+    };
+    let args = args::parse(name, spec, rest)?;
+    if args.help {
+        return write_all(io, usage.as_bytes());
+    }
+    run(&args, io)?;
+    io.stdout.flush()?;
+    Ok(())
+}
+
+fn unknown_command(c: &str) -> anyhow::Error {
+    anyhow::anyhow!(
+        "unknown command {c:?}: expected encode, decode, range or reverse (see 'lexikey --help')"
+    )
+}
+
+fn write_all(io: &mut Io<'_>, bytes: &[u8]) -> Result<()> {
+    io.stdout.write_all(bytes)?;
+    io.stdout.flush()?;
+    Ok(())
+}
