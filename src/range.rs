@@ -200,13 +200,17 @@ pub struct RangeQuery<'a> {
 }
 
 use crate::format::Format;
-use crate::value::{Component, Dir, Type};
+use crate::value::{Component, Dir, Type, Value};
 
 impl<'a> RangeQuery<'a> {
     /// A query over keys of `format`, with no prefix and no predicate
     /// (every key).
     pub fn new(format: Format) -> Self {
-        RangeQuery { format, prefix: Vec::new(), preds: Vec::new() }
+        RangeQuery {
+            format,
+            prefix: Vec::new(),
+            preds: Vec::new(),
+        }
     }
 
     /// Sets the fixed leading components.
@@ -246,8 +250,18 @@ impl<'a> RangeQuery<'a> {
     }
 
     /// Next component between `low` and `high`, each end inclusive or not.
-    pub fn between(self, low: Component<'a>, low_inclusive: bool, high: Component<'a>, high_inclusive: bool) -> Self {
-        let q = if low_inclusive { self.ge(low) } else { self.gt(low) };
+    pub fn between(
+        self,
+        low: Component<'a>,
+        low_inclusive: bool,
+        high: Component<'a>,
+        high_inclusive: bool,
+    ) -> Self {
+        let q = if low_inclusive {
+            self.ge(low)
+        } else {
+            self.gt(low)
+        };
         if high_inclusive {
             q.le(high)
         } else {
@@ -275,8 +289,14 @@ impl<'a> RangeQuery<'a> {
         let mut end = all_end.clone();
         let mut field: Option<(Type, Dir)> = None;
         for p in &self.preds {
+            let Some(p) = normalize(p) else {
+                return Err(RangeError::Empty);
+            };
+            let p = &p;
             let (ty, dir) = match p {
-                Pred::Eq(c) | Pred::Ge(c) | Pred::Gt(c) | Pred::Le(c) | Pred::Lt(c) => (c.value.ty(), c.dir),
+                Pred::Eq(c) | Pred::Ge(c) | Pred::Gt(c) | Pred::Le(c) | Pred::Lt(c) => {
+                    (c.value.ty(), c.dir)
+                }
                 Pred::StrPrefix(_, d) => (Type::Str, *d),
             };
             match field {
@@ -345,7 +365,12 @@ impl<'a> RangeQuery<'a> {
             Some(e) => Ok((Some(e.clone()), all_end.clone())),
             None => Err(RangeError::Empty),
         };
-        let key_le = || (all_start.clone(), at_end.clone().or_else(|| all_end.clone()));
+        let key_le = || {
+            (
+                all_start.clone(),
+                at_end.clone().or_else(|| all_end.clone()),
+            )
+        };
         let key_lt = || (all_start.clone(), Some(at.clone()));
         let desc = c.dir.is_desc();
         Ok(match (p, desc) {
@@ -359,10 +384,71 @@ impl<'a> RangeQuery<'a> {
     }
 }
 
+/// Rewrites a strict bound on a fixed-width value as an inclusive bound on
+/// its neighbour (`> 5` → `>= 6`), so that a range with no value in it is
+/// detected as empty (`> i64::MAX`, `> 5 and < 6`) and bounds read as real
+/// keys. `None`: no value satisfies the predicate (`< ""` too).
+fn normalize<'a>(p: &Pred<'a>) -> Option<Pred<'a>> {
+    let with = |c: &Component<'a>, v: Value<'static>| Component {
+        value: v,
+        ..c.clone()
+    };
+    Some(match p {
+        Pred::Gt(c) if c.value.ty().fixed_len().is_some() => {
+            Pred::Ge(with(c, step(&c.value, true)?))
+        }
+        Pred::Lt(c) if c.value.ty().fixed_len().is_some() => {
+            Pred::Le(with(c, step(&c.value, false)?))
+        }
+        Pred::Lt(c) if matches!(&c.value, Value::Str(s) if s.is_empty()) => return None,
+        Pred::Lt(c) if matches!(&c.value, Value::Bytes(b) if b.is_empty()) => return None,
+        other => other.clone(),
+    })
+}
+
+/// The next (`up`) or previous value of a fixed-width type in key order;
+/// `None` past the end. Floats: the neighbour in the float order; above
+/// `+inf` is the canonical NaN, and nothing is above NaN or below `-inf`.
+fn step(v: &Value<'_>, up: bool) -> Option<Value<'static>> {
+    let ty = v.ty();
+    match (v, up) {
+        (Value::F64(x), true) if *x == f64::INFINITY => return Some(Value::F64(f64::NAN)),
+        (Value::F32(x), true) if *x == f32::INFINITY => return Some(Value::F32(f32::NAN)),
+        (Value::F64(x), false) if x.is_nan() => return Some(Value::F64(f64::INFINITY)),
+        (Value::F32(x), false) if x.is_nan() => return Some(Value::F32(f32::INFINITY)),
+        _ => {}
+    }
+    let (mut buf, n) = v.order_bytes()?;
+    let bytes = &mut buf[..n];
+    // Big-endian increment / decrement with carry.
+    let mut i = n;
+    loop {
+        if i == 0 {
+            return None;
+        }
+        i -= 1;
+        let (b, carry) = if up {
+            bytes[i].overflowing_add(1)
+        } else {
+            bytes[i].overflowing_sub(1)
+        };
+        bytes[i] = b;
+        if !carry {
+            break;
+        }
+    }
+    Value::from_order_bytes(ty, bytes)
+}
+
 /// Bounds of the keys whose next component (starting at `x`) is a string of
 /// direction `dir` that starts with `text`. The end is `None` when it would
 /// be unbounded (the caller substitutes the prefix's end).
-fn str_prefix_bounds(f: Format, x: &[u8], text: &str, dir: Dir) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
+fn str_prefix_bounds(
+    f: Format,
+    x: &[u8],
+    text: &str,
+    dir: Dir,
+) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
     use crate::text::Body;
     let mut lo = x.to_vec();
     match (f, dir) {
@@ -397,9 +483,11 @@ fn str_prefix_bounds(f: Format, x: &[u8], text: &str, dir: Dir) -> (Option<Vec<u
 fn text_or_byte_end(f: Format, key: &[u8]) -> Option<Vec<u8>> {
     if f.is_text() {
         // Text keys built by lexikey are valid UTF-8.
-        std::str::from_utf8(key).ok().and_then(text_prefix_end).map(String::into_bytes)
+        std::str::from_utf8(key)
+            .ok()
+            .and_then(text_prefix_end)
+            .map(String::into_bytes)
     } else {
         prefix_end(key)
     }
 }
-

@@ -19,7 +19,8 @@
 //!
 //! **Binary** concatenates components: each one is prefix-free (fixed width,
 //! or terminated by `00 01`), so no separator is needed, and the keys that
-//! extend `P` are `[enc(P), prefix_end(enc(P)))`.
+//! extend `P` are `[enc(P) + 00, prefix_end(enc(P)))` (the key of `P`
+//! itself is excluded, as in FoundationDB's `Subspace::range`).
 
 use crate::error::{DecodeError, EncodeError};
 use crate::format::{base64, hex, Format};
@@ -84,6 +85,10 @@ pub fn prefix_range(
         Ok((start, Some(end)))
     } else {
         let end = crate::range::prefix_end(&start);
+        if !prefix.is_empty() {
+            // The key of P itself is not an extension of P: start just above it.
+            start.push(0);
+        }
         Ok((start, end))
     }
 }

@@ -1,0 +1,206 @@
+//! Shared proptest strategies: edge-heavy values of every type.
+#![allow(dead_code, unreachable_pub)]
+
+use std::borrow::Cow;
+
+use lexikey::{Component, Dir, Field, Format, Type, Value};
+use proptest::prelude::*;
+
+/// Cases per property: 10,000 unless PROPTEST_CASES says otherwise.
+pub fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10_000)
+}
+
+pub fn config() -> ProptestConfig {
+    ProptestConfig {
+        cases: cases(),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+pub fn i64s() -> BoxedStrategy<i64> {
+    prop_oneof![
+        2 => prop::sample::select(vec![i64::MIN, i64::MIN + 1, -256, -255, -1, 0, 1, 255, 256, i64::MAX - 1, i64::MAX]),
+        1 => -1000i64..1000,
+        3 => any::<i64>(),
+    ]
+    .boxed()
+}
+
+pub fn u64s() -> BoxedStrategy<u64> {
+    prop_oneof![
+        2 => prop::sample::select(vec![0, 1, 255, 256, u64::MAX - 1, u64::MAX, 1 << 63]),
+        3 => any::<u64>(),
+    ]
+    .boxed()
+}
+
+pub fn f64s() -> BoxedStrategy<f64> {
+    prop_oneof![
+        3 => prop::sample::select(vec![
+            0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, -f64::NAN, f64::MAX, f64::MIN,
+            f64::MIN_POSITIVE, -f64::MIN_POSITIVE, f64::from_bits(1), -f64::from_bits(1),
+            f64::from_bits(0x000F_FFFF_FFFF_FFFF), 1.0, -1.0, 0.1, f64::EPSILON,
+            f64::from_bits(0x7FF0_0000_0000_0001), f64::from_bits(0xFFF8_0000_0000_0001),
+        ]),
+        3 => any::<u64>().prop_map(f64::from_bits),
+        1 => -10.0f64..10.0,
+    ]
+    .boxed()
+}
+
+pub fn f32s() -> BoxedStrategy<f32> {
+    prop_oneof![
+        3 => prop::sample::select(vec![
+            0.0f32, -0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, f32::MAX, f32::MIN,
+            f32::MIN_POSITIVE, f32::from_bits(1), -f32::from_bits(1), 1.0, -1.0,
+        ]),
+        3 => any::<u32>().prop_map(f32::from_bits),
+    ]
+    .boxed()
+}
+
+/// Strings with shared prefixes, bytes <= 0x25, `#`, `%`, `$`, DEL, non-ASCII.
+pub fn strings() -> BoxedStrategy<String> {
+    let alphabet = prop::sample::select(vec![
+        'a',
+        'b',
+        '\0',
+        '\u{1}',
+        '\u{1f}',
+        ' ',
+        '!',
+        '"',
+        '#',
+        '$',
+        '%',
+        '&',
+        '~',
+        '\u{7f}',
+        'é',
+        '\u{80}',
+        '\u{D7FF}',
+        '\u{E000}',
+        '\u{FFFF}',
+        '\u{10000}',
+        '\u{10FFFF}',
+        'z',
+        '-',
+        '/',
+        '.',
+    ]);
+    prop_oneof![
+        1 => Just(String::new()),
+        4 => prop::collection::vec(alphabet, 0..6).prop_map(|v| v.into_iter().collect()),
+        2 => "[a-c]{0,4}",
+        2 => any::<String>().prop_map(|s| s.chars().take(12).collect()),
+    ]
+    .boxed()
+}
+
+pub fn bytes() -> BoxedStrategy<Vec<u8>> {
+    prop_oneof![
+        3 => prop::collection::vec(prop::sample::select(vec![0u8, 1, 2, 0x25, 0x7F, 0x80, 0xFE, 0xFF]), 0..7),
+        2 => prop::collection::vec(any::<u8>(), 0..12),
+    ]
+    .boxed()
+}
+
+pub fn uuids() -> BoxedStrategy<u128> {
+    prop_oneof![
+        1 => prop::sample::select(vec![0u128, 1, u128::MAX, u128::MAX - 1, 1 << 127]),
+        3 => any::<u128>(),
+    ]
+    .boxed()
+}
+
+pub fn value_of(ty: Type) -> BoxedStrategy<Value<'static>> {
+    match ty {
+        Type::Bool => any::<bool>().prop_map(Value::Bool).boxed(),
+        Type::F64 => f64s().prop_map(Value::F64).boxed(),
+        Type::F32 => f32s().prop_map(Value::F32).boxed(),
+        Type::Uuid => uuids().prop_map(Value::Uuid).boxed(),
+        Type::I32 => prop_oneof![
+            prop::sample::select(vec![i32::MIN, -1, 0, 1, i32::MAX]),
+            any::<i32>()
+        ]
+        .prop_map(Value::I32)
+        .boxed(),
+        Type::I64 => i64s().prop_map(Value::I64).boxed(),
+        Type::Ts => i64s().prop_map(Value::Ts).boxed(),
+        Type::U64 => u64s().prop_map(Value::U64).boxed(),
+        Type::U32 => prop_oneof![prop::sample::select(vec![0u32, 1, u32::MAX]), any::<u32>()]
+            .prop_map(Value::U32)
+            .boxed(),
+        Type::Bytes => bytes().prop_map(|b| Value::Bytes(Cow::Owned(b))).boxed(),
+        Type::Str => strings().prop_map(|s| Value::Str(Cow::Owned(s))).boxed(),
+    }
+}
+
+pub fn types() -> impl Strategy<Value = Type> {
+    prop::sample::select(Type::ALL.to_vec())
+}
+
+pub fn dirs() -> impl Strategy<Value = Dir> {
+    prop::sample::select(vec![Dir::Asc, Dir::Desc])
+}
+
+pub fn formats() -> impl Strategy<Value = Format> {
+    prop::sample::select(Format::ALL.to_vec())
+}
+
+pub fn fields() -> impl Strategy<Value = Field> {
+    (types(), dirs()).prop_map(|(ty, dir)| Field {
+        ty,
+        dir,
+        width: None,
+    })
+}
+
+/// Whether `format` can hold values of `ty`.
+pub fn supports(format: Format, ty: Type) -> bool {
+    !(format == Format::Decimal && matches!(ty, Type::F64 | Type::F32))
+}
+
+/// A field that `format` supports.
+pub fn field_for(format: Format) -> impl Strategy<Value = Field> {
+    fields().prop_filter("format supports type", move |f| supports(format, f.ty))
+}
+
+/// A schema of `n` fields `format` supports, and two tuples of it.
+pub fn schema_and_tuples(
+    format: Format,
+    len: std::ops::RangeInclusive<usize>,
+    count: std::ops::Range<usize>,
+) -> impl Strategy<Value = (Vec<Field>, Vec<Vec<Component<'static>>>)> {
+    prop::collection::vec(field_for(format), len).prop_flat_map(move |schema| {
+        let row = schema
+            .iter()
+            .map(|f| {
+                let f = *f;
+                value_of(f.ty).prop_map(move |value| Component {
+                    value,
+                    dir: f.dir,
+                    width: None,
+                })
+            })
+            .collect::<Vec<_>>();
+        (Just(schema), prop::collection::vec(row, count.clone()))
+    })
+}
+
+/// Tuple order as keys must order: component by component, each by its
+/// direction; a shorter tuple that is a prefix of a longer one first.
+pub fn tuple_cmp(a: &[Component<'_>], b: &[Component<'_>]) -> std::cmp::Ordering {
+    for (x, y) in a.iter().zip(b) {
+        let o = x.key_cmp(y);
+        if o.is_ne() {
+            return o;
+        }
+    }
+    a.len().cmp(&b.len())
+}
