@@ -7,6 +7,7 @@ use crate::Io;
 
 pub mod decode;
 pub mod encode;
+pub mod range;
 pub mod reverse;
 
 /// A subcommand's entry point.
@@ -17,6 +18,7 @@ pub fn lookup(name: &str) -> Option<(&'static [Opt], &'static str, RunFn)> {
     Some(match name {
         "encode" => (encode::OPTS, encode::USAGE, encode::run as RunFn),
         "decode" => (decode::OPTS, decode::USAGE, decode::run as RunFn),
+        "range" => (range::OPTS, range::USAGE, range::run as RunFn),
         "reverse" => (reverse::OPTS, reverse::USAGE, reverse::run as RunFn),
         _ => return None,
     })
