@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The README's test command. On a fresh machine it:
+#   1. installs what the tests need (Debian packages: Redis, PostgreSQL, etcd,
+#      librocksdb-dev; ruby for the hbase-shell quoting tests) — only what is
+#      missing, so a second run costs nothing;
+#   2. starts private Redis, PostgreSQL, etcd (single node and a 3-node
+#      cluster) on loopback (scripts/with-stores.sh), stopped on exit;
+#   3. runs every test of the workspace, with every store adapter, at
+#      PROPTEST_CASES (default 10,000 cases per property).
+# Extra arguments go to `cargo test` (e.g. a test name filter).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+scripts/install-stores.sh
+if ! command -v ruby >/dev/null 2>&1; then
+  echo "test.sh: installing ruby (hbase shell literals are checked with it)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get -o DPkg::Lock::Timeout=300 update -qq
+  apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends ruby
+fi
+
+export PROPTEST_CASES="${PROPTEST_CASES:-10000}"
+export RUST_BACKTRACE="${RUST_BACKTRACE:-0}"
+exec scripts/with-stores.sh cargo test --workspace --features lexikey-stores/all-servers -j2 "$@"
