@@ -1,0 +1,92 @@
+//! Runs the built `lexikey` binary and checks the error contract.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// What a run of the binary produced.
+#[derive(Debug)]
+pub struct Out {
+    pub code: i32,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+}
+
+impl Out {
+    pub fn stdout_str(&self) -> String {
+        String::from_utf8(self.stdout.clone()).expect("stdout is UTF-8")
+    }
+}
+
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_lexikey")
+}
+
+/// Runs `lexikey ARGS` with `stdin` as standard input.
+pub fn run_with<S: AsRef<std::ffi::OsStr>>(args: &[S], stdin: &[u8]) -> Out {
+    let mut child = Command::new(bin())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("RUST_BACKTRACE", "1")
+        .spawn()
+        .expect("spawn lexikey");
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        // The binary may exit before reading everything (an error): ignore EPIPE.
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().expect("wait lexikey");
+    writer.join().unwrap();
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+pub fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Out {
+    run_with(args, b"")
+}
+
+/// Runs and asserts success (exit 0, nothing on stderr); returns stdout.
+pub fn ok<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S]) -> String {
+    ok_with(args, b"")
+}
+
+pub fn ok_with<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S], stdin: &[u8]) -> String {
+    let o = run_with(args, stdin);
+    assert_eq!(o.code, 0, "lexikey {args:?} failed: {}", o.stderr);
+    assert!(o.stderr.is_empty(), "lexikey {args:?} wrote to stderr: {}", o.stderr);
+    o.stdout_str()
+}
+
+/// Asserts the error contract: exit code 2, exactly one line on stderr
+/// starting with `lexikey: error: `, no panic, no backtrace.
+pub fn check_error(o: &Out, what: &str) {
+    assert_eq!(o.code, 2, "{what}: expected exit 2, got {} (stderr {:?})", o.code, o.stderr);
+    assert!(
+        o.stderr.starts_with("lexikey: error: "),
+        "{what}: stderr {:?}",
+        o.stderr
+    );
+    assert!(o.stderr.ends_with('\n'), "{what}: stderr {:?}", o.stderr);
+    assert_eq!(o.stderr.matches('\n').count(), 1, "{what}: not one line: {:?}", o.stderr);
+    assert!(!o.stderr.contains("panicked"), "{what}: {:?}", o.stderr);
+    assert!(!o.stderr.contains("internal error"), "{what}: {:?}", o.stderr);
+    assert!(!o.stderr.contains("stack backtrace"), "{what}: {:?}", o.stderr);
+}
+
+/// Runs and asserts the error contract; returns the message (without the
+/// `lexikey: error: ` prefix and the newline).
+pub fn fails<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S]) -> String {
+    fails_with(args, b"")
+}
+
+pub fn fails_with<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S], stdin: &[u8]) -> String {
+    let o = run_with(args, stdin);
+    check_error(&o, &format!("lexikey {args:?}"));
+    o.stderr["lexikey: error: ".len()..].trim_end().to_string()
+}
