@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install the store servers and libraries the lexikey-stores tests use:
-# Redis, etcd (server + etcdctl), PostgreSQL 15 and Debian's RocksDB library.
+# Redis, etcd (server + etcdctl), PostgreSQL 15 and Debian's RocksDB library
+# (plus libclang: the `rocksdb` crate's build script runs bindgen even when
+# it links the system library).
 #
 # Idempotent: only missing packages are installed, and `apt-get update` is
 # skipped when nothing is missing, so a second run costs almost nothing.
@@ -16,6 +18,8 @@ PACKAGES=(
   postgresql-15
   postgresql-client-15
   librocksdb-dev
+  libclang1-14
+  libclang-common-14-dev
 )
 
 missing=()

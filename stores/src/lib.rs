@@ -1,1 +1,289 @@
-//! lexikey store adapters (in progress).
+//! # lexikey-stores — real stores for lexikey
+//!
+//! Adapters that implement [`lexikey::store::Store`] (first key in a range,
+//! put-if-absent, compare-and-swap, get, scan, delete) on real ordered
+//! key-value stores. Every adapter compares keys as unsigned bytes,
+//! lexicographically, and passes the same conformance suite
+//! (`stores/tests/conformance.rs`).
+//!
+//! | feature | store | adapter | put-if-absent | first key in `[a, b)` |
+//! |---|---|---|---|---|
+//! | `redb` (default) | redb, embedded, pure Rust | [`RedbStore`] | one write transaction at a time: get, insert, commit | table `range(a..b)` |
+//! | `rocksdb` | RocksDB (Debian's `librocksdb-dev`) | [`RocksStore`] | `OptimisticTransactionDB`: `get_for_update`, put, commit; `Busy` → retried | iterator with `iterate_upper_bound` |
+//! | `redis` | Redis 7 | [`RedisStore`] | Lua: `ZADD NX` + `HSET` in one step | `ZRANGE z [a (b BYLEX LIMIT 0 1` |
+//! | `postgres` | PostgreSQL | [`PostgresStore`] | `INSERT … ON CONFLICT DO NOTHING` | `SELECT k … WHERE k >= $1 AND k < $2 ORDER BY k LIMIT 1` |
+//! | `etcd` | etcd v3 (JSON gateway) | [`EtcdStore`] | txn `create_revision(k) == 0` → put | range `key`/`range_end`, `limit 1` |
+//!
+//! `all-servers` turns on every adapter but the default one (`redis`,
+//! `postgres`, `etcd`, `rocksdb`). The default build has no server
+//! dependency and no C library.
+//!
+//! ## Store URLs
+//!
+//! [`open`] turns a URL into a store:
+//!
+//! | URL | store |
+//! |---|---|
+//! | `memory:` | [`lexikey::store::MemStore`] (nothing persisted) |
+//! | `redb:PATH` | redb database file `PATH` (created if missing) |
+//! | `rocksdb:PATH` | RocksDB directory `PATH` (created if missing) |
+//! | `redis://HOST:PORT[/DB]` | Redis server |
+//! | `postgres://USER@HOST:PORT/DB` (or `postgresql://`) | PostgreSQL server |
+//! | `etcd://HOST:PORT[,HOST:PORT…]` | etcd cluster (plain HTTP); fails over between endpoints |
+//!
+//! Options follow a `?` as `name=value` pairs joined by `&`:
+//!
+//! - `ns=NAME` — the namespace, default `lexikey` ([`DEFAULT_NAMESPACE`]).
+//!   Stores with different namespaces never see each other's keys: it is the
+//!   redb table name, the Redis sorted-set name (values in the hash
+//!   `NAME:values`), the PostgreSQL table name, and a key prefix `NAME/` in
+//!   etcd and RocksDB. A name is 1–48 characters of `A–Z a–z 0–9 _ . -`.
+//! - `fsync=false` (redb only) — do not sync to disk on every commit (see
+//!   [`RedbOptions::fsync`]); for tests and bulk loads.
+//! - `timeout_ms=N` (etcd, redis, postgres) — bound on one request / connect,
+//!   default 5000.
+//! - any other option of a `postgres://` or `redis://` URL is passed to its
+//!   client library unchanged.
+//!
+//! ```
+//! # fn main() -> Result<(), lexikey::store::StoreError> {
+//! let dir = tempfile::tempdir().unwrap();
+//! let url = format!("redb:{}?ns=comments&fsync=false", dir.path().join("db.redb").display());
+//! let store = lexikey_stores::open(&url)?;
+//! assert!(store.put_if_absent(b"k1", b"v")?);
+//! assert!(!store.put_if_absent(b"k1", b"w")?);
+//! assert_eq!(store.get(b"k1")?, Some(b"v".to_vec()));
+//! assert!(lexikey_stores::open("nosuch:x").is_err());
+//! # Ok(()) }
+//! ```
+//!
+//! ## Errors and retries
+//!
+//! Every adapter maps failures to [`StoreError`]. `retryable` is set for
+//! lost connections, timeouts, leader elections and optimistic-transaction
+//! conflicts the adapter gave up on. A retryable error from a **write**
+//! (`put_if_absent`, `compare_and_swap`, `delete`) of a server store means
+//! the outcome is unknown: the request may have been applied before the
+//! connection broke. Adapters therefore never resend a write that may have
+//! reached the server (that would turn "I wrote it" into "it already
+//! exists"); they only fail over when the request provably was not sent
+//! (connection refused).
+
+use lexikey::store::{Store, StoreError};
+
+mod options;
+mod pool;
+mod prefix;
+
+#[cfg(feature = "etcd")]
+mod etcd_store;
+#[cfg(feature = "postgres")]
+mod postgres_store;
+#[cfg(feature = "redb")]
+mod redb_store;
+#[cfg(feature = "redis")]
+mod redis_store;
+#[cfg(feature = "rocksdb")]
+mod rocksdb_store;
+
+#[cfg(feature = "etcd")]
+pub use etcd_store::{EtcdOptions, EtcdStore};
+#[cfg(feature = "postgres")]
+pub use postgres_store::PostgresStore;
+#[cfg(feature = "redb")]
+pub use redb_store::{RedbOptions, RedbStore};
+#[cfg(feature = "redis")]
+pub use redis_store::RedisStore;
+#[cfg(feature = "rocksdb")]
+pub use rocksdb_store::RocksStore;
+
+pub use options::{check_namespace, DEFAULT_NAMESPACE};
+
+/// The name of this crate's own errors (bad URL, missing feature) in
+/// [`StoreError::store`].
+pub const STORE_NAME: &str = "lexikey-stores";
+
+/// Opens the store a URL names (see the [crate docs](crate#store-urls) for
+/// the syntax).
+///
+/// # Errors
+/// A fatal [`StoreError`] for a URL that does not parse, an unknown scheme
+/// or option, an invalid namespace, or a scheme whose cargo feature this
+/// build lacks; otherwise whatever opening the store returns (for servers:
+/// a retryable error when the server cannot be reached).
+pub fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
+    let (scheme, rest) = url.split_once(':').ok_or_else(|| {
+        bad_url(
+            url,
+            "expected SCHEME:… (memory:, redb:, rocksdb:, redis://, postgres://, etcd://)",
+        )
+    })?;
+    match scheme {
+        "memory" => {
+            let (path, opts) = options::split(rest);
+            if !path.is_empty() && path != "//" {
+                return Err(bad_url(url, "memory: takes no path"));
+            }
+            let opts = options::Options::parse(url, opts)?;
+            opts.finish(url, &["ns"])?;
+            Ok(Box::new(lexikey::store::MemStore::new()))
+        }
+        "redb" => open_redb(url, rest),
+        "rocksdb" => open_rocksdb(url, rest),
+        "redis" => open_redis(url),
+        "postgres" | "postgresql" => open_postgres(url),
+        "etcd" => open_etcd(url, rest),
+        _ => Err(bad_url(
+            url,
+            format!(
+                "unknown scheme `{scheme}:` (memory:, redb:, rocksdb:, redis://, postgres://, etcd://)"
+            ),
+        )),
+    }
+}
+
+/// A fatal error about a URL, naming the URL and what is wrong with it.
+pub(crate) fn bad_url(url: &str, why: impl std::fmt::Display) -> StoreError {
+    StoreError::fatal(STORE_NAME, format!("bad store URL `{url}`: {why}"))
+}
+
+#[allow(dead_code)] // unused when every feature is on
+fn missing_feature(url: &str, feature: &str) -> StoreError {
+    StoreError::fatal(
+        STORE_NAME,
+        format!("`{url}` needs lexikey-stores built with cargo feature `{feature}`"),
+    )
+}
+
+#[cfg(feature = "redb")]
+fn open_redb(url: &str, rest: &str) -> Result<Box<dyn Store>, StoreError> {
+    let (path, opts) = options::split(rest);
+    if path.is_empty() {
+        return Err(bad_url(url, "expected redb:PATH"));
+    }
+    let mut opts = options::Options::parse(url, opts)?;
+    let mut o = RedbOptions {
+        namespace: opts.namespace(url)?,
+        ..RedbOptions::default()
+    };
+    if let Some(v) = opts.take_bool(url, "fsync")? {
+        o.fsync = v;
+    }
+    opts.finish(url, &["ns", "fsync"])?;
+    Ok(Box::new(RedbStore::open_with(path, o)?))
+}
+
+#[cfg(not(feature = "redb"))]
+fn open_redb(url: &str, _rest: &str) -> Result<Box<dyn Store>, StoreError> {
+    Err(missing_feature(url, "redb"))
+}
+
+#[cfg(feature = "rocksdb")]
+fn open_rocksdb(url: &str, rest: &str) -> Result<Box<dyn Store>, StoreError> {
+    let (path, opts) = options::split(rest);
+    if path.is_empty() {
+        return Err(bad_url(url, "expected rocksdb:PATH"));
+    }
+    let mut opts = options::Options::parse(url, opts)?;
+    let ns = opts.namespace(url)?;
+    opts.finish(url, &["ns"])?;
+    Ok(Box::new(RocksStore::open(path, &ns)?))
+}
+
+#[cfg(not(feature = "rocksdb"))]
+fn open_rocksdb(url: &str, _rest: &str) -> Result<Box<dyn Store>, StoreError> {
+    Err(missing_feature(url, "rocksdb"))
+}
+
+#[cfg(feature = "redis")]
+fn open_redis(url: &str) -> Result<Box<dyn Store>, StoreError> {
+    Ok(Box::new(RedisStore::open(url)?))
+}
+
+#[cfg(not(feature = "redis"))]
+fn open_redis(url: &str) -> Result<Box<dyn Store>, StoreError> {
+    Err(missing_feature(url, "redis"))
+}
+
+#[cfg(feature = "postgres")]
+fn open_postgres(url: &str) -> Result<Box<dyn Store>, StoreError> {
+    Ok(Box::new(PostgresStore::open(url)?))
+}
+
+#[cfg(not(feature = "postgres"))]
+fn open_postgres(url: &str) -> Result<Box<dyn Store>, StoreError> {
+    Err(missing_feature(url, "postgres"))
+}
+
+#[cfg(feature = "etcd")]
+fn open_etcd(url: &str, _rest: &str) -> Result<Box<dyn Store>, StoreError> {
+    Ok(Box::new(EtcdStore::open(url)?))
+}
+
+#[cfg(not(feature = "etcd"))]
+fn open_etcd(url: &str, _rest: &str) -> Result<Box<dyn Store>, StoreError> {
+    Err(missing_feature(url, "etcd"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(url: &str) -> String {
+        match open(url) {
+            Ok(_) => panic!("{url} opened"),
+            Err(e) => {
+                assert!(!e.retryable, "{url}: {e}");
+                e.to_string()
+            }
+        }
+    }
+
+    #[test]
+    fn memory_url() {
+        let s = open("memory:").unwrap();
+        assert!(s.put_if_absent(b"a", b"1").unwrap());
+        assert!(open("memory:?ns=x").is_ok());
+    }
+
+    #[test]
+    fn bad_urls_are_errors_not_panics() {
+        for url in [
+            "",
+            ":",
+            "nope",
+            "nosuch:x",
+            "memory:/x",
+            "memory:?zz=1",
+            "redb:",
+            "redb:?ns=a",
+            "redb:/tmp/x?ns=",
+            "redb:/tmp/x?ns=a/b",
+            "redb:/tmp/x?fsync=maybe",
+            "redb:/tmp/x?what=1",
+            "redb:/tmp/x?ns",
+            "rocksdb:",
+            "etcd://",
+            "etcd://host",
+            "etcd://127.0.0.1:notaport",
+            "etcd://127.0.0.1:1?timeout_ms=x",
+            "redis://127.0.0.1:1?ns=bad%20name",
+            "postgres://127.0.0.1:1/db?ns=",
+            "\u{0}:\u{ff}",
+        ] {
+            let msg = err(url);
+            assert!(!msg.is_empty());
+        }
+        assert!(err("nosuch:x").contains("unknown scheme"));
+        assert!(err("redb:/tmp/x?what=1").contains("what"));
+    }
+
+    #[test]
+    fn namespace_syntax() {
+        assert!(check_namespace("lexikey").is_ok());
+        assert!(check_namespace("a-b.c_D9").is_ok());
+        for bad in ["", "a/b", "a b", "a:b", "é", &"x".repeat(49)] {
+            assert!(check_namespace(bad).is_err(), "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,411 @@
+//! etcd v3 through its JSON gateway (`POST /v3/kv/…`), over a small sync
+//! HTTP client: no gRPC, no protoc, no async runtime.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use base64::engine::general_purpose::STANDARD as B64;
+use base64::Engine as _;
+use lexikey::store::{Entry, Store, StoreError};
+use lexikey::KeyRange;
+use serde_json::{json, Value};
+use ureq::Agent;
+
+use crate::options::{split, Options};
+use crate::prefix::Prefix;
+
+const NAME: &str = "etcd";
+
+/// Pause between two passes over every endpoint (reads only).
+const PASS_PAUSE: Duration = Duration::from_millis(100);
+/// Passes over every endpoint a read makes before it gives up.
+const READ_PASSES: usize = 3;
+
+/// Options of an [`EtcdStore`].
+#[derive(Debug, Clone)]
+pub struct EtcdOptions {
+    /// Client endpoints, `HOST:PORT` (plain HTTP), tried in order.
+    pub endpoints: Vec<String>,
+    /// Key prefix `NS/` of this store's keys (the URL's `ns=`).
+    pub namespace: String,
+    /// Bound on one HTTP request, connect included (default 5 s; the URL's
+    /// `timeout_ms=`). Keep it above etcd's election time (~1–3 s on
+    /// loopback) so that writes wait out an election instead of failing.
+    pub timeout: Duration,
+}
+
+/// A [`Store`] on an etcd cluster, keys under the prefix `NS/`.
+///
+/// | operation | etcd request |
+/// |---|---|
+/// | first key | `range` `key`=`NS/start`, `range_end`=`NS/end` (or the prefix end `NS0`), `limit 1`, `keys_only` |
+/// | put-if-absent | `txn` `compare: create_revision(k) == 0`, `success: put` |
+/// | compare-and-swap | `txn` `compare: value(k) == expected` (a missing key never matches), `success: put` |
+/// | delete | `deleterange` |
+///
+/// Reads are linearizable (etcd's default). Keys and values travel as
+/// standard base64, as the gateway wants.
+///
+/// **Failover.** With several endpoints, requests go to the last endpoint
+/// that answered. When an endpoint refuses the connection, the request
+/// moves to the next one at once (it never reached a server, so this is
+/// safe even for writes). A read that times out or meets a server error
+/// such as "no leader" also moves on, for up to three passes over all
+/// endpoints. A write whose outcome is unknown (timeout or broken
+/// connection after sending, "request timed out", "leader changed") is
+/// **not** resent: it fails with a retryable [`StoreError`], and the next
+/// request starts at the next endpoint. Every request is bounded by
+/// [`EtcdOptions::timeout`].
+pub struct EtcdStore {
+    agent: Agent,
+    endpoints: Vec<String>,
+    current: AtomicUsize,
+    prefix: Prefix,
+}
+
+impl std::fmt::Debug for EtcdStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EtcdStore")
+            .field("endpoints", &self.endpoints)
+            .field("prefix", &self.prefix)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How a request failed.
+enum Failure {
+    /// The request never reached a server (connection refused): safe to
+    /// send elsewhere.
+    NotSent(String),
+    /// It may or may not have been applied.
+    Unknown(String),
+    /// The server answered with an error; `retryable` per its gRPC code.
+    Server { message: String, retryable: bool },
+}
+
+fn b64(bytes: &[u8]) -> String {
+    B64.encode(bytes)
+}
+
+fn unb64(v: &Value) -> Result<Vec<u8>, StoreError> {
+    match v {
+        // proto3 JSON omits empty bytes.
+        Value::Null => Ok(Vec::new()),
+        Value::String(s) => B64
+            .decode(s)
+            .map_err(|e| StoreError::fatal(NAME, format!("bad base64 from etcd: {e}"))),
+        other => Err(StoreError::fatal(
+            NAME,
+            format!("expected a base64 string from etcd, got {other}"),
+        )),
+    }
+}
+
+/// An etcd int64 (proto3 JSON writes them as strings; absent = 0).
+fn int(v: &Value) -> i64 {
+    match v {
+        Value::String(s) => s.parse().unwrap_or(0),
+        Value::Number(n) => n.as_i64().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// Parses `HOST:PORT`.
+fn check_endpoint(url: &str, ep: &str) -> Result<(), StoreError> {
+    let (host, port) = ep
+        .rsplit_once(':')
+        .ok_or_else(|| crate::bad_url(url, format!("endpoint `{ep}`: expected HOST:PORT")))?;
+    if host.is_empty() || host.contains(['/', '@', '?', '#', ' ']) {
+        return Err(crate::bad_url(url, format!("endpoint `{ep}`: bad host")));
+    }
+    match port.parse::<u16>() {
+        Ok(p) if p > 0 => Ok(()),
+        _ => Err(crate::bad_url(url, format!("endpoint `{ep}`: bad port"))),
+    }
+}
+
+impl EtcdStore {
+    /// Opens `etcd://HOST:PORT[,HOST:PORT…][?ns=NAME&timeout_ms=N]` and
+    /// checks that some endpoint answers.
+    ///
+    /// # Errors
+    /// A fatal [`StoreError`] for a bad URL; a retryable one when no
+    /// endpoint answers.
+    pub fn open(url: &str) -> Result<EtcdStore, StoreError> {
+        let rest = url
+            .strip_prefix("etcd://")
+            .ok_or_else(|| crate::bad_url(url, "expected etcd://HOST:PORT[,HOST:PORT…]"))?;
+        let (hosts, query) = split(rest);
+        let mut opts = Options::parse(url, query)?;
+        let namespace = opts.namespace(url)?;
+        let timeout = Duration::from_millis(opts.take_u64(url, "timeout_ms")?.unwrap_or(5000));
+        opts.finish(url, &["ns", "timeout_ms"])?;
+        let endpoints: Vec<String> = hosts.split(',').map(str::to_string).collect();
+        for ep in &endpoints {
+            check_endpoint(url, ep)?;
+        }
+        let store = Self::open_with(EtcdOptions {
+            endpoints,
+            namespace,
+            timeout,
+        })?;
+        // Fail early when nothing answers.
+        let _ = store.first_key(&KeyRange::all())?;
+        Ok(store)
+    }
+
+    /// A store on the endpoints of `options` (no request is made).
+    ///
+    /// # Errors
+    /// A fatal [`StoreError`] for no endpoint or a bad namespace.
+    pub fn open_with(options: EtcdOptions) -> Result<EtcdStore, StoreError> {
+        crate::check_namespace(&options.namespace)?;
+        if options.endpoints.is_empty() {
+            return Err(StoreError::fatal(NAME, "no endpoint"));
+        }
+        let config = Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(options.timeout))
+            .timeout_connect(Some(options.timeout.min(Duration::from_secs(1))))
+            .max_idle_connections_per_host(32)
+            .max_idle_connections(128)
+            .build();
+        Ok(EtcdStore {
+            agent: config.into(),
+            endpoints: options.endpoints,
+            current: AtomicUsize::new(0),
+            prefix: Prefix::new(&options.namespace),
+        })
+    }
+
+    /// One POST to one endpoint.
+    fn post(&self, endpoint: &str, path: &str, body: &Value) -> Result<Value, Failure> {
+        let url = format!("http://{endpoint}{path}");
+        let mut resp = match self.agent.post(&url).send_json(body) {
+            Ok(r) => r,
+            Err(e) => {
+                let not_sent = match &e {
+                    ureq::Error::Io(io) => matches!(
+                        io.kind(),
+                        std::io::ErrorKind::ConnectionRefused
+                            | std::io::ErrorKind::AddrNotAvailable
+                    ),
+                    ureq::Error::ConnectionFailed | ureq::Error::HostNotFound => true,
+                    ureq::Error::Timeout(t) => {
+                        matches!(t, ureq::Timeout::Connect | ureq::Timeout::Resolve)
+                    }
+                    _ => false,
+                };
+                let message = format!("{endpoint}: {e}");
+                return Err(if not_sent {
+                    Failure::NotSent(message)
+                } else {
+                    Failure::Unknown(message)
+                });
+            }
+        };
+        let status = resp.status().as_u16();
+        let json: Value = resp
+            .body_mut()
+            .read_json()
+            .map_err(|e| Failure::Unknown(format!("{endpoint}: reading the answer: {e}")))?;
+        if status == 200 {
+            return Ok(json);
+        }
+        // gRPC-gateway errors: {"error": "...", "code": N, "message": "..."}
+        let code = json.get("code").and_then(Value::as_i64).unwrap_or(-1);
+        let text = json
+            .get("message")
+            .or_else(|| json.get("error"))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        // 4 DEADLINE_EXCEEDED, 10 ABORTED, 14 UNAVAILABLE; HTTP 503/504.
+        let retryable = matches!(code, 4 | 10 | 14) || matches!(status, 502..=504);
+        Err(Failure::Server {
+            message: format!("{endpoint}: HTTP {status}, code {code}: {text}"),
+            retryable,
+        })
+    }
+
+    /// Sends a request, failing over between endpoints as the type docs
+    /// describe. `read`: the request changes nothing, so it may be resent.
+    fn call(&self, path: &str, body: &Value, read: bool) -> Result<Value, StoreError> {
+        let n = self.endpoints.len();
+        let first = self.current.load(Ordering::Relaxed) % n;
+        let passes = if read { READ_PASSES } else { 1 };
+        let mut last = String::new();
+        for attempt in 0..n * passes {
+            if attempt > 0 && attempt % n == 0 {
+                std::thread::sleep(PASS_PAUSE);
+            }
+            let i = (first + attempt) % n;
+            match self.post(&self.endpoints[i], path, body) {
+                Ok(v) => {
+                    if i != first {
+                        self.current.store(i, Ordering::Relaxed);
+                    }
+                    return Ok(v);
+                }
+                Err(Failure::NotSent(m)) => {
+                    last = m;
+                    self.current.store((i + 1) % n, Ordering::Relaxed);
+                }
+                Err(Failure::Unknown(m)) => {
+                    self.current.store((i + 1) % n, Ordering::Relaxed);
+                    if !read {
+                        return Err(StoreError::transient(
+                            NAME,
+                            format!("{m} (the write may or may not have been applied)"),
+                        ));
+                    }
+                    last = m;
+                }
+                Err(Failure::Server { message, retryable }) => {
+                    if !retryable {
+                        return Err(StoreError::fatal(NAME, message));
+                    }
+                    if !read {
+                        self.current.store((i + 1) % n, Ordering::Relaxed);
+                        return Err(StoreError::transient(
+                            NAME,
+                            format!("{message} (the write may or may not have been applied)"),
+                        ));
+                    }
+                    last = message;
+                }
+            }
+        }
+        Err(StoreError::transient(
+            NAME,
+            format!(
+                "no endpoint of {} answered; last error: {last}",
+                self.endpoints.join(",")
+            ),
+        ))
+    }
+
+    fn range(
+        &self,
+        range: &KeyRange,
+        limit: usize,
+        keys_only: bool,
+    ) -> Result<Vec<Entry>, StoreError> {
+        if range.is_empty() || limit == 0 {
+            return Ok(Vec::new());
+        }
+        let (start, end) = self.prefix.range(range);
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let body = json!({
+            "key": b64(&start),
+            "range_end": b64(&end),
+            "limit": limit.to_string(),
+            "keys_only": keys_only,
+        });
+        let resp = self.call("/v3/kv/range", &body, true)?;
+        let Some(kvs) = resp.get("kvs").and_then(Value::as_array) else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::with_capacity(kvs.len());
+        for kv in kvs {
+            let key = unb64(&kv["key"])?;
+            let user = self.prefix.strip(&key).ok_or_else(|| {
+                StoreError::fatal(NAME, "etcd returned a key outside the requested range")
+            })?;
+            out.push((user.to_vec(), unb64(&kv["value"])?));
+        }
+        Ok(out)
+    }
+
+    /// A txn: if every compare holds, put `key = value`. Returns whether it
+    /// did.
+    fn txn_put(&self, compare: Value, key: &[u8], value: &[u8]) -> Result<bool, StoreError> {
+        let body = json!({
+            "compare": [compare],
+            "success": [{ "request_put": { "key": b64(key), "value": b64(value) } }],
+        });
+        let resp = self.call("/v3/kv/txn", &body, false)?;
+        // A failed txn has no `succeeded` field (proto3 omits false).
+        Ok(resp.get("succeeded").and_then(Value::as_bool) == Some(true))
+    }
+}
+
+impl Store for EtcdStore {
+    fn first_key(&self, range: &KeyRange) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self.range(range, 1, true)?.pop().map(|(k, _)| k))
+    }
+
+    fn put_if_absent(&self, key: &[u8], value: &[u8]) -> Result<bool, StoreError> {
+        let k = self.prefix.key(key);
+        let compare = json!({
+            "key": b64(&k), "target": "CREATE", "result": "EQUAL", "create_revision": "0",
+        });
+        self.txn_put(compare, &k, value)
+    }
+
+    fn compare_and_swap(
+        &self,
+        key: &[u8],
+        expected: Option<&[u8]>,
+        new: &[u8],
+    ) -> Result<bool, StoreError> {
+        let k = self.prefix.key(key);
+        let compare = match expected {
+            None => json!({
+                "key": b64(&k), "target": "CREATE", "result": "EQUAL", "create_revision": "0",
+            }),
+            // etcd fails a value compare on a missing key, as it should.
+            Some(v) => json!({
+                "key": b64(&k), "target": "VALUE", "result": "EQUAL", "value": b64(v),
+            }),
+        };
+        self.txn_put(compare, &k, new)
+    }
+
+    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        let k = self.prefix.key(key);
+        let resp = self.call("/v3/kv/range", &json!({ "key": b64(&k) }), true)?;
+        match resp
+            .get("kvs")
+            .and_then(Value::as_array)
+            .and_then(|a| a.first())
+        {
+            None => Ok(None),
+            Some(kv) => Ok(Some(unb64(&kv["value"])?)),
+        }
+    }
+
+    fn scan(&self, range: &KeyRange, limit: usize) -> Result<Vec<Entry>, StoreError> {
+        self.range(range, limit, false)
+    }
+
+    fn delete(&self, key: &[u8]) -> Result<bool, StoreError> {
+        let k = self.prefix.key(key);
+        let resp = self.call("/v3/kv/deleterange", &json!({ "key": b64(&k) }), false)?;
+        Ok(int(&resp["deleted"]) > 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endpoints() {
+        let u = "etcd://x";
+        assert!(check_endpoint(u, "127.0.0.1:2379").is_ok());
+        assert!(check_endpoint(u, "[::1]:2379").is_ok());
+        for bad in ["127.0.0.1", ":1", "h:0", "h:70000", "h/x:1", "a@b:1"] {
+            assert!(check_endpoint(u, bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn ints_and_bytes() {
+        assert_eq!(int(&json!("12")), 12);
+        assert_eq!(int(&Value::Null), 0);
+        assert_eq!(unb64(&Value::Null).unwrap(), b"");
+        assert_eq!(unb64(&json!(b64(b"\x00\xFF"))).unwrap(), b"\x00\xFF");
+        assert!(unb64(&json!("!!")).is_err());
+    }
+}

@@ -1,0 +1,236 @@
+//! The embedded default store: redb, a pure-Rust copy-on-write B-tree.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use lexikey::store::{btree_bounds, Entry, Store, StoreError};
+use lexikey::KeyRange;
+use redb::{Database, Durability, ReadableDatabase, ReadableTable, TableDefinition};
+
+const NAME: &str = "redb";
+
+/// In no-fsync mode, every this many commits one is made durable anyway:
+/// redb frees pages only in durable commits, so the file stays bounded.
+const DURABLE_EVERY: u64 = 1024;
+
+/// Options of a [`RedbStore`].
+#[derive(Debug, Clone)]
+pub struct RedbOptions {
+    /// The table that holds this store's keys (the URL's `ns=`), default
+    /// [`crate::DEFAULT_NAMESPACE`].
+    pub namespace: String,
+    /// Sync to disk on every commit (default `true`). With `false`, a commit
+    /// survives a crash of the process only once a later durable commit
+    /// happened; one in every 1024 commits, [`RedbStore::flush`] and
+    /// dropping the store are durable. Use it in tests that commit a lot
+    /// (a durable commit costs 1–2 ms here, a non-durable one 0.3–0.5 ms).
+    pub fsync: bool,
+}
+
+impl Default for RedbOptions {
+    fn default() -> Self {
+        RedbOptions {
+            namespace: crate::DEFAULT_NAMESPACE.to_string(),
+            fsync: true,
+        }
+    }
+}
+
+/// A [`Store`] in a redb database file.
+///
+/// redb runs one write transaction at a time (others block in
+/// `begin_write`), so "get, then insert if absent, then commit" is atomic
+/// without any retry loop. Reads run on snapshots, concurrently with the
+/// writer.
+///
+/// One process may open a database file once; share the store between
+/// threads (it is `Sync`) rather than opening it again.
+pub struct RedbStore {
+    db: Database,
+    table: String,
+    fsync: bool,
+    commits: AtomicU64,
+}
+
+impl std::fmt::Debug for RedbStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedbStore")
+            .field("table", &self.table)
+            .field("fsync", &self.fsync)
+            .finish_non_exhaustive()
+    }
+}
+
+fn err(e: impl std::fmt::Display) -> StoreError {
+    StoreError::fatal(NAME, e.to_string())
+}
+
+impl RedbStore {
+    /// Opens (creating if missing) the database file at `path` with default
+    /// options: namespace `lexikey`, fsync on every commit.
+    ///
+    /// # Errors
+    /// A fatal [`StoreError`] when the file cannot be created or opened
+    /// (including: already open in this process).
+    pub fn open(path: impl AsRef<Path>) -> Result<RedbStore, StoreError> {
+        Self::open_with(path, RedbOptions::default())
+    }
+
+    /// Opens (creating if missing) the database file at `path`.
+    ///
+    /// # Errors
+    /// As [`RedbStore::open`], and for a bad namespace.
+    pub fn open_with(
+        path: impl AsRef<Path>,
+        options: RedbOptions,
+    ) -> Result<RedbStore, StoreError> {
+        crate::check_namespace(&options.namespace)?;
+        let path = path.as_ref();
+        let db = Database::create(path)
+            .map_err(|e| StoreError::fatal(NAME, format!("{}: {e}", path.display())))?;
+        let store = RedbStore {
+            db,
+            table: options.namespace,
+            fsync: options.fsync,
+            commits: AtomicU64::new(0),
+        };
+        // Create the table now, so that readers never meet a missing table.
+        store.write(|_| Ok(((), true)))?;
+        Ok(store)
+    }
+
+    fn def(&self) -> TableDefinition<'_, &'static [u8], &'static [u8]> {
+        TableDefinition::new(&self.table)
+    }
+
+    /// Makes every commit so far durable (one empty durable commit). A no-op
+    /// in the default fsync mode, apart from its cost.
+    ///
+    /// # Errors
+    /// A fatal [`StoreError`] on I/O failure.
+    pub fn flush(&self) -> Result<(), StoreError> {
+        let mut txn = self.db.begin_write().map_err(err)?;
+        txn.set_durability(Durability::Immediate).map_err(err)?;
+        txn.commit().map_err(err)
+    }
+
+    /// Runs `f` in a write transaction; commits if `f` returns `(_, true)`,
+    /// aborts if `(_, false)`.
+    fn write<T>(
+        &self,
+        f: impl FnOnce(
+            &mut redb::Table<'_, &'static [u8], &'static [u8]>,
+        ) -> Result<(T, bool), StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut txn = self.db.begin_write().map_err(err)?;
+        let (out, commit) = {
+            let mut table = txn.open_table(self.def()).map_err(err)?;
+            f(&mut table)?
+        };
+        if !commit {
+            txn.abort().map_err(err)?;
+            return Ok(out);
+        }
+        let n = self.commits.fetch_add(1, Ordering::Relaxed) + 1;
+        let durable = self.fsync || n % DURABLE_EVERY == 0;
+        txn.set_durability(if durable {
+            Durability::Immediate
+        } else {
+            Durability::None
+        })
+        .map_err(err)?;
+        txn.commit().map_err(err)?;
+        Ok(out)
+    }
+
+    /// Runs `f` on a read snapshot of the table.
+    fn read<T>(
+        &self,
+        f: impl FnOnce(&redb::ReadOnlyTable<&'static [u8], &'static [u8]>) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let txn = self.db.begin_read().map_err(err)?;
+        let table = txn.open_table(self.def()).map_err(err)?;
+        f(&table)
+    }
+}
+
+impl Drop for RedbStore {
+    fn drop(&mut self) {
+        if !self.fsync {
+            // Make the non-durable commits durable on a clean close.
+            let _ = self.flush();
+        }
+    }
+}
+
+impl Store for RedbStore {
+    fn first_key(&self, range: &KeyRange) -> Result<Option<Vec<u8>>, StoreError> {
+        if range.is_empty() {
+            return Ok(None);
+        }
+        self.read(|t| {
+            let mut it = t.range::<&[u8]>(btree_bounds(range)).map_err(err)?;
+            match it.next() {
+                None => Ok(None),
+                Some(r) => Ok(Some(r.map_err(err)?.0.value().to_vec())),
+            }
+        })
+    }
+
+    fn put_if_absent(&self, key: &[u8], value: &[u8]) -> Result<bool, StoreError> {
+        self.write(|t| {
+            if t.get(key).map_err(err)?.is_some() {
+                return Ok((false, false));
+            }
+            let _ = t.insert(key, value).map_err(err)?;
+            Ok((true, true))
+        })
+    }
+
+    fn compare_and_swap(
+        &self,
+        key: &[u8],
+        expected: Option<&[u8]>,
+        new: &[u8],
+    ) -> Result<bool, StoreError> {
+        self.write(|t| {
+            let matches = {
+                let cur = t.get(key).map_err(err)?;
+                cur.as_ref().map(|g| g.value()) == expected
+            };
+            if !matches {
+                return Ok((false, false));
+            }
+            let _ = t.insert(key, new).map_err(err)?;
+            Ok((true, true))
+        })
+    }
+
+    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        self.read(|t| Ok(t.get(key).map_err(err)?.map(|g| g.value().to_vec())))
+    }
+
+    fn scan(&self, range: &KeyRange, limit: usize) -> Result<Vec<Entry>, StoreError> {
+        if range.is_empty() || limit == 0 {
+            return Ok(Vec::new());
+        }
+        self.read(|t| {
+            let mut out = Vec::new();
+            for r in t.range::<&[u8]>(btree_bounds(range)).map_err(err)? {
+                let (k, v) = r.map_err(err)?;
+                out.push((k.value().to_vec(), v.value().to_vec()));
+                if out.len() == limit {
+                    break;
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    fn delete(&self, key: &[u8]) -> Result<bool, StoreError> {
+        self.write(|t| {
+            let existed = t.remove(key).map_err(err)?.is_some();
+            Ok((existed, existed))
+        })
+    }
+}
