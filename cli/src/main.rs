@@ -46,6 +46,10 @@ fn main() -> ExitCode {
         ));
         std::process::exit(2);
     }));
+    // Test hook: proves that a panic still ends in one line and exit 2.
+    if std::env::var_os("LEXIKEY_TEST_PANIC").is_some() {
+        panic!("LEXIKEY_TEST_PANIC is set");
+    }
     let argv: Vec<OsString> = std::env::args_os().skip(1).collect();
     let stdin = io::stdin();
     let mut input = BufReader::with_capacity(READ_BUF, stdin.lock());

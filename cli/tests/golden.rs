@@ -149,14 +149,22 @@ fn golden_outputs() {
             ));
         }
     }
-    assert!(failures.is_empty(), "{} golden failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} golden failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn encode_output_decodes_back_to_the_components() {
     // Every golden encode line reads back as its components (decode's output
     // is encode's input syntax).
-    for (args, want) in GOLDEN.iter().filter(|(a, _)| a[0] == "encode" && !a.contains(&"--json")) {
+    for (args, want) in GOLDEN
+        .iter()
+        .filter(|(a, _)| a[0] == "encode" && !a.contains(&"--json"))
+    {
         let mut format = "hex";
         let mut width = None;
         let mut comps = Vec::new();
@@ -200,7 +208,16 @@ fn encode_output_decodes_back_to_the_components() {
 
 #[test]
 fn help_and_version() {
-    for args in [&["--help"][..], &["-h"], &["help"], &["help", "encode"], &["encode", "--help"], &["decode", "-h"], &["range", "--help"], &["reverse", "--help"]] {
+    for args in [
+        &["--help"][..],
+        &["-h"],
+        &["help"],
+        &["help", "encode"],
+        &["encode", "--help"],
+        &["decode", "-h"],
+        &["range", "--help"],
+        &["reverse", "--help"],
+    ] {
         let out = ok(args);
         assert!(out.contains("Usage:"), "{args:?}: {out}");
     }
@@ -224,15 +241,24 @@ fn bulk_golden() {
         "population#l80000000003A783C\nusa#l7FFFFFFFFFFFFFFF\n#l8000000000000000\nsan%20francisco#lFFFFFFFFFFFFFFFF\n"
     );
     assert_eq!(
-        ok_with(&["encode", "--schema", "str,i64", "--stdin", "--json"], b"a\t1\n"),
+        ok_with(
+            &["encode", "--schema", "str,i64", "--stdin", "--json"],
+            b"a\t1\n"
+        ),
         "{\"key\":\"a#l8000000000000001\"}\n"
     );
     assert_eq!(
-        ok_with(&["encode", "--schema", "str,i64", "--stdin", "--format", "binary"], b"a\t1"),
+        ok_with(
+            &["encode", "--schema", "str,i64", "--stdin", "--format", "binary"],
+            b"a\t1"
+        ),
         "6100018000000000000001\n"
     );
     assert_eq!(
-        ok_with(&["decode", "--stdin"], b"population#l80000000003A783C\nusa#l7FFFFFFFFFFFFFFF\n"),
+        ok_with(
+            &["decode", "--stdin"],
+            b"population#l80000000003A783C\nusa#l7FFFFFFFFFFFFFFF\n"
+        ),
         "str:population\ti64:3831868\nstr:usa\ti64:-1\n"
     );
     assert_eq!(
@@ -240,12 +266,18 @@ fn bulk_golden() {
         "{\"components\":[{\"type\":\"str\",\"dir\":\"asc\",\"value\":\"a\"},{\"type\":\"i64\",\"dir\":\"asc\",\"value\":1}]}\n"
     );
     assert_eq!(
-        ok_with(&["decode", "--stdin", "--format", "binary", "--schema", "str,i64"], b"6100018000000000000001\n"),
+        ok_with(
+            &["decode", "--stdin", "--format", "binary", "--schema", "str,i64"],
+            b"6100018000000000000001\n"
+        ),
         "str:a\ti64:1\n"
     );
     // Empty input: no output.
     assert_eq!(ok_with(&["encode", "--schema", "str", "--stdin"], b""), "");
     assert_eq!(ok_with(&["decode", "--stdin"], b""), "");
     // An empty line is one row (an empty str for a one-field schema).
-    assert_eq!(ok_with(&["encode", "--schema", "str", "--stdin"], b"\n\nx\n"), "\n\nx\n");
+    assert_eq!(
+        ok_with(&["encode", "--schema", "str", "--stdin"], b"\n\nx\n"),
+        "\n\nx\n"
+    );
 }

@@ -88,7 +88,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
     let mut hexbuf = Vec::new();
     let bytes = key_bytes(format, &raw, &mut hexbuf)?;
     let comps = tuple::decode(format, bytes, schema.as_deref())
-        .map_err(|e| anyhow!("invalid key \"{}\": {e}", common::show_key(&raw)))?;
+        .map_err(|e| invalid_key(format, &raw, e))?;
     let mut out = Vec::with_capacity(64 * comps.len());
     let mut scratch = String::new();
     if json {
@@ -149,6 +149,18 @@ fn key_bytes<'a>(format: Format, raw: &'a [u8], buf: &'a mut Vec<u8>) -> Result<
     Ok(buf)
 }
 
+/// The message of a key that does not decode.
+fn invalid_key(format: Format, raw: &[u8], e: lexikey::DecodeError) -> anyhow::Error {
+    if format.is_text() {
+        anyhow!("invalid key \"{}\": {e}", common::show_key(raw))
+    } else {
+        anyhow!(
+            "invalid binary key \"{}\": {e} (byte N of a binary key is hex digits 2N and 2N+1)",
+            common::show_key(raw)
+        )
+    }
+}
+
 /// Reuses a vector's allocation for components of another lifetime.
 fn recycle<'b>(mut v: Vec<Component<'_>>) -> Vec<Component<'b>> {
     v.clear();
@@ -201,8 +213,7 @@ fn row<'k>(
     out: &mut Vec<u8>,
 ) -> Result<()> {
     let bytes = key_bytes(format, line, hexbuf)?;
-    tuple::decode_into(format, bytes, schema, comps)
-        .map_err(|e| anyhow!("invalid key \"{}\": {e}", common::show_key(line)))?;
+    tuple::decode_into(format, bytes, schema, comps).map_err(|e| invalid_key(format, line, e))?;
     if json {
         common::push_components_json(comps, scratch, out);
     } else {

@@ -1,5 +1,5 @@
 //! Runs the built `lexikey` binary and checks the error contract.
-#![allow(dead_code)]
+#![allow(dead_code, unreachable_pub)]
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -59,24 +59,45 @@ pub fn ok<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S]) -> String {
 pub fn ok_with<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S], stdin: &[u8]) -> String {
     let o = run_with(args, stdin);
     assert_eq!(o.code, 0, "lexikey {args:?} failed: {}", o.stderr);
-    assert!(o.stderr.is_empty(), "lexikey {args:?} wrote to stderr: {}", o.stderr);
+    assert!(
+        o.stderr.is_empty(),
+        "lexikey {args:?} wrote to stderr: {}",
+        o.stderr
+    );
     o.stdout_str()
 }
 
 /// Asserts the error contract: exit code 2, exactly one line on stderr
 /// starting with `lexikey: error: `, no panic, no backtrace.
 pub fn check_error(o: &Out, what: &str) {
-    assert_eq!(o.code, 2, "{what}: expected exit 2, got {} (stderr {:?})", o.code, o.stderr);
+    assert_eq!(
+        o.code, 2,
+        "{what}: expected exit 2, got {} (stderr {:?})",
+        o.code, o.stderr
+    );
     assert!(
         o.stderr.starts_with("lexikey: error: "),
         "{what}: stderr {:?}",
         o.stderr
     );
     assert!(o.stderr.ends_with('\n'), "{what}: stderr {:?}", o.stderr);
-    assert_eq!(o.stderr.matches('\n').count(), 1, "{what}: not one line: {:?}", o.stderr);
+    assert_eq!(
+        o.stderr.matches('\n').count(),
+        1,
+        "{what}: not one line: {:?}",
+        o.stderr
+    );
     assert!(!o.stderr.contains("panicked"), "{what}: {:?}", o.stderr);
-    assert!(!o.stderr.contains("internal error"), "{what}: {:?}", o.stderr);
-    assert!(!o.stderr.contains("stack backtrace"), "{what}: {:?}", o.stderr);
+    assert!(
+        !o.stderr.contains("internal error"),
+        "{what}: {:?}",
+        o.stderr
+    );
+    assert!(
+        !o.stderr.contains("stack backtrace"),
+        "{what}: {:?}",
+        o.stderr
+    );
 }
 
 /// Runs and asserts the error contract; returns the message (without the

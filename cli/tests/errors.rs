@@ -1,0 +1,605 @@
+//! The CLI rows of the bad-input catalogue: every error is exactly one line
+//! on stderr (`lexikey: error: …`), exit code 2, never a panic or backtrace,
+//! and the message says what is wrong (and where).
+
+mod common;
+
+use std::ffi::OsString;
+
+use common::{check_error, fails, fails_with, run_with};
+
+/// `(arguments, standard input, a substring the message must contain)`.
+const CATALOGUE: &[(&[&str], &str, &str)] = &[
+    // --- malformed keys
+    (
+        &[
+            "decode",
+            "--schema",
+            "str,i64",
+            "population#l80000000003a783c",
+        ],
+        "",
+        "at byte 23",
+    ), // wrong case
+    (
+        &["decode", "--schema", "i64", "l80000000003A783"],
+        "",
+        "end of input",
+    ), // short
+    (
+        &["decode", "--schema", "i64", "l80000000003A783C0"],
+        "",
+        "trailing bytes at byte 17",
+    ), // long
+    (
+        &["decode", "--schema", "i64", "q80000000003A783C"],
+        "",
+        "unexpected tag 'q'",
+    ),
+    (
+        &["decode", "--schema", "i64", "L80000000003A783C"],
+        "",
+        "unexpected tag 'L'",
+    ), // direction
+    (
+        &["decode", "--schema", "i64", "d80000000003A783C"],
+        "",
+        "unexpected tag 'd'",
+    ),
+    (
+        &[
+            "decode",
+            "--format",
+            "base64",
+            "--schema",
+            "i64",
+            "lV------uT2",
+        ],
+        "",
+        "end of input",
+    ),
+    (
+        &[
+            "decode",
+            "--format",
+            "base64",
+            "--schema",
+            "i64",
+            "lV------uT2l",
+        ],
+        "",
+        "byte 11",
+    ), // non-zero trailing bits
+    (&["decode", "a%2"], "", "end of input"),
+    (&["decode", "a%zz"], "", "at byte 2"),
+    (&["decode", "a%0a"], "", "at byte 3"), // lowercase escape
+    (&["decode", "a%41"], "", "non-canonical"), // escape of a byte that needs none
+    (&["decode", "--schema", "str.desc", "9E9D"], "", "'~'"),
+    (
+        &["decode", "--schema", "f64", "dFFF8000000000001"],
+        "",
+        "canonical NaN",
+    ),
+    (&["decode", "--schema", "bool", "b02"], "", "non-canonical"),
+    (
+        &["decode", "--schema", "str,i64", "population"],
+        "",
+        "missing component 1",
+    ),
+    (
+        &["decode", "--schema", "i64", "l8000000000000000#x"],
+        "",
+        "trailing bytes",
+    ),
+    (
+        &["decode", "--format", "decimal", "--schema", "i64", "000"],
+        "",
+        "end of input",
+    ),
+    (
+        &[
+            "decode",
+            "--format",
+            "decimal",
+            "--schema",
+            "i64",
+            "000000000000000000001",
+        ],
+        "",
+        "trailing bytes",
+    ),
+    (
+        &[
+            "decode",
+            "--format",
+            "decimal",
+            "--schema",
+            "i64",
+            "-9999999999999999999",
+        ],
+        "",
+        "negative zero",
+    ),
+    (
+        &[
+            "decode",
+            "--format",
+            "decimal",
+            "--schema",
+            "i64",
+            "x0000000000000000001",
+        ],
+        "",
+        "sign slot",
+    ),
+    (
+        &[
+            "decode",
+            "--format",
+            "decimal",
+            "--schema",
+            "i64",
+            "0000000000000000000a",
+        ],
+        "",
+        "byte 19",
+    ),
+    (
+        &[
+            "decode",
+            "--format",
+            "decimal",
+            "--schema",
+            "i64",
+            "09999999999999999999",
+        ],
+        "",
+        "out of range",
+    ),
+    (
+        &[
+            "decode",
+            "--format",
+            "decimal",
+            "--schema",
+            "i32",
+            "09999999999",
+        ],
+        "",
+        "out of range",
+    ),
+    (
+        &[
+            "decode", "--format", "decimal", "--width", "7", "--schema", "u64", "00000001",
+        ],
+        "",
+        "trailing bytes",
+    ),
+    (
+        &["decode", "--format", "decimal", "--schema", "f64", "00"],
+        "",
+        "float",
+    ),
+    (
+        &["decode", "--format", "binary", "--schema", "str", "6162"],
+        "",
+        "end of input",
+    ), // no terminator
+    (
+        &[
+            "decode",
+            "--format",
+            "binary",
+            "--schema",
+            "i64",
+            "800000000000000000",
+        ],
+        "",
+        "trailing bytes at byte 8",
+    ),
+    (
+        &["decode", "--format", "binary", "--schema", "i64", "8000"],
+        "",
+        "end of input",
+    ),
+    (
+        &[
+            "decode", "--format", "binary", "--schema", "str", "61000201",
+        ],
+        "",
+        "byte",
+    ), // bad escape
+    (
+        &["decode", "--format", "binary", "--schema", "i64", "800"],
+        "",
+        "odd number of digits",
+    ),
+    (
+        &[
+            "decode",
+            "--format",
+            "binary",
+            "--schema",
+            "i64",
+            "80000000000000zz",
+        ],
+        "",
+        "bad digit at character 14",
+    ),
+    (
+        &["decode", "--format", "binary", "--schema", "str", "ff0001"],
+        "",
+        "UTF-8",
+    ),
+    (&["decode", "a\u{1}b"], "", "at byte 1"), // raw control byte
+    (&["decode", "a b"], "", "at byte 1"),     // raw space (must be %20)
+    // --- invalid UTF-8 and other bad bulk input
+    (
+        &["decode", "--stdin"],
+        "population#l80000000003A783C\nab\u{1}\n",
+        "line 2",
+    ),
+    (
+        &["encode", "--schema", "str,i64", "--stdin"],
+        "a\t1\nb\tx\nc\t3\n",
+        "line 2, value 2 (i64)",
+    ),
+    (
+        &["encode", "--schema", "str,i64", "--stdin"],
+        "a\t1\nb\n",
+        "line 2: expected 2 tab-separated values",
+    ),
+    (
+        &["encode", "--schema", "str,i64", "--stdin"],
+        "a\t1\t2\n",
+        "line 1: expected 2 tab-separated values (one per schema field), found 3",
+    ),
+    (
+        &["encode", "--schema", "i64", "--stdin"],
+        "\n",
+        "line 1, value 1 (i64)",
+    ),
+    (
+        &[
+            "encode", "--format", "decimal", "--width", "3", "--schema", "i64", "--stdin",
+        ],
+        "1\n1000\n",
+        "line 2, value 1 (i64): value 1000 does not fit in 3 decimal digits",
+    ),
+    (
+        &["decode", "--stdin", "--schema", "str"],
+        "a%09b\n",
+        "line 1: component 1",
+    ), // tab in bulk text output
+    (&["decode", "a%0Ab"], "", "newline"),
+    (
+        &["decode", "--stdin", "--format", "binary", "--schema", "str"],
+        "6100\n",
+        "line 1: invalid binary key \"6100\": unexpected end of input",
+    ),
+    (
+        &["decode", "--stdin", "--format", "binary", "--schema", "str"],
+        "610\n",
+        "line 1: invalid binary key",
+    ),
+    // --- out-of-range numbers and widths
+    (
+        &["encode", "i64:9223372036854775808"],
+        "",
+        "invalid i64 value",
+    ),
+    (
+        &["encode", "i64:-9223372036854775809"],
+        "",
+        "invalid i64 value",
+    ),
+    (&["encode", "u64:-1"], "", "invalid u64 value"),
+    (&["encode", "i32:2147483648"], "", "invalid i32 value"),
+    (&["encode", "u32:4294967296"], "", "invalid u32 value"),
+    (&["encode", "i64:"], "", "invalid i64 value"),
+    (&["encode", "i64: 1"], "", "invalid i64 value"),
+    (&["encode", "f64:one"], "", "invalid f64 value"),
+    (&["encode", "bool:yes"], "", "invalid bool"),
+    (&["encode", "bytes:abc"], "", "odd number"),
+    (&["encode", "bytes:zz"], "", "bad digit"),
+    (&["encode", "ts:2024-13-01T00:00:00Z"], "", "out of range"),
+    (&["encode", "ts:2024-05-01T12:00:00.0001Z"], "", "fraction"),
+    (&["encode", "ts:2024-05-01"], "", "invalid ts"),
+    (&["encode", "uuid:123"], "", "invalid uuid"),
+    (
+        &["encode", "--format", "decimal", "--width", "3", "i64:1000"],
+        "",
+        "does not fit in 3 decimal digits",
+    ),
+    (
+        &["encode", "--format", "decimal", "--width", "3", "i64:-100"],
+        "",
+        "does not fit",
+    ),
+    (
+        &["encode", "--format", "decimal", "--width", "1", "i64:0"],
+        "",
+        "width 1 is not valid for i64",
+    ),
+    (
+        &["encode", "--format", "decimal", "--width", "11", "u32:1"],
+        "",
+        "width 11 is not valid for u32",
+    ),
+    (
+        &["encode", "--format", "decimal", "--width", "0", "i64:1"],
+        "",
+        "invalid width",
+    ),
+    (
+        &["encode", "--format", "decimal", "--width", "21", "i64:1"],
+        "",
+        "invalid width",
+    ),
+    (
+        &["encode", "--format", "decimal", "--width", "300", "i64:1"],
+        "",
+        "invalid width",
+    ),
+    (
+        &["encode", "--format", "decimal", "--width", "-7", "i64:1"],
+        "",
+        "invalid width",
+    ),
+    (
+        &["encode", "--width", "7", "i64:1"],
+        "",
+        "--width applies only to --format decimal",
+    ),
+    (
+        &["encode", "--format", "decimal", "f64:1.5"],
+        "",
+        "cannot encode f64",
+    ),
+    (&["reverse", "-1"], "", "reverse number needs 0 <= n"),
+    (&["reverse", "9223372036854775808"], "", "invalid N"),
+    (&["reverse", "abc"], "", "invalid N"),
+    (
+        &["reverse", "--format", "decimal", "--width", "5", "1"],
+        "",
+        "does not fit",
+    ),
+    // --- unknown type, format, flag, command
+    (&["encode", "i65:1"], "", "unknown type \"i65\""),
+    (&["encode", "str.up:x"], "", "unknown direction"),
+    (&["encode", "nocolon"], "", "has no ':'"),
+    (&["encode", ":x"], "", "unknown type"),
+    (
+        &["encode", "--format", "hexx", "i64:1"],
+        "",
+        "unknown format \"hexx\"",
+    ),
+    (&["decode", "--format", "HEX", "x"], "", "unknown format"),
+    (
+        &["encode", "--fromat", "hex", "i64:1"],
+        "",
+        "unknown option '--fromat' for 'encode'",
+    ),
+    (&["encode", "-f", "hex", "i64:1"], "", "unknown option '-f'"),
+    (&["decode", "--x"], "", "unknown option '--x'"),
+    (&["encode", "--json=yes", "i64:1"], "", "takes no value"),
+    (&["encode", "--format"], "", "needs a value"),
+    (
+        &["encode", "--format", "hex", "--format", "hex", "i64:1"],
+        "",
+        "more than once",
+    ),
+    (
+        &["encode", "--stdin", "--stdin", "--schema", "str"],
+        "",
+        "more than once",
+    ),
+    (&["decode", "--schema", "str,i65", "x"], "", "unknown type"),
+    (&["decode", "--schema", "", "x"], "", "empty schema"),
+    (
+        &["decode", "--schema", "str,,i64", "x"],
+        "",
+        "invalid schema",
+    ),
+    (&["frobnicate"], "", "unknown command \"frobnicate\""),
+    (&["help", "frobnicate"], "", "unknown command"),
+    (&["--json"], "", "unknown command"),
+    (&[], "", "missing command"),
+    // --- missing or extra arguments
+    (&["encode"], "", "missing COMPONENT"),
+    (&["encode", "--format", "hex"], "", "missing COMPONENT"),
+    (&["decode"], "", "missing KEY"),
+    (&["decode", "a", "b"], "", "exactly one KEY, got 2"),
+    (&["decode", "--format", "decimal", "0"], "", "pass --schema"),
+    (&["decode", "--format", "binary", "00"], "", "pass --schema"),
+    (
+        &["decode", "--format", "decimal", "--width", "7", "0"],
+        "",
+        "pass --schema",
+    ),
+    (
+        &["decode", "--width", "7", "x"],
+        "",
+        "--width applies only to --format decimal",
+    ),
+    (&["decode", "--stdin", "x"], "", "takes no KEY"),
+    (&["encode", "--stdin"], "", "needs --schema"),
+    (
+        &["encode", "--schema", "str", "str:x"],
+        "",
+        "--schema is for --stdin",
+    ),
+    (
+        &["encode", "--stdin", "--schema", "str", "str:x"],
+        "",
+        "takes no COMPONENT",
+    ),
+    (&["reverse"], "", "missing N"),
+    (&["reverse", "1", "2"], "", "exactly one N"),
+    // --- range
+    (
+        &["range", "str:population", "--gt", "i64:9223372036854775807"],
+        "",
+        "no key can match",
+    ),
+    (
+        &["range", "str:population", "--ge", "i64:5", "--lt", "i64:3"],
+        "",
+        "no key can match",
+    ),
+    (
+        &["range", "str:population", "--lt", "str:"],
+        "",
+        "no key can match",
+    ),
+    (
+        &["range", "str:population", "--ge", "i64:5", "--lt", "str:x"],
+        "",
+        "disagree",
+    ),
+    (
+        &["range", "str:population", "--ge", "i64"],
+        "",
+        "--ge \"i64\"",
+    ),
+    (&["range", "str:population", "--ge"], "", "needs a value"),
+    (&["range", "i65:1"], "", "unknown type"),
+    (
+        &["range", "--format", "decimal", "str:a", "--ge", "f64:1"],
+        "",
+        "cannot encode f64",
+    ),
+    (&["range", "--for", "mysql", "str:a"], "", "--for"),
+    (
+        &["range", "--for", "raw", "--for", "raw", "str:a"],
+        "",
+        "more than once",
+    ),
+];
+
+#[test]
+fn catalogue() {
+    let mut bad = Vec::new();
+    for (args, stdin, want) in CATALOGUE {
+        let msg = fails_with(args, stdin.as_bytes());
+        if !msg.contains(want) {
+            bad.push(format!("lexikey {args:?}: message {msg:?} lacks {want:?}"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn bulk_error_stops_after_printing_the_rows_before_it() {
+    let o = run_with(
+        &["encode", "--schema", "str,i64", "--stdin"],
+        b"a\t1\nb\tx\nc\t3\n",
+    );
+    check_error(&o, "bulk encode");
+    assert_eq!(o.stdout, b"a#l8000000000000001\n");
+    assert!(o.stderr.contains("line 2"));
+    let o = run_with(&["decode", "--stdin"], b"a#l8000000000000001\nq\xffz\nc\n");
+    check_error(&o, "bulk decode");
+    assert_eq!(o.stdout, b"str:a\ti64:1\n");
+    assert!(
+        o.stderr.contains("line 2") && o.stderr.contains("invalid UTF-8 at byte 1"),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn invalid_utf8() {
+    // Through --stdin, both directions.
+    let msg = fails_with(&["encode", "--schema", "str", "--stdin"], b"ok\n\xc3\x28\n");
+    assert!(msg.contains("line 2: invalid UTF-8 at byte 0"), "{msg}");
+    let msg = fails_with(&["decode", "--stdin"], b"ab\xff\n");
+    assert!(
+        msg.contains("line 1") && msg.contains("invalid UTF-8 at byte 2"),
+        "{msg}"
+    );
+    let msg = fails_with(&["decode", "--stdin", "--schema", "str.desc"], b"3C~\n");
+    assert!(msg.contains("UTF-8"), "{msg}");
+    // Through arguments (Unix: raw bytes reach the decoder).
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        let bad = OsString::from_vec(b"ab\xffc".to_vec());
+        let msg = fails(&[OsString::from("decode"), bad.clone()]);
+        assert!(msg.contains("invalid UTF-8 at byte 2"), "{msg}");
+        let mut comp = b"str:".to_vec();
+        comp.push(0xff);
+        let msg = fails(&[OsString::from("encode"), OsString::from_vec(comp)]);
+        assert!(msg.contains("not valid UTF-8"), "{msg}");
+        let msg = fails(&[OsString::from("encode"), OsString::from("--format"), bad]);
+        assert!(msg.contains("not valid UTF-8"), "{msg}");
+    }
+}
+
+#[test]
+fn messages_stay_one_line_whatever_the_input() {
+    // User input with newlines and carriage returns is echoed escaped.
+    for args in [
+        &["encode", "i64:1\n2"][..],
+        &["encode", "bad\ncomponent"],
+        &["encode", "--format", "he\nx", "i64:1"],
+        &["decode", "--schema", "i64", "l\r\n"],
+        &["frob\nnicate"],
+        &["decode", "--schema", "str", "a\nb"],
+    ] {
+        fails(args);
+    }
+    let long = "x".repeat(100_000);
+    let msg = fails(&["decode", "--schema", "i64", &long]);
+    assert!(msg.len() < 400, "{} bytes", msg.len());
+}
+
+#[test]
+fn panic_hook_prints_one_line() {
+    let o = std::process::Command::new(common::bin())
+        .args(["encode", "str:x"])
+        .env("LEXIKEY_TEST_PANIC", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr.starts_with("lexikey: error: internal error"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches('\n').count(), 1, "{stderr}");
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("backtrace"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn closed_output_pipe_ends_quietly() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(common::bin())
+        .args(["encode", "--schema", "str,i64", "--stdin"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    let rows = "row\t1\n".repeat(200_000);
+    let _ = stdin.write_all(rows.as_bytes());
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
