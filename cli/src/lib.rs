@@ -38,9 +38,9 @@ Usage:
   lexikey encode --schema TYPE[.desc],... --stdin [--format F] [--width N] [--json]
   lexikey decode [--format F] [--schema TYPE[.desc],...] [--width N] [--json] KEY
   lexikey decode --stdin [--format F] [--schema ...] [--width N] [--json]
-  lexikey range [--format F] [--width N] [--for raw|hbase|cql|rocksdb|etcd|redis] [--table T]
-                [--json] PREFIX_COMPONENT... [--ge C] [--gt C] [--le C] [--lt C] [--eq C]
-                [--prefix STR]
+  lexikey range [--format F] [--width N] [--for raw|hbase|cql|rocksdb|etcd|redis|sql]
+                [--table T] [--limit N] [--reversed] [--json] PREFIX_COMPONENT...
+                [--ge C] [--gt C] [--le C] [--lt C] [--eq C] [--prefix STR]
   lexikey reverse [--format F] [--width N] N
   lexikey help [COMMAND] | lexikey COMMAND --help | lexikey --version
 

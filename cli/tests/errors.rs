@@ -469,7 +469,11 @@ const CATALOGUE: &[(&[&str], &str, &str)] = &[
         "",
         "cannot encode f64",
     ),
-    (&["range", "--for", "mysql", "str:a"], "", "--for"),
+    (
+        &["range", "--for", "mysql", "str:a"],
+        "",
+        "--for: unknown dialect \"mysql\"",
+    ),
     (
         &["range", "--for", "raw", "--for", "raw", "str:a"],
         "",
