@@ -124,7 +124,8 @@ pub fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
             if !path.is_empty() && path != "//" {
                 return Err(bad_url(url, "memory: takes no path"));
             }
-            let opts = options::Options::parse(url, opts)?;
+            let mut opts = options::Options::parse(url, opts)?;
+            let _ = opts.namespace(url)?; // checked, then ignored
             opts.finish(url, &["ns"])?;
             Ok(Box::new(lexikey::store::MemStore::new()))
         }

@@ -1,0 +1,505 @@
+//! The conformance suite every store adapter passes: the same tests, run
+//! per adapter by the `conformance!` macro at the bottom.
+//!
+//! Embedded stores (memory, redb, rocksdb) run in temporary directories.
+//! Server stores read their URL from the environment, as
+//! `scripts/with-stores.sh` exports it:
+//!
+//! ```text
+//! scripts/with-stores.sh cargo test -p lexikey-stores --features all-servers
+//! ```
+//!
+//! A server test whose variable is missing **fails** (it does not pass
+//! silently): build without that adapter's feature to leave it out. Each
+//! test works in a namespace of its own (`?ns=`), so tests and runs never
+//! see each other's keys.
+
+#![allow(missing_docs)]
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Barrier};
+use std::thread;
+
+use lexikey::range::prefix_end;
+use lexikey::store::Store;
+use lexikey::KeyRange;
+
+/// A store under test, and what must live as long as it (a temp dir).
+struct Fixture {
+    store: Arc<dyn Store>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+/// A namespace unique to this test in this run.
+fn namespace(test: &str) -> String {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    format!("t_{test}_{}_{nanos:08x}", std::process::id())
+}
+
+/// `URL?ns=…` (or `&ns=…`).
+fn with_ns(url: &str, ns: &str) -> String {
+    let sep = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{sep}ns={ns}")
+}
+
+#[allow(dead_code)] // unused when no server feature is on
+fn server(var: &str, test: &str) -> Fixture {
+    let url = std::env::var(var).unwrap_or_else(|_| {
+        panic!(
+            "{var} is not set: run the server tests through scripts/with-stores.sh \
+             (e.g. `scripts/with-stores.sh cargo test -p lexikey-stores --features all-servers`), \
+             or build without that store's feature"
+        )
+    });
+    let url = with_ns(&url, &namespace(test));
+    let store = lexikey_stores::open(&url).unwrap_or_else(|e| panic!("open {url}: {e}"));
+    Fixture {
+        store: Arc::from(store),
+        _dir: None,
+    }
+}
+
+#[allow(dead_code)] // unused when no embedded feature is on
+fn embedded(scheme: &str, opts: &str) -> Fixture {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("{scheme}:{}{opts}", dir.path().join("db").display());
+    let store = lexikey_stores::open(&url).unwrap_or_else(|e| panic!("open {url}: {e}"));
+    Fixture {
+        store: Arc::from(store),
+        _dir: Some(dir),
+    }
+}
+
+fn memory() -> Fixture {
+    Fixture {
+        store: Arc::from(lexikey_stores::open("memory:").expect("memory:")),
+        _dir: None,
+    }
+}
+
+/// A small deterministic PRNG (SplitMix64): the same keys on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// A key of 0–5 bytes drawn mostly from a tiny alphabet with the edge
+    /// bytes 0x00 and 0xFF, so keys share prefixes and touch both ends.
+    fn key(&mut self) -> Vec<u8> {
+        const ALPHABET: &[u8] = &[0x00, 0x01, b'a', b'b', 0x7F, 0x80, 0xFE, 0xFF];
+        let len = self.below(6);
+        (0..len)
+            .map(|_| {
+                if self.below(8) == 0 {
+                    self.next() as u8
+                } else {
+                    ALPHABET[self.below(ALPHABET.len())]
+                }
+            })
+            .collect()
+    }
+
+    fn bound(&mut self, keys: &[Vec<u8>]) -> Option<Vec<u8>> {
+        match self.below(4) {
+            0 => None,
+            1 if !keys.is_empty() => Some(keys[self.below(keys.len())].clone()),
+            _ => Some(self.key()),
+        }
+    }
+}
+
+fn oracle_range(
+    oracle: &BTreeMap<Vec<u8>, Vec<u8>>,
+    r: &KeyRange,
+    limit: usize,
+) -> Vec<(Vec<u8>, Vec<u8>)> {
+    if r.is_empty() {
+        return Vec::new();
+    }
+    oracle
+        .range::<[u8], _>(lexikey::store::btree_bounds(r))
+        .take(limit)
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+/// First key and scans over many ranges agree with a `BTreeMap`.
+fn range_scans_exact(s: &dyn Store) {
+    let mut rng = Rng(0x5EED_0001);
+    let mut oracle = BTreeMap::new();
+    for i in 0..300u32 {
+        let k = rng.key();
+        let v = format!("v{i}").into_bytes();
+        let fresh = !oracle.contains_key(&k);
+        assert_eq!(
+            s.put_if_absent(&k, &v).unwrap(),
+            fresh,
+            "put_if_absent {k:?}"
+        );
+        if fresh {
+            let _ = oracle.insert(k, v);
+        }
+    }
+    // The empty key and keys made only of 0x00 / 0xFF are there too.
+    for k in [&b""[..], b"\x00", b"\x00\x00", b"\xFF", b"\xFF\xFF\xFF"] {
+        if !oracle.contains_key(k) {
+            assert!(s.put_if_absent(k, b"edge").unwrap());
+            let _ = oracle.insert(k.to_vec(), b"edge".to_vec());
+        }
+    }
+    let keys: Vec<Vec<u8>> = oracle.keys().cloned().collect();
+
+    let mut ranges = vec![
+        KeyRange::all(),
+        KeyRange::prefix(b"\x00"),
+        KeyRange::prefix(b"\xFF"),
+        KeyRange::prefix(b"a"),
+        KeyRange::new(None, Some(b"\x00".to_vec())).unwrap(),
+        KeyRange::new(Some(b"\xFF\xFF\xFF\xFF".to_vec()), None).unwrap(),
+        // Empty: start == end, start > end.
+        KeyRange {
+            start: Some(b"b".to_vec()),
+            end: Some(b"b".to_vec()),
+        },
+        KeyRange {
+            start: Some(b"b".to_vec()),
+            end: Some(b"a".to_vec()),
+        },
+    ];
+    for _ in 0..150 {
+        let (a, b) = (rng.bound(&keys), rng.bound(&keys));
+        ranges.push(KeyRange { start: a, end: b });
+    }
+    for _ in 0..30 {
+        let p = &keys[rng.below(keys.len())];
+        let p = &p[..rng.below(p.len() + 1)];
+        ranges.push(KeyRange::prefix(p));
+        ranges.push(KeyRange {
+            start: Some(p.to_vec()),
+            end: prefix_end(p),
+        });
+    }
+    for r in &ranges {
+        let want = oracle_range(&oracle, r, 1).pop().map(|(k, _)| k);
+        assert_eq!(s.first_key(r).unwrap(), want, "first_key {r:?}");
+        let limit = [1, 2, 7, 1000][rng.below(4)];
+        assert_eq!(
+            s.scan(r, limit).unwrap(),
+            oracle_range(&oracle, r, limit),
+            "scan {r:?} limit {limit}"
+        );
+    }
+    assert!(s.scan(&KeyRange::all(), 0).unwrap().is_empty());
+    assert_eq!(
+        s.scan(&KeyRange::all(), usize::MAX).unwrap().len(),
+        oracle.len()
+    );
+    // Every key reads back.
+    for (k, v) in oracle.iter().take(50) {
+        assert_eq!(s.get(k).unwrap().as_ref(), Some(v), "get {k:?}");
+    }
+}
+
+/// 8 threads race to put the same keys: exactly one winner per key, and the
+/// stored value is the winner's.
+fn put_if_absent_race(s: Arc<dyn Store>, keys: usize) {
+    const THREADS: usize = 8;
+    let barrier = Arc::new(Barrier::new(THREADS));
+    let handles: Vec<_> = (0..THREADS)
+        .map(|t| {
+            let s = Arc::clone(&s);
+            let barrier = Arc::clone(&barrier);
+            thread::spawn(move || {
+                let mut rng = Rng(t as u64);
+                // Each thread its own order, so races happen everywhere.
+                let mut order: Vec<usize> = (0..keys).collect();
+                for i in (1..order.len()).rev() {
+                    order.swap(i, rng.below(i + 1));
+                }
+                barrier.wait();
+                let mut won = Vec::new();
+                for i in order {
+                    let key = format!("race\x00{i:05}").into_bytes();
+                    if s.put_if_absent(&key, &[t as u8]).expect("put_if_absent") {
+                        won.push(i);
+                    }
+                }
+                won
+            })
+        })
+        .collect();
+    let mut winner = vec![None; keys];
+    for (t, h) in handles.into_iter().enumerate() {
+        for i in h.join().expect("thread") {
+            assert!(
+                winner[i].is_none(),
+                "key {i} won by threads {:?} and {t}",
+                winner[i]
+            );
+            winner[i] = Some(t);
+        }
+    }
+    for (i, w) in winner.iter().enumerate() {
+        let w = w.unwrap_or_else(|| panic!("key {i}: nobody won"));
+        let key = format!("race\x00{i:05}").into_bytes();
+        assert_eq!(s.get(&key).unwrap(), Some(vec![w as u8]), "key {i}");
+    }
+    let all = s.scan(&KeyRange::prefix(b"race\x00"), usize::MAX).unwrap();
+    assert_eq!(all.len(), keys);
+}
+
+/// Compare-and-swap semantics, then 8 threads incrementing one counter
+/// through a CAS loop lose no increment.
+fn compare_and_swap(s: Arc<dyn Store>, per_thread: usize) {
+    let k = b"cas\xFF";
+    assert!(
+        !s.compare_and_swap(k, Some(b"x"), b"y").unwrap(),
+        "absent != Some"
+    );
+    assert!(s.compare_and_swap(k, None, b"1").unwrap(), "absent == None");
+    assert!(
+        !s.compare_and_swap(k, None, b"2").unwrap(),
+        "present != None"
+    );
+    assert!(
+        !s.compare_and_swap(k, Some(b"2"), b"3").unwrap(),
+        "wrong value"
+    );
+    assert_eq!(s.get(k).unwrap(), Some(b"1".to_vec()));
+    assert!(
+        s.compare_and_swap(k, Some(b"1"), b"").unwrap(),
+        "right value"
+    );
+    assert_eq!(s.get(k).unwrap(), Some(Vec::new()), "empty value");
+    assert!(
+        !s.compare_and_swap(k, None, b"z").unwrap(),
+        "empty is present"
+    );
+    assert!(
+        s.compare_and_swap(k, Some(b""), b"\x00\xFF").unwrap(),
+        "from empty"
+    );
+    assert_eq!(s.get(k).unwrap(), Some(b"\x00\xFF".to_vec()));
+    assert!(!s.put_if_absent(k, b"q").unwrap());
+
+    const THREADS: usize = 8;
+    let counter = b"cas-counter";
+    assert!(s.put_if_absent(counter, b"0").unwrap());
+    let barrier = Arc::new(Barrier::new(THREADS));
+    let handles: Vec<_> = (0..THREADS)
+        .map(|_| {
+            let s = Arc::clone(&s);
+            let barrier = Arc::clone(&barrier);
+            thread::spawn(move || {
+                barrier.wait();
+                let mut lost = 0u64;
+                for _ in 0..per_thread {
+                    loop {
+                        let cur = s.get(counter).unwrap().unwrap();
+                        let n: u64 = std::str::from_utf8(&cur).unwrap().parse().unwrap();
+                        let next = (n + 1).to_string();
+                        if s.compare_and_swap(counter, Some(&cur), next.as_bytes())
+                            .unwrap()
+                        {
+                            break;
+                        }
+                        lost += 1;
+                    }
+                }
+                lost
+            })
+        })
+        .collect();
+    let lost: u64 = handles.into_iter().map(|h| h.join().unwrap()).sum();
+    let total = (THREADS * per_thread).to_string();
+    assert_eq!(
+        s.get(counter).unwrap(),
+        Some(total.into_bytes()),
+        "counter ({lost} CAS conflicts)"
+    );
+}
+
+/// get / delete / re-insert, and scans skip deleted keys.
+fn get_delete(s: &dyn Store) {
+    assert_eq!(s.get(b"gd").unwrap(), None);
+    assert!(!s.delete(b"gd").unwrap());
+    for k in [&b"gd\x00"[..], b"gd\x01", b"gd\x02"] {
+        assert!(s.put_if_absent(k, k).unwrap());
+    }
+    let r = KeyRange::prefix(b"gd");
+    assert_eq!(s.first_key(&r).unwrap(), Some(b"gd\x00".to_vec()));
+    assert!(s.delete(b"gd\x00").unwrap());
+    assert!(!s.delete(b"gd\x00").unwrap());
+    assert_eq!(s.get(b"gd\x00").unwrap(), None);
+    assert_eq!(s.first_key(&r).unwrap(), Some(b"gd\x01".to_vec()));
+    assert_eq!(
+        s.scan(&r, 10).unwrap(),
+        vec![
+            (b"gd\x01".to_vec(), b"gd\x01".to_vec()),
+            (b"gd\x02".to_vec(), b"gd\x02".to_vec())
+        ]
+    );
+    assert!(s.put_if_absent(b"gd\x00", b"again").unwrap());
+    assert_eq!(s.get(b"gd\x00").unwrap(), Some(b"again".to_vec()));
+    // Large values, binary values, the empty key.
+    let big = vec![0xA5u8; 64 * 1024];
+    assert!(s.put_if_absent(b"gd-big", &big).unwrap());
+    assert_eq!(s.get(b"gd-big").unwrap(), Some(big));
+    assert!(s.put_if_absent(b"", b"empty key").unwrap());
+    assert_eq!(s.get(b"").unwrap(), Some(b"empty key".to_vec()));
+    assert_eq!(s.first_key(&KeyRange::all()).unwrap(), Some(Vec::new()));
+    assert!(s.delete(b"").unwrap());
+    assert_eq!(
+        s.first_key(&KeyRange::all()).unwrap(),
+        Some(b"gd\x00".to_vec())
+    );
+}
+
+/// Runs the suite against one adapter. `$cfg`: when the adapter is built;
+/// `$open`: `fn(&str) -> Fixture` given the test's name; `$race_keys`,
+/// `$cas_per_thread`: sizes (smaller for slow stores).
+macro_rules! conformance {
+    ($name:ident, $cfg:meta, $open:expr, $race_keys:expr, $cas_per_thread:expr) => {
+        #[cfg($cfg)]
+        mod $name {
+            use super::*;
+
+            fn fixture(test: &str) -> Fixture {
+                let open: fn(&str) -> Fixture = $open;
+                open(test)
+            }
+
+            #[test]
+            fn range_scans_exact() {
+                let f = fixture("range");
+                super::range_scans_exact(&*f.store);
+            }
+
+            #[test]
+            fn put_if_absent_race() {
+                let f = fixture("race");
+                super::put_if_absent_race(Arc::clone(&f.store), $race_keys);
+            }
+
+            #[test]
+            fn compare_and_swap() {
+                let f = fixture("cas");
+                super::compare_and_swap(Arc::clone(&f.store), $cas_per_thread);
+            }
+
+            #[test]
+            fn get_delete() {
+                let f = fixture("getdel");
+                super::get_delete(&*f.store);
+            }
+        }
+    };
+}
+
+conformance!(memory, all(), |_| memory(), 500, 200);
+
+conformance!(
+    redb,
+    feature = "redb",
+    |_| embedded("redb", "?fsync=false"),
+    300,
+    100
+);
+conformance!(
+    rocksdb,
+    feature = "rocksdb",
+    |_| embedded("rocksdb", ""),
+    500,
+    200
+);
+conformance!(
+    redis,
+    feature = "redis",
+    |t| server("LEXIKEY_REDIS_URL", t),
+    300,
+    100
+);
+conformance!(
+    postgres,
+    feature = "postgres",
+    |t| server("LEXIKEY_POSTGRES_URL", t),
+    300,
+    100
+);
+conformance!(
+    etcd,
+    feature = "etcd",
+    |t| server("LEXIKEY_ETCD_URL", t),
+    200,
+    50
+);
+conformance!(
+    etcd_cluster,
+    feature = "etcd",
+    |t| server("LEXIKEY_ETCD_CLUSTER_URL", t),
+    200,
+    50
+);
+
+/// Namespaces keep stores apart on one server.
+#[allow(dead_code)]
+fn namespaces_isolated(var: &str) {
+    let a = server(var, "ns_a");
+    let b = server(var, "ns_b");
+    assert!(a.store.put_if_absent(b"k", b"a").unwrap());
+    assert!(b.store.put_if_absent(b"k", b"b").unwrap());
+    assert_eq!(a.store.get(b"k").unwrap(), Some(b"a".to_vec()));
+    assert_eq!(b.store.scan(&KeyRange::all(), 10).unwrap().len(), 1);
+    assert!(a.store.delete(b"k").unwrap());
+    assert_eq!(b.store.get(b"k").unwrap(), Some(b"b".to_vec()));
+    assert_eq!(a.store.first_key(&KeyRange::all()).unwrap(), None);
+}
+
+#[cfg(feature = "redis")]
+#[test]
+fn redis_namespaces_isolated() {
+    namespaces_isolated("LEXIKEY_REDIS_URL");
+}
+
+#[cfg(feature = "postgres")]
+#[test]
+fn postgres_namespaces_isolated() {
+    namespaces_isolated("LEXIKEY_POSTGRES_URL");
+}
+
+#[cfg(feature = "etcd")]
+#[test]
+fn etcd_namespaces_isolated() {
+    namespaces_isolated("LEXIKEY_ETCD_URL");
+}
+
+#[cfg(feature = "redb")]
+#[test]
+fn redb_reopens_with_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db");
+    for fsync in [true, false] {
+        let url = format!("redb:{}?fsync={fsync}&ns=n{fsync}", path.display());
+        {
+            let s = lexikey_stores::open(&url).unwrap();
+            assert!(s.put_if_absent(b"k", b"v").unwrap());
+        }
+        let s = lexikey_stores::open(&url).unwrap();
+        assert_eq!(s.get(b"k").unwrap(), Some(b"v".to_vec()));
+        assert!(!s.put_if_absent(b"k", b"w").unwrap());
+    }
+}
