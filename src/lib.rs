@@ -35,6 +35,7 @@ pub mod text;
 pub mod tuple;
 pub mod value;
 
+pub use alloc::{AllocError, Allocator, AllocatorConfig};
 pub use error::{DecodeError, EncodeError};
 pub use format::Format;
 pub use range::KeyRange;
