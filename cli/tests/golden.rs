@@ -300,3 +300,36 @@ fn bulk_golden() {
         "\n\nx\n"
     );
 }
+
+#[test]
+fn help_examples_run() {
+    // Every `lexikey ARGS  ->  OUTPUT` example in the help texts is executed;
+    // indented lines under OUTPUT (aligned with it) are its next lines.
+    let mut checked = 0;
+    for cmd in ["encode", "decode", "range", "reverse"] {
+        let help = ok(&["help", cmd]);
+        let lines: Vec<&str> = help.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let Some((lhs, first)) = line.trim_start().split_once("->") else {
+                continue;
+            };
+            let Some(args) = lhs.trim().strip_prefix("lexikey ") else {
+                continue;
+            };
+            let col = line.find("->").unwrap() + 2 + (first.len() - first.trim_start().len());
+            let mut want = format!("{}\n", first.trim());
+            for next in &lines[i + 1..] {
+                let indent = next.len() - next.trim_start().len();
+                if next.trim().is_empty() || indent != col || next.contains("->") {
+                    break;
+                }
+                want.push_str(next.trim());
+                want.push('\n');
+            }
+            let args: Vec<&str> = args.split_whitespace().collect();
+            assert_eq!(ok(&args), want, "help example: lexikey {}", args.join(" "));
+            checked += 1;
+        }
+    }
+    assert!(checked >= 6, "only {checked} examples found");
+}

@@ -41,9 +41,8 @@ components are the PREFIX_COMPONENTs and whose next component satisfies every
 predicate (several predicates intersect; with none, every key under the prefix).
 Components are written as in encode (TYPE[.desc]:VALUE); predicates are on values,
 so --ge on a descending component becomes an upper key bound.
-  lexikey range str:population --ge i64:1000000
-      population#l80000000000F4240
-      population$
+  lexikey range str:population --ge i64:1000000  ->  population#l80000000000F4240
+                                                     population$
 
 Options:
   --for D       where the range goes:
