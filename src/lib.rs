@@ -19,7 +19,7 @@
 //! ```
 //!
 //! Formats: [`Format`] ([`format::hex`], [`format::base64`],
-//! [`format::decimal`], [`format::binary`]); composite keys: [`tuple`];
+//! [`format::decimal`], [`format::binary`]); composite keys: [`mod@tuple`];
 //! ranges: [`range`]; value syntax: [`input`]; the store trait: [`store`].
 //! The float policy (one canonical NaN after `+inf`; `-0.0 < +0.0`) is in
 //! [`value`].

@@ -163,6 +163,9 @@ impl From<EmptyRange> for RangeError {
     }
 }
 
+/// A key range as (inclusive start, exclusive end), `None` = unbounded.
+type Bounds = (Option<Vec<u8>>, Option<Vec<u8>>);
+
 #[derive(Debug, Clone)]
 enum Pred<'a> {
     Eq(Component<'a>),
@@ -333,7 +336,7 @@ impl<'a> RangeQuery<'a> {
         p: &Pred<'a>,
         all_start: &Option<Vec<u8>>,
         all_end: &Option<Vec<u8>>,
-    ) -> Result<(Option<Vec<u8>>, Option<Vec<u8>>), RangeError> {
+    ) -> Result<Bounds, RangeError> {
         let f = self.format;
         // X = the prefix's key plus the separator: where the next component starts.
         let mut x = crate::tuple::encode(f, &self.prefix)?;
