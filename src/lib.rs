@@ -28,6 +28,7 @@ pub mod alloc;
 pub mod error;
 pub mod format;
 pub mod input;
+pub mod interop;
 pub mod range;
 pub mod render;
 pub mod store;
