@@ -74,6 +74,7 @@ impl Options {
         Ok(ns)
     }
 
+    #[allow(dead_code)] // only redb uses it
     pub(crate) fn take_bool(&mut self, url: &str, name: &str) -> Result<Option<bool>, StoreError> {
         match self.take(name).as_deref() {
             None => Ok(None),

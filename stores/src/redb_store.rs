@@ -132,7 +132,7 @@ impl RedbStore {
             return Ok(out);
         }
         let n = self.commits.fetch_add(1, Ordering::Relaxed) + 1;
-        let durable = self.fsync || n % DURABLE_EVERY == 0;
+        let durable = self.fsync || n.is_multiple_of(DURABLE_EVERY);
         txn.set_durability(if durable {
             Durability::Immediate
         } else {
