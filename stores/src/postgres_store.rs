@@ -172,6 +172,19 @@ impl PostgresStore {
         })
     }
 
+    /// Runs read-only `f` like `with_conn`, once more on a fresh connection
+    /// if the first attempt failed with a retryable error: after a server
+    /// restart, a pooled connection fails once, and a read is safe to resend.
+    fn read<T>(
+        &self,
+        f: impl Fn(&mut Conn) -> Result<T, postgres::Error>,
+    ) -> Result<T, StoreError> {
+        match self.with_conn(&f) {
+            Err(e) if e.retryable => self.with_conn(&f),
+            r => r,
+        }
+    }
+
     /// Runs `f` on a pooled connection; gives it back unless it broke.
     fn with_conn<T>(
         &self,
@@ -226,7 +239,7 @@ impl Store for PostgresStore {
     }
 
     fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        let row = self.with_conn(|c| c.client.query_opt(&c.get, &[&key]))?;
+        let row = self.read(|c| c.client.query_opt(&c.get, &[&key]))?;
         Ok(row.map(|r| r.get::<_, Vec<u8>>(0)))
     }
 
@@ -237,7 +250,7 @@ impl Store for PostgresStore {
         // The empty bytea is the smallest key: an unbounded start.
         let start: &[u8] = range.start.as_deref().unwrap_or_default();
         let lim = i64::try_from(limit).unwrap_or(i64::MAX);
-        let rows = self.with_conn(|c| match range.end.as_deref() {
+        let rows = self.read(|c| match range.end.as_deref() {
             Some(end) => c.client.query(&c.range, &[&start, &end, &lim]),
             None => c.client.query(&c.range_open, &[&start, &lim]),
         })?;

@@ -166,6 +166,19 @@ impl RedisStore {
         Ok(c)
     }
 
+    /// Runs read-only `f` like `with_conn`, once more on a fresh connection
+    /// if the first attempt failed with a retryable error: after a server
+    /// restart, a pooled connection fails once, and a read is safe to resend.
+    fn read<T>(
+        &self,
+        f: impl Fn(&mut Connection) -> Result<T, RedisError>,
+    ) -> Result<T, StoreError> {
+        match self.with_conn(&f) {
+            Err(e) if e.retryable => self.with_conn(&f),
+            r => r,
+        }
+    }
+
     /// Runs `f` on a pooled connection; gives the connection back unless it
     /// broke.
     fn with_conn<T>(
@@ -218,7 +231,7 @@ impl Store for RedisStore {
             return Ok(None);
         }
         let (min, max) = lex_bounds(range);
-        let mut keys: Vec<Vec<u8>> = self.with_conn(|c| {
+        let mut keys: Vec<Vec<u8>> = self.read(|c| {
             redis::cmd("ZRANGE")
                 .arg(&self.zset)
                 .arg(&min)
@@ -264,7 +277,7 @@ impl Store for RedisStore {
     }
 
     fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        self.with_conn(|c| redis::cmd("HGET").arg(&self.hash).arg(key).query(c))
+        self.read(|c| redis::cmd("HGET").arg(&self.hash).arg(key).query(c))
     }
 
     fn scan(&self, range: &KeyRange, limit: usize) -> Result<Vec<Entry>, StoreError> {
@@ -274,7 +287,7 @@ impl Store for RedisStore {
         let (min, max) = lex_bounds(range);
         // A negative count is "no limit" to ZRANGE.
         let lim: i64 = i64::try_from(limit).unwrap_or(-1);
-        let flat: Vec<Vec<u8>> = self.with_conn(|c| {
+        let flat: Vec<Vec<u8>> = self.read(|c| {
             self.scan
                 .key(&self.zset)
                 .key(&self.hash)

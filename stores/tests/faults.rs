@@ -1,0 +1,346 @@
+//! Fault tests on real servers: clients race put-if-absent on the same keys
+//! while a server is killed and restarted (the etcd leader, an etcd
+//! follower, Redis, PostgreSQL). Run through `scripts/with-stores.sh`, which
+//! exports the URLs and `LEXIKEY_STORES_DIR` (each server's directory has
+//! `start`, `ready`, `stop`, `kill` scripts).
+//!
+//! What must hold, whatever the fault:
+//! - every error a client sees is retryable;
+//! - no key has two winners (two `Ok(true)`);
+//! - a key's stored value is its winner's, or — when nobody saw `Ok(true)` —
+//!   the value of a client whose write failed with an outcome-unknown
+//!   error (its write was applied, the answer was lost);
+//! - no acknowledged write is lost (every key is there afterwards).
+
+#![allow(missing_docs, dead_code, unused_imports)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Barrier};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use lexikey::store::Store;
+use lexikey::KeyRange;
+
+const CLIENTS: usize = 4;
+
+fn env(var: &str) -> String {
+    std::env::var(var).unwrap_or_else(|_| {
+        panic!(
+            "{var} is not set: run the fault tests through scripts/with-stores.sh \
+             (e.g. `scripts/with-stores.sh cargo test -p lexikey-stores --features all-servers`)"
+        )
+    })
+}
+
+fn unique_ns(test: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    format!("f_{test}_{}_{nanos:08x}", std::process::id())
+}
+
+/// Opens the store of `var` in a fresh namespace; returns it and the
+/// namespace.
+fn open(var: &str, test: &str, extra: &str) -> (Arc<dyn Store>, String) {
+    let ns = unique_ns(test);
+    let url = format!("{}?ns={ns}{extra}", env(var));
+    let s = lexikey_stores::open(&url).unwrap_or_else(|e| panic!("open {url}: {e}"));
+    (Arc::from(s), ns)
+}
+
+/// One fault at a time: the tests of this file share the servers.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Runs a server directory's `start`/`ready`/`stop`/`kill` script.
+fn run(dir: &Path, script: &str) {
+    let out = Command::new(dir.join(script))
+        .output()
+        .unwrap_or_else(|e| panic!("{}/{script}: {e}", dir.display()));
+    assert!(
+        out.status.success(),
+        "{}/{script} failed: {}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Restarts a killed server when dropped (also when the test panics), so
+/// later tests find every server up.
+struct Restart(PathBuf);
+
+impl Drop for Restart {
+    fn drop(&mut self) {
+        let _ = Command::new(self.0.join("start")).status();
+        let _ = Command::new(self.0.join("ready")).status();
+    }
+}
+
+#[derive(Debug, Default, Clone)]
+struct Outcome {
+    won: bool,
+    /// Some attempt failed with an outcome-unknown (retryable) error.
+    unknown: bool,
+}
+
+#[derive(Debug)]
+struct Report {
+    /// Per client, per key.
+    outcomes: Vec<Vec<Outcome>>,
+    errors: usize,
+    /// Longest time one put took, retries included.
+    worst: Duration,
+    elapsed: Duration,
+}
+
+/// `CLIENTS` threads put keys `k00000, k00001, …` in order (each thread
+/// its own value), every one retrying a key on retryable errors until it
+/// gets an answer, until the fault is over and at least `min_keys` keys are
+/// done. `fault` runs on the calling thread once `min_keys / 3` keys are
+/// done, with a counter of keys done so far (all clients).
+fn race_through_fault(
+    s: Arc<dyn Store>,
+    min_keys: usize,
+    fault: impl FnOnce(&AtomicUsize),
+) -> Report {
+    let progress = Arc::new(AtomicUsize::new(0));
+    let fault_over = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let barrier = Arc::new(Barrier::new(CLIENTS + 1));
+    let start = Instant::now();
+    let handles: Vec<_> = (0..CLIENTS)
+        .map(|c| {
+            let s = Arc::clone(&s);
+            let progress = Arc::clone(&progress);
+            let fault_over = Arc::clone(&fault_over);
+            let barrier = Arc::clone(&barrier);
+            thread::spawn(move || {
+                barrier.wait();
+                let mut outcomes = Vec::new();
+                let mut errors = 0;
+                let mut worst = Duration::ZERO;
+                let mut i = 0;
+                while i < min_keys || !fault_over.load(Ordering::Relaxed) {
+                    let mut out = Outcome::default();
+                    let key = format!("k{i:05}");
+                    let t = Instant::now();
+                    let deadline = t + Duration::from_secs(60);
+                    loop {
+                        match s.put_if_absent(key.as_bytes(), &[c as u8]) {
+                            Ok(won) => {
+                                out.won = won;
+                                break;
+                            }
+                            Err(e) => {
+                                assert!(e.retryable, "client {c}, key {i}: non-retryable {e}");
+                                assert!(
+                                    Instant::now() < deadline,
+                                    "client {c}, key {i}: still failing after 60 s: {e}"
+                                );
+                                out.unknown = true;
+                                errors += 1;
+                                thread::sleep(Duration::from_millis(20));
+                            }
+                        }
+                    }
+                    worst = worst.max(t.elapsed());
+                    outcomes.push(out);
+                    let _ = progress.fetch_add(1, Ordering::Relaxed);
+                    i += 1;
+                }
+                (outcomes, errors, worst)
+            })
+        })
+        .collect();
+    barrier.wait();
+    while progress.load(Ordering::Relaxed) < min_keys * CLIENTS / 3 {
+        thread::sleep(Duration::from_millis(2));
+    }
+    fault(&progress);
+    fault_over.store(true, Ordering::Relaxed);
+    let mut report = Report {
+        outcomes: Vec::new(),
+        errors: 0,
+        worst: Duration::ZERO,
+        elapsed: Duration::ZERO,
+    };
+    for h in handles {
+        let (o, e, w) = h.join().expect("client thread");
+        report.outcomes.push(o);
+        report.errors += e;
+        report.worst = report.worst.max(w);
+    }
+    report.elapsed = start.elapsed();
+    report
+}
+
+/// Checks the invariants in the module docs against the store's content.
+/// Returns the number of keys.
+fn check(s: &dyn Store, r: &Report) -> usize {
+    let keys = r.outcomes.iter().map(Vec::len).max().unwrap_or(0);
+    let all = s.scan(&KeyRange::all(), usize::MAX).expect("scan");
+    assert_eq!(all.len(), keys, "every key is there, no other");
+    let outcome = |c: usize, i: usize| r.outcomes[c].get(i).cloned().unwrap_or_default();
+    let mut unacknowledged = 0;
+    for (i, (k, v)) in all.iter().enumerate() {
+        assert_eq!(k, format!("k{i:05}").as_bytes());
+        assert_eq!(v.len(), 1, "key {i}: value {v:?}");
+        let stored = v[0] as usize;
+        let winners: Vec<usize> = (0..CLIENTS).filter(|&c| outcome(c, i).won).collect();
+        assert!(winners.len() <= 1, "key {i}: winners {winners:?}");
+        match winners.first() {
+            Some(&w) => assert_eq!(stored, w, "key {i}: stored {stored}, winner {w}"),
+            None => assert!(
+                outcome(stored, i).unknown,
+                "key {i}: nobody won, and client {stored}, whose value is stored, saw no error"
+            )
+            }
+        }
+    }
+    eprintln!(
+        "{} keys x {CLIENTS} clients in {:?}: {} retryable errors, slowest put {:?}, \
+         {unacknowledged} writes applied without an acknowledgement",
+        keys, r.elapsed, r.errors, r.worst
+    );
+    keys
+}
+
+#[cfg(feature = "etcd")]
+mod etcd {
+    use super::*;
+    use serde_json::Value;
+
+    fn members() -> Vec<PathBuf> {
+        let dir = PathBuf::from(env("LEXIKEY_STORES_DIR")).join("etcd-cluster");
+        env("LEXIKEY_ETCD_CLUSTER_MEMBERS")
+            .split(',')
+            .map(|m| dir.join(m))
+            .collect()
+    }
+
+    /// (member id, leader id) of one member, from its status endpoint.
+    fn status(member: &Path) -> Option<(String, String)> {
+        let ep = std::fs::read_to_string(member.join("endpoint")).ok()?;
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .timeout_global(Some(Duration::from_secs(2)))
+            .build()
+            .into();
+        let v: Value = agent
+            .post(&format!("http://{}/v3/maintenance/status", ep.trim()))
+            .send_json(serde_json::json!({}))
+            .ok()?
+            .body_mut()
+            .read_json()
+            .ok()?;
+        let id = v["header"]["member_id"].as_str()?.to_string();
+        let leader = v["leader"].as_str()?.to_string();
+        Some((id, leader))
+    }
+
+    /// The member directories of the leader and of a follower.
+    fn leader_and_follower() -> (PathBuf, PathBuf) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let ms = members();
+            let st: Vec<_> = ms.iter().map(|m| status(m)).collect();
+            let leader_id = st.iter().flatten().map(|(_, l)| l.clone()).next();
+            if let Some(lid) = leader_id {
+                let li = st
+                    .iter()
+                    .position(|s| s.as_ref().is_some_and(|(id, _)| *id == lid));
+                if let Some(li) = li {
+                    let fi = (li + 1) % ms.len();
+                    return (ms[li].clone(), ms[fi].clone());
+                }
+            }
+            assert!(Instant::now() < deadline, "no etcd leader found: {st:?}");
+            thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn kill_and_restart(member: PathBuf, min_keys: usize, test: &str) {
+        let (s, ns) = open("LEXIKEY_ETCD_CLUSTER_URL", test, "&timeout_ms=3000");
+        let r = race_through_fault(Arc::clone(&s), min_keys, |progress| {
+            let guard = Restart(member.clone());
+            let t = Instant::now();
+            run(&member, "kill");
+            eprintln!("{test}: killed {}", member.display());
+            // Keep it down while another third of the work runs (or 15 s).
+            let until = progress.load(Ordering::Relaxed) + min_keys * CLIENTS / 3;
+            while progress.load(Ordering::Relaxed) < until && t.elapsed() < Duration::from_secs(15)
+            {
+                thread::sleep(Duration::from_millis(10));
+            }
+            drop(guard); // start + ready
+            eprintln!("{test}: member back after {:?}", t.elapsed());
+        });
+        let keys = check(&*s, &r);
+        // The restarted member serves the same keys.
+        let ep = std::fs::read_to_string(member.join("endpoint")).unwrap();
+        let alone = lexikey_stores::open(&format!("etcd://{}?ns={ns}", ep.trim())).unwrap();
+        assert_eq!(
+            alone.scan(&KeyRange::all(), usize::MAX).unwrap().len(),
+            keys
+        );
+    }
+
+    #[test]
+    fn leader_killed_and_restarted() {
+        let _serial = serial();
+        let (leader, _) = leader_and_follower();
+        kill_and_restart(leader, 150, "leader");
+    }
+
+    #[test]
+    fn follower_killed_and_restarted() {
+        let _serial = serial();
+        let (_, follower) = leader_and_follower();
+        kill_and_restart(follower, 150, "follower");
+    }
+}
+
+fn server_dir(name: &str) -> PathBuf {
+    PathBuf::from(env("LEXIKEY_STORES_DIR")).join(name)
+}
+
+/// Kills the server of `dir`, keeps it down for `down`, restarts it.
+fn kill_restart(dir: PathBuf, down: Duration) -> impl FnOnce(&AtomicUsize) {
+    move |_| {
+        let guard = Restart(dir.clone());
+        run(&dir, "kill");
+        thread::sleep(down);
+        drop(guard);
+    }
+}
+
+#[cfg(feature = "redis")]
+#[test]
+fn redis_killed_and_restarted() {
+    let _serial = serial();
+    let (s, _) = open("LEXIKEY_REDIS_URL", "redis", "&timeout_ms=2000");
+    let r = race_through_fault(
+        Arc::clone(&s),
+        300,
+        kill_restart(server_dir("redis"), Duration::from_millis(500)),
+    );
+    let _ = check(&*s, &r);
+}
+
+#[cfg(feature = "postgres")]
+#[test]
+fn postgres_killed_and_restarted() {
+    let _serial = serial();
+    let (s, _) = open("LEXIKEY_POSTGRES_URL", "postgres", "&timeout_ms=2000");
+    let r = race_through_fault(
+        Arc::clone(&s),
+        300,
+        kill_restart(server_dir("postgres"), Duration::from_millis(500)),
+    );
+    let _ = check(&*s, &r);
+}
