@@ -1,1 +1,1471 @@
-//! Rendering key ranges in each store's own syntax (in progress).
+//! Rendering a [`KeyRange`] in the syntax of the tool the user has open.
+//!
+//! [`render`] prints a half-open range `[start, end)` (either side unbounded)
+//! as the command or statement for one target system, chosen by a
+//! [`Dialect`]. Every key is quoted by that system's own rules, so no key
+//! content — quotes, backslashes, newlines, `#{`, `$(`, NUL, bytes ≥ 0x80 —
+//! can end its literal early or change the meaning of the statement.
+//! `tests/render.rs` proves this on adversarial keys by parsing the output
+//! back with the real parsers where they exist (Ruby for the hbase shell,
+//! bash for etcdctl, `redis-cli` itself for Redis) and with parsers written
+//! from the CQL and PostgreSQL literal grammars, and compares the bytes.
+//!
+//! The empty range is never rendered: it is [`RenderError::Empty`]. A range
+//! that ends at the empty key (`end == Some(b"")`) is empty too; a range that
+//! starts at the empty key is the same as one with an unbounded start and is
+//! rendered that way.
+//!
+//! # Output, for the range `[population#l80000000000F4240, population$)`
+//!
+//! Every output is one or more complete lines, each ending in `\n`, and is
+//! printable ASCII, except that `raw`, `cql` and `sql` output carry text
+//! keys and table/column names as their own UTF-8 text.
+//!
+//! | dialect | output |
+//! |---|---|
+//! | [`raw`](Dialect::Raw) | `population#l80000000000F4240`<br>`population$` |
+//! | [`hbase`](Dialect::Hbase) | `scan 't', {STARTROW => 'population#l80000000000F4240', STOPROW => 'population$'}` |
+//! | [`cql`](Dialect::Cql) | `SELECT * FROM t WHERE pk = ? AND ck >= 'population#l80000000000F4240' AND ck < 'population$';` |
+//! | [`rocksdb`](Dialect::Rocksdb) | `iterate_lower_bound=population#l80000000000F4240`<br>`iterate_upper_bound=population$` |
+//! | [`etcd`](Dialect::Etcd) | `etcdctl get 'population#l80000000000F4240' 'population$'`<br>`{"key":"cG9wdWxhdGlvbiNsODAwMDAwMDAwMDBGNDI0MA==","range_end":"cG9wdWxhdGlvbiQ="}` |
+//! | [`redis`](Dialect::Redis) | `ZRANGE t [population#l80000000000F4240 (population$ BYLEX` |
+//! | [`sql`](Dialect::Sql) | `SELECT k FROM t WHERE k >= 'population#l80000000000F4240' AND k < 'population$' ORDER BY k;` |
+//!
+//! ```
+//! use lexikey::render::{render, Dialect, RenderOptions};
+//! use lexikey::KeyRange;
+//!
+//! let range = KeyRange::new(
+//!     Some(b"population#l80000000000F4240".to_vec()),
+//!     Some(b"population$".to_vec()),
+//! )?;
+//! let text = RenderOptions::new().text(true);
+//! assert_eq!(
+//!     render(Dialect::Raw, &range, &text)?,
+//!     "population#l80000000000F4240\npopulation$\n"
+//! );
+//! assert_eq!(
+//!     render(Dialect::Hbase, &range, &text.clone().table("cities"))?,
+//!     "scan 'cities', {STARTROW => 'population#l80000000000F4240', STOPROW => 'population$'}\n"
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Options
+//!
+//! [`RenderOptions`] says whether keys are text or binary, names the table
+//! (and the CQL/SQL columns), and asks for a limit or a reversed
+//! (largest-key-first) scan. Options a dialect has no syntax for are ignored:
+//! `raw` and `rocksdb` print the bounds only. Each dialect's section in
+//! [`Dialect`] lists what it uses.
+
+use std::fmt::{self, Write as _};
+use std::str::FromStr;
+
+use crate::range::{EmptyRange, KeyRange};
+
+/// A target system: where the rendered range is to be pasted.
+///
+/// Each variant's docs give its exact output contract; other programs script
+/// against these outputs, so they do not change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Dialect {
+    /// Two lines: the inclusive start and the exclusive end. Text keys are
+    /// printed as text, binary keys as lowercase hex; an unbounded side is an
+    /// empty line.
+    ///
+    /// Text keys must be UTF-8 without C0 control characters (`0x00–0x1F`),
+    /// so that each key is exactly one line; lexikey's text formats never
+    /// produce those. `limit` and `reversed` are ignored.
+    ///
+    /// ```
+    /// # use lexikey::render::{render, Dialect, RenderOptions};
+    /// # use lexikey::KeyRange;
+    /// let r = KeyRange::new(Some(b"\x00\x01".to_vec()), None)?;
+    /// assert_eq!(render(Dialect::Raw, &r, &RenderOptions::new())?, "0001\n\n");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    Raw,
+    /// One hbase shell command:
+    /// `scan 'TABLE', {STARTROW => …, STOPROW => …, LIMIT => n, REVERSED => true}`,
+    /// with an unbounded side left out (and no `{…}` at all when nothing is
+    /// left). Table default: `t`.
+    ///
+    /// Keys and the table name are Ruby string literals (the hbase shell is
+    /// JRuby), see [`ruby_literal`]: single quotes when every byte is
+    /// printable ASCII and there is no `'` or `\`; otherwise double quotes
+    /// with `\xNN` escapes, `\"`, `\\`, and every `#` written `\#` so that
+    /// `#{`, `#$` and `#@` never interpolate.
+    ///
+    /// **Reversed scans.** A user asking for `[start, end)` newest-first
+    /// expects the *same rows*, in descending order. HBase's `REVERSED => true`
+    /// scan begins at `STARTROW` (inclusive, the *larger* key) and walks down
+    /// to `STOPROW` (exclusive), so the bounds swap sides *and* swap
+    /// inclusiveness, which the shell cannot express directly. The renderer
+    /// keeps the rows exact:
+    /// - upper side: `end` ending in a `00` byte → `STARTROW` is `end`
+    ///   without it (the largest key below `end`); otherwise `STARTROW => end`
+    ///   plus `RowFilter(<, 'binary:end')` to drop the row `end` itself;
+    /// - lower side: `start` ending in a `00` byte → `STOPROW` is `start`
+    ///   without it; otherwise `InclusiveStopFilter('start')`, which in a
+    ///   reversed scan stops after the row `start`;
+    /// - the filters go in one `FILTER => "…"` string (HBase filter
+    ///   language, `'` doubled), joined with `AND`.
+    ///
+    /// ```
+    /// # use lexikey::render::{render, Dialect, RenderOptions};
+    /// # use lexikey::KeyRange;
+    /// let r = KeyRange::new(Some(b"a\x00".to_vec()), Some(b"b'#{x}".to_vec()))?;
+    /// let o = RenderOptions::new().table("t1").limit(10);
+    /// assert_eq!(
+    ///     render(Dialect::Hbase, &r, &o)?,
+    ///     r#"scan 't1', {STARTROW => "a\x00", STOPROW => "b'\#{x}", LIMIT => 10}"#.to_owned() + "\n"
+    /// );
+    /// assert_eq!(
+    ///     render(Dialect::Hbase, &r, &o.reversed(true))?,
+    ///     r#"scan 't1', {STARTROW => "b'\#{x}", STOPROW => 'a', "#.to_owned()
+    ///         + r#"FILTER => "RowFilter(<, 'binary:b''\#{x}')", LIMIT => 10, REVERSED => true}"#
+    ///         + "\n"
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    Hbase,
+    /// One CQL statement:
+    /// `SELECT * FROM t WHERE pk = ? AND ck >= … AND ck < … [ORDER BY ck DESC] [LIMIT n];`
+    /// (an unbounded side's clause left out). The partition key stays a bind
+    /// marker `?`. Text keys are string literals (`'` doubled; must be UTF-8
+    /// without NUL), binary keys blob literals (`0x` + lowercase hex).
+    /// CQL string literals have no escapes, so a text key holding a line
+    /// break makes the statement span lines (lexikey's text formats never
+    /// produce one).
+    ///
+    /// Names come from [`RenderOptions::table`] (default `t`; `ks.t` names a
+    /// keyspace), [`RenderOptions::partition_key`] (default `pk`) and
+    /// [`RenderOptions::column`] (default `ck`). They are exact,
+    /// case-sensitive names: written bare when they are lowercase
+    /// `[a-z][a-z0-9_]*` and not a keyword, otherwise double-quoted with `"`
+    /// doubled. (A table created without quotes has a lowercase name.)
+    ///
+    /// CQL allows a range (`>=`, `<`) only on the **last restricted
+    /// clustering column**: the key must be one clustering column (`ck`),
+    /// with any clustering columns before it restricted by `=`.
+    ///
+    /// ```
+    /// # use lexikey::render::{render, Dialect, RenderOptions};
+    /// # use lexikey::KeyRange;
+    /// let r = KeyRange::new(Some(b"it's".to_vec()), None)?;
+    /// let o = RenderOptions::new().text(true).table("ks.Events").limit(5).reversed(true);
+    /// assert_eq!(
+    ///     render(Dialect::Cql, &r, &o)?,
+    ///     "SELECT * FROM ks.\"Events\" WHERE pk = ? AND ck >= 'it''s' ORDER BY ck DESC LIMIT 5;\n"
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    Cql,
+    /// Two lines, the values of RocksDB's `ReadOptions`:
+    /// `iterate_lower_bound=…` (inclusive) and `iterate_upper_bound=…`
+    /// (exclusive); an unbounded side has an empty value.
+    ///
+    /// Notation: a value that starts with `0x` is hex (`0x` + lowercase hex
+    /// digits); any other non-empty value is the key itself. Text keys are
+    /// written as themselves when every byte is printable ASCII other than
+    /// space (`0x21–0x7E`) and the key does not start with `0x`/`0X`;
+    /// every other key, and every binary key, is written in hex. `limit`
+    /// and `reversed` are ignored (a reversed iteration uses the same
+    /// bounds with `SeekToLast`/`Prev`).
+    ///
+    /// ```
+    /// # use lexikey::render::{render, Dialect, RenderOptions};
+    /// # use lexikey::KeyRange;
+    /// let r = KeyRange::new(Some(b"0xff".to_vec()), Some(b"zz".to_vec()))?;
+    /// assert_eq!(
+    ///     render(Dialect::Rocksdb, &r, &RenderOptions::new().text(true))?,
+    ///     "iterate_lower_bound=0x30786666\niterate_upper_bound=zz\n"
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    Rocksdb,
+    /// Two lines: an `etcdctl get` command line (bash) and the JSON body for
+    /// etcd's gateway (`POST /v3/kv/range`).
+    ///
+    /// etcd's range is `key`/`range_end`; `range_end = "\0"` means "to the
+    /// end", and an unbounded start is the smallest key `"\0"`.
+    /// - `[a, b)` → `etcdctl get 'a' 'b'`;
+    /// - `[a, ∞)` → `etcdctl get --from-key 'a'`;
+    /// - everything → `etcdctl get --from-key ''` (etcdctl reads `''` as `"\0"`);
+    /// - `limit` → `--limit=n`, `reversed` → `--order=DESCEND --sort-by=KEY`;
+    /// - `--` goes before the keys when one starts with `-`.
+    ///
+    /// Arguments are quoted for bash by [`shell_quote`]: `'…'` (a quote
+    /// written `'\''`) when every byte is printable ASCII, otherwise bash's
+    /// ANSI-C quoting `$'…'` with `\xNN` escapes (bash, zsh, ksh; not POSIX
+    /// `sh`). **A command-line argument cannot hold a NUL byte** (not even
+    /// as `$'\x00'`, which bash cuts short), so when a key holds a NUL, or
+    /// the start is unbounded while the end is not (the start key would be
+    /// `"\0"`), the first line is instead a shell comment (`# etcdctl cannot
+    /// …`) saying so: use the JSON body.
+    ///
+    /// The JSON body always works: `{"key":"…","range_end":"…"}` in standard
+    /// base64 with padding (see [`base64`]), plus `"limit":"n"` and
+    /// `"sort_order":"DESCEND","sort_target":"KEY"` when asked.
+    ///
+    /// ```
+    /// # use lexikey::render::{render, Dialect, RenderOptions};
+    /// # use lexikey::KeyRange;
+    /// let r = KeyRange::new(Some(b"it's".to_vec()), None)?;
+    /// assert_eq!(
+    ///     render(Dialect::Etcd, &r, &RenderOptions::new())?,
+    ///     "etcdctl get --from-key 'it'\\''s'\n{\"key\":\"aXQncw==\",\"range_end\":\"AA==\"}\n"
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    Etcd,
+    /// One Redis command in `redis-cli`'s own syntax (type it at the
+    /// `redis-cli` prompt or pipe it into `redis-cli`):
+    /// `ZRANGE t [start (end BYLEX [LIMIT 0 n]` (Redis ≥ 6.2), `-`/`+` for an
+    /// unbounded side; reversed: `ZRANGE t (end [start BYLEX REV`. The key
+    /// of the sorted set is [`RenderOptions::table`] (default `t`).
+    ///
+    /// Arguments are quoted by [`redis_quote`]: bare when every byte is
+    /// printable ASCII other than space, `"`, `'` and `\`; otherwise in
+    /// double quotes with `\"`, `\\` and `\xNN` escapes, which `redis-cli`
+    /// decodes (any byte, NUL included). This is **not** shell syntax: do
+    /// not paste it after `redis-cli` on a shell command line.
+    ///
+    /// ```
+    /// # use lexikey::render::{render, Dialect, RenderOptions};
+    /// # use lexikey::KeyRange;
+    /// let r = KeyRange::new(None, Some(b"a b\x00".to_vec()))?;
+    /// assert_eq!(
+    ///     render(Dialect::Redis, &r, &RenderOptions::new().table("z"))?,
+    ///     "ZRANGE z - \"(a b\\x00\" BYLEX\n"
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    Redis,
+    /// One PostgreSQL statement:
+    /// `SELECT k FROM t WHERE k >= … AND k < … ORDER BY k [DESC] [LIMIT n];`
+    /// (an unbounded side's clause left out, and `WHERE` when both are).
+    ///
+    /// Text keys are string literals with `'` doubled (the
+    /// `standard_conforming_strings = on` syntax, PostgreSQL's default); a
+    /// key holding a backslash or a control character is written as an
+    /// escape string `E'…'` with `\\` and `\xNN`, which keeps the statement
+    /// on one line and means the same under either setting. Text keys must
+    /// be UTF-8 without NUL (`text` cannot hold NUL); the client encoding
+    /// must be UTF-8. The key column must be
+    /// `text COLLATE "C"` for byte order. Binary keys are
+    /// `'\x…'::bytea` (lowercase hex; `bytea` compares as bytes).
+    /// Names: [`RenderOptions::table`] (default `t`; `s.t` names a schema)
+    /// and [`RenderOptions::column`] (default `k`), bare when lowercase
+    /// `[a-z_][a-z0-9_]*` and not a keyword, else double-quoted.
+    ///
+    /// ```
+    /// # use lexikey::render::{render, Dialect, RenderOptions};
+    /// # use lexikey::KeyRange;
+    /// let r = KeyRange::new(Some(b"\x01\xff".to_vec()), Some(b"\x02".to_vec()))?;
+    /// assert_eq!(
+    ///     render(Dialect::Sql, &r, &RenderOptions::new().table("keys"))?,
+    ///     "SELECT k FROM keys WHERE k >= '\\x01ff'::bytea AND k < '\\x02'::bytea ORDER BY k;\n"
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    Sql,
+}
+
+impl Dialect {
+    /// Every dialect, in the order the CLI lists them.
+    pub const ALL: [Dialect; 7] = [
+        Dialect::Raw,
+        Dialect::Hbase,
+        Dialect::Cql,
+        Dialect::Rocksdb,
+        Dialect::Etcd,
+        Dialect::Redis,
+        Dialect::Sql,
+    ];
+
+    /// The CLI name: `raw`, `hbase`, `cql`, `rocksdb`, `etcd`, `redis`, `sql`.
+    ///
+    /// ```
+    /// use lexikey::render::Dialect;
+    /// assert_eq!(Dialect::Rocksdb.name(), "rocksdb");
+    /// assert_eq!(Dialect::parse(Dialect::Sql.name())?, Dialect::Sql);
+    /// # Ok::<(), lexikey::render::RenderError>(())
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Dialect::Raw => "raw",
+            Dialect::Hbase => "hbase",
+            Dialect::Cql => "cql",
+            Dialect::Rocksdb => "rocksdb",
+            Dialect::Etcd => "etcd",
+            Dialect::Redis => "redis",
+            Dialect::Sql => "sql",
+        }
+    }
+
+    /// The dialect with this CLI name (ASCII case-insensitive).
+    ///
+    /// # Errors
+    /// [`RenderError::UnknownDialect`] for any other name.
+    ///
+    /// ```
+    /// use lexikey::render::Dialect;
+    /// assert_eq!(Dialect::parse("HBase")?, Dialect::Hbase);
+    /// assert!(Dialect::parse("mongo").is_err());
+    /// # Ok::<(), lexikey::render::RenderError>(())
+    /// ```
+    pub fn parse(name: &str) -> Result<Dialect, RenderError> {
+        Dialect::ALL
+            .into_iter()
+            .find(|d| d.name().eq_ignore_ascii_case(name))
+            .ok_or_else(|| RenderError::UnknownDialect {
+                name: name.to_string(),
+            })
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Dialect {
+    type Err = RenderError;
+    fn from_str(s: &str) -> Result<Dialect, RenderError> {
+        Dialect::parse(s)
+    }
+}
+
+impl TryFrom<&str> for Dialect {
+    type Error = RenderError;
+    fn try_from(s: &str) -> Result<Dialect, RenderError> {
+        Dialect::parse(s)
+    }
+}
+
+/// How to render: key kind, names, limit and direction.
+///
+/// Build it with [`RenderOptions::new`] (or `Default`) and the chained
+/// setters, or assign the public fields. Unset names use each dialect's
+/// default (`t`, `pk`, `ck`/`k`). A table or column name must be non-empty
+/// and free of control characters ([`RenderError::InvalidName`]); the Redis
+/// key may be any string.
+///
+/// ```
+/// use lexikey::render::RenderOptions;
+/// let o = RenderOptions::new().text(true).table("events").limit(100).reversed(true);
+/// assert_eq!(o.table.as_deref(), Some("events"));
+/// assert_eq!((o.text, o.limit, o.reversed), (true, Some(100), true));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct RenderOptions {
+    /// The table: hbase table, CQL/SQL table (`ks.t` / `schema.t`), or the
+    /// Redis sorted set's key. Default `t`.
+    pub table: Option<String>,
+    /// The keys are text (lexikey's text formats: printed as text, CQL/SQL
+    /// string literals) rather than binary (hex, blob, bytea).
+    pub text: bool,
+    /// At most this many keys (1 to 2,147,483,647). hbase `LIMIT`, CQL/SQL
+    /// `LIMIT`, etcd `--limit`/`"limit"`, Redis `LIMIT 0 n`.
+    pub limit: Option<u64>,
+    /// Largest key first (the same keys, in descending order).
+    pub reversed: bool,
+    /// CQL partition key column, bound as `?`. Default `pk`.
+    pub partition_key: Option<String>,
+    /// The key column: CQL clustering column (default `ck`) or SQL column
+    /// (default `k`).
+    pub column: Option<String>,
+}
+
+impl RenderOptions {
+    /// Binary keys, default names, no limit, ascending.
+    pub fn new() -> RenderOptions {
+        RenderOptions::default()
+    }
+
+    /// Sets [`RenderOptions::table`].
+    pub fn table(mut self, table: impl Into<String>) -> RenderOptions {
+        self.table = Some(table.into());
+        self
+    }
+
+    /// Sets [`RenderOptions::text`].
+    pub fn text(mut self, text: bool) -> RenderOptions {
+        self.text = text;
+        self
+    }
+
+    /// Sets [`RenderOptions::limit`].
+    pub fn limit(mut self, limit: u64) -> RenderOptions {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// Sets [`RenderOptions::reversed`].
+    pub fn reversed(mut self, reversed: bool) -> RenderOptions {
+        self.reversed = reversed;
+        self
+    }
+
+    /// Sets [`RenderOptions::partition_key`].
+    pub fn partition_key(mut self, name: impl Into<String>) -> RenderOptions {
+        self.partition_key = Some(name.into());
+        self
+    }
+
+    /// Sets [`RenderOptions::column`].
+    pub fn column(mut self, name: impl Into<String>) -> RenderOptions {
+        self.column = Some(name.into());
+        self
+    }
+}
+
+/// Which bound of the range a key is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The inclusive start.
+    Start,
+    /// The exclusive end.
+    End,
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::Start => "start",
+            Side::End => "end",
+        })
+    }
+}
+
+/// Why a range could not be rendered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RenderError {
+    /// The range holds no key (`start >= end`, or `end` is the empty key).
+    #[error(transparent)]
+    Empty(#[from] EmptyRange),
+    /// [`Dialect::parse`] got a name it does not know.
+    #[error(
+        "unknown dialect {name:?}: expected one of raw, hbase, cql, rocksdb, etcd, redis, sql"
+    )]
+    UnknownDialect {
+        /// The name given.
+        name: String,
+    },
+    /// A text key is not valid UTF-8.
+    #[error("the {side} key is not valid UTF-8 (at byte {offset}): {dialect} text keys must be UTF-8; render the keys as binary")]
+    NotUtf8 {
+        /// The dialect that needs text.
+        dialect: Dialect,
+        /// Which key.
+        side: Side,
+        /// Offset of the first byte of the invalid sequence.
+        offset: usize,
+    },
+    /// A text key holds a byte the dialect's text cannot carry (NUL in CQL
+    /// and SQL, a control character in raw output).
+    #[error("the {side} key holds byte {byte:#04x} at byte {offset}, which {dialect} text cannot hold; render the keys as binary")]
+    UnrepresentableByte {
+        /// The dialect.
+        dialect: Dialect,
+        /// Which key.
+        side: Side,
+        /// Offset of the byte.
+        offset: usize,
+        /// The byte.
+        byte: u8,
+    },
+    /// A table or column name that cannot be written: empty, or with a
+    /// control character (`0x00–0x1F`, `0x7F`).
+    #[error("invalid {what} name {name:?}: {reason}")]
+    InvalidName {
+        /// `table`, `partition key` or `column`.
+        what: &'static str,
+        /// The name given.
+        name: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// A limit of 0 (which some stores read as "no limit") or one above
+    /// 2,147,483,647 (CQL and the hbase shell take a 32-bit int).
+    #[error("invalid limit {limit}: expected 1 to 2147483647")]
+    InvalidLimit {
+        /// The limit given.
+        limit: u64,
+    },
+}
+
+/// Renders `range` for `dialect`: the full output, every line ending in `\n`.
+///
+/// # Errors
+/// - [`RenderError::Empty`]: the range holds no key;
+/// - [`RenderError::NotUtf8`], [`RenderError::UnrepresentableByte`]: with
+///   `text` set, a key that the dialect's text syntax cannot carry;
+/// - [`RenderError::InvalidName`]: an empty name, or one with a control
+///   character;
+/// - [`RenderError::InvalidLimit`]: a limit of 0 or above `i32::MAX`.
+///
+/// ```
+/// use lexikey::render::{render, Dialect, RenderError, RenderOptions};
+/// use lexikey::KeyRange;
+/// let r = KeyRange::prefix(b"usa#");
+/// assert_eq!(
+///     render(Dialect::Redis, &r, &RenderOptions::new().limit(1))?,
+///     "ZRANGE t [usa# (usa$ BYLEX LIMIT 0 1\n"
+/// );
+/// let empty = KeyRange { start: Some(b"b".to_vec()), end: Some(b"a".to_vec()) };
+/// assert!(matches!(
+///     render(Dialect::Sql, &empty, &RenderOptions::new()),
+///     Err(RenderError::Empty(_))
+/// ));
+/// # Ok::<(), RenderError>(())
+/// ```
+pub fn render(
+    dialect: Dialect,
+    range: &KeyRange,
+    opts: &RenderOptions,
+) -> Result<String, RenderError> {
+    let mut out = String::new();
+    render_into(dialect, range, opts, &mut out)?;
+    Ok(out)
+}
+
+/// Like [`render`], appending to `out`. On error `out` is left as it was.
+///
+/// # Errors
+/// As [`render`].
+pub fn render_into(
+    dialect: Dialect,
+    range: &KeyRange,
+    opts: &RenderOptions,
+    out: &mut String,
+) -> Result<(), RenderError> {
+    let len = out.len();
+    let result = render_unchecked(dialect, range, opts, out);
+    if result.is_err() {
+        out.truncate(len);
+    }
+    result
+}
+
+fn render_unchecked(
+    dialect: Dialect,
+    range: &KeyRange,
+    opts: &RenderOptions,
+    out: &mut String,
+) -> Result<(), RenderError> {
+    if range.is_empty() || range.end.as_deref() == Some(&[][..]) {
+        return Err(EmptyRange.into());
+    }
+    if let Some(limit) = opts.limit {
+        if limit == 0 || limit > i32::MAX as u64 {
+            return Err(RenderError::InvalidLimit { limit });
+        }
+    }
+    let b = Bounds {
+        // The empty key is the smallest key: starting there is no bound.
+        start: range.start.as_deref().filter(|s| !s.is_empty()),
+        end: range.end.as_deref(),
+    };
+    match dialect {
+        Dialect::Raw => raw(&b, opts, out),
+        Dialect::Hbase => hbase(&b, opts, out),
+        Dialect::Cql => cql(&b, opts, out),
+        Dialect::Rocksdb => rocksdb(&b, opts, out),
+        Dialect::Etcd => etcd(&b, opts, out),
+        Dialect::Redis => redis(&b, opts, out),
+        Dialect::Sql => sql(&b, opts, out),
+    }
+}
+
+/// The normalized bounds: `start` is never the empty key, `end` never is.
+struct Bounds<'a> {
+    start: Option<&'a [u8]>,
+    end: Option<&'a [u8]>,
+}
+
+impl<'a> Bounds<'a> {
+    fn sides(&self) -> [(Side, Option<&'a [u8]>); 2] {
+        [(Side::Start, self.start), (Side::End, self.end)]
+    }
+}
+
+fn name<'o>(
+    value: &'o Option<String>,
+    default: &'static str,
+    what: &'static str,
+) -> Result<&'o str, RenderError> {
+    let name = value.as_deref().unwrap_or(default);
+    let reason = if name.is_empty() {
+        "a name cannot be empty"
+    } else if name.bytes().any(|b| b < 0x20 || b == 0x7F) {
+        "a name cannot hold a control character"
+    } else {
+        return Ok(name);
+    };
+    Err(RenderError::InvalidName {
+        what,
+        name: name.to_string(),
+        reason,
+    })
+}
+
+/// `key` as text for `dialect`: valid UTF-8 without the bytes `forbidden` names.
+fn text_key(
+    dialect: Dialect,
+    side: Side,
+    key: &[u8],
+    forbidden: impl Fn(u8) -> bool,
+) -> Result<&str, RenderError> {
+    let s = std::str::from_utf8(key).map_err(|e| RenderError::NotUtf8 {
+        dialect,
+        side,
+        offset: e.valid_up_to(),
+    })?;
+    match key.iter().position(|&b| forbidden(b)) {
+        Some(offset) => Err(RenderError::UnrepresentableByte {
+            dialect,
+            side,
+            offset,
+            byte: key[offset],
+        }),
+        None => Ok(s),
+    }
+}
+
+const LOWER_HEX: &[u8; 16] = b"0123456789abcdef";
+const UPPER_HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+fn hex_into(key: &[u8], out: &mut String) {
+    out.reserve(2 * key.len());
+    for &b in key {
+        out.push(LOWER_HEX[(b >> 4) as usize] as char);
+        out.push(LOWER_HEX[(b & 15) as usize] as char);
+    }
+}
+
+/// `\xNN`, uppercase digits (as HBase's `Bytes.toStringBinary` prints them).
+fn push_x_escape(b: u8, out: &mut String) {
+    out.push_str("\\x");
+    out.push(UPPER_HEX[(b >> 4) as usize] as char);
+    out.push(UPPER_HEX[(b & 15) as usize] as char);
+}
+
+fn is_printable(b: u8) -> bool {
+    (0x20..=0x7E).contains(&b)
+}
+
+// ---------------------------------------------------------------- raw
+
+fn raw(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), RenderError> {
+    for (side, key) in b.sides() {
+        if let Some(key) = key {
+            if o.text {
+                out.push_str(text_key(Dialect::Raw, side, key, |b| b < 0x20)?);
+            } else {
+                hex_into(key, out);
+            }
+        }
+        out.push('\n');
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- hbase
+
+/// `bytes` as a Ruby string literal (the hbase shell is JRuby) that
+/// evaluates to exactly these bytes.
+///
+/// Single-quoted when every byte is printable ASCII (`0x20–0x7E`) and there
+/// is no `'` or `\`. Otherwise double-quoted: printable ASCII as itself,
+/// except `"` → `\"`, `\` → `\\` and `#` → `\#` (so `#{`, `#$`, `#@` never
+/// interpolate); every other byte as `\xNN`. The result is printable ASCII.
+///
+/// ```
+/// use lexikey::render::ruby_literal;
+/// assert_eq!(ruby_literal(b"usa#ca"), "'usa#ca'");
+/// assert_eq!(ruby_literal(b"it's #{x}\x00\xff"), r#""it's \#{x}\x00\xFF""#);
+/// ```
+pub fn ruby_literal(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() + 2);
+    ruby_into(bytes, &mut s);
+    s
+}
+
+fn ruby_into(bytes: &[u8], out: &mut String) {
+    if bytes
+        .iter()
+        .all(|&b| is_printable(b) && b != b'\'' && b != b'\\')
+    {
+        out.push('\'');
+        out.extend(bytes.iter().map(|&b| b as char));
+        out.push('\'');
+        return;
+    }
+    out.push('"');
+    for &b in bytes {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'#' => out.push_str("\\#"),
+            _ if is_printable(b) => out.push(b as char),
+            _ => push_x_escape(b, out),
+        }
+    }
+    out.push('"');
+}
+
+/// A byte-string argument of HBase's filter language: `'…'` with `'` doubled.
+fn filter_arg(bytes: &[u8], out: &mut Vec<u8>) {
+    out.push(b'\'');
+    for &b in bytes {
+        if b == b'\'' {
+            out.push(b'\'');
+        }
+        out.push(b);
+    }
+    out.push(b'\'');
+}
+
+/// `key` without its last byte when that byte is `00` (and something is
+/// left): the largest key smaller than `key`.
+fn strip_trailing_zero(key: &[u8]) -> Option<&[u8]> {
+    match key.split_last() {
+        Some((0, rest)) if !rest.is_empty() => Some(rest),
+        _ => None,
+    }
+}
+
+fn hbase(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), RenderError> {
+    let table = name(&o.table, "t", "table")?;
+    out.push_str("scan ");
+    ruby_into(table.as_bytes(), out);
+
+    let mut opts: Vec<(&str, String)> = Vec::new();
+    if !o.reversed {
+        if let Some(start) = b.start {
+            opts.push(("STARTROW", ruby_literal(start)));
+        }
+        if let Some(end) = b.end {
+            opts.push(("STOPROW", ruby_literal(end)));
+        }
+    } else {
+        // A reversed scan starts at STARTROW (inclusive, the larger key) and
+        // stops before STOPROW (exclusive). See `Dialect::Hbase`.
+        let mut filters: Vec<Vec<u8>> = Vec::new();
+        if let Some(end) = b.end {
+            match strip_trailing_zero(end) {
+                Some(below) => opts.push(("STARTROW", ruby_literal(below))),
+                None => {
+                    opts.push(("STARTROW", ruby_literal(end)));
+                    let mut f = b"RowFilter(<, ".to_vec();
+                    filter_arg(&[b"binary:", end].concat(), &mut f);
+                    f.push(b')');
+                    filters.push(f);
+                }
+            }
+        }
+        if let Some(start) = b.start {
+            match strip_trailing_zero(start) {
+                Some(below) => opts.push(("STOPROW", ruby_literal(below))),
+                None => {
+                    let mut f = b"InclusiveStopFilter(".to_vec();
+                    filter_arg(start, &mut f);
+                    f.push(b')');
+                    filters.push(f);
+                }
+            }
+        }
+        if !filters.is_empty() {
+            opts.push(("FILTER", ruby_literal(&filters.join(&b" AND "[..]))));
+        }
+    }
+    if let Some(limit) = o.limit {
+        opts.push(("LIMIT", limit.to_string()));
+    }
+    if o.reversed {
+        opts.push(("REVERSED", "true".to_string()));
+    }
+    if !opts.is_empty() {
+        out.push_str(", {");
+        for (i, (k, v)) in opts.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            let _ = write!(out, "{k} => {v}");
+        }
+        out.push('}');
+    }
+    out.push('\n');
+    Ok(())
+}
+
+// ---------------------------------------------------------------- cql / sql
+
+/// CQL keywords (reserved and non-reserved, Cassandra 3–5): a name equal to
+/// one of these is quoted. Quoting a lowercase name never changes it.
+const CQL_KEYWORDS: &[&str] = &[
+    "add",
+    "aggregate",
+    "all",
+    "allow",
+    "alter",
+    "and",
+    "any",
+    "apply",
+    "as",
+    "asc",
+    "ascii",
+    "authorize",
+    "batch",
+    "begin",
+    "bigint",
+    "blob",
+    "boolean",
+    "by",
+    "called",
+    "cast",
+    "clustering",
+    "columnfamily",
+    "compact",
+    "contains",
+    "count",
+    "counter",
+    "create",
+    "custom",
+    "date",
+    "decimal",
+    "default",
+    "delete",
+    "desc",
+    "describe",
+    "distinct",
+    "double",
+    "drop",
+    "duration",
+    "each_quorum",
+    "entries",
+    "execute",
+    "exists",
+    "filtering",
+    "finalfunc",
+    "float",
+    "for",
+    "from",
+    "frozen",
+    "full",
+    "function",
+    "functions",
+    "grant",
+    "if",
+    "in",
+    "index",
+    "inet",
+    "infinity",
+    "initcond",
+    "input",
+    "insert",
+    "int",
+    "into",
+    "is",
+    "json",
+    "key",
+    "keys",
+    "keyspace",
+    "keyspaces",
+    "language",
+    "level",
+    "like",
+    "limit",
+    "list",
+    "local_one",
+    "local_quorum",
+    "login",
+    "map",
+    "materialized",
+    "mbean",
+    "mbeans",
+    "modify",
+    "nan",
+    "nologin",
+    "norecursive",
+    "nosuperuser",
+    "not",
+    "null",
+    "of",
+    "on",
+    "one",
+    "options",
+    "or",
+    "order",
+    "partition",
+    "password",
+    "per",
+    "permission",
+    "permissions",
+    "primary",
+    "quorum",
+    "rename",
+    "replace",
+    "returns",
+    "revoke",
+    "role",
+    "roles",
+    "schema",
+    "select",
+    "set",
+    "sfunc",
+    "smallint",
+    "static",
+    "storage",
+    "stype",
+    "superuser",
+    "table",
+    "text",
+    "time",
+    "timestamp",
+    "timeuuid",
+    "tinyint",
+    "to",
+    "token",
+    "trigger",
+    "truncate",
+    "ttl",
+    "tuple",
+    "type",
+    "unlogged",
+    "unset",
+    "update",
+    "use",
+    "user",
+    "users",
+    "using",
+    "uuid",
+    "values",
+    "varchar",
+    "varint",
+    "view",
+    "where",
+    "with",
+    "writetime",
+];
+
+/// PostgreSQL keywords that cannot be a bare table or column name
+/// (`pg_get_keywords()` categories R, T and C, PostgreSQL 15, plus
+/// `system_user` from 16).
+const SQL_KEYWORDS: &[&str] = &[
+    "all",
+    "analyse",
+    "analyze",
+    "and",
+    "any",
+    "array",
+    "as",
+    "asc",
+    "asymmetric",
+    "authorization",
+    "between",
+    "bigint",
+    "binary",
+    "bit",
+    "boolean",
+    "both",
+    "case",
+    "cast",
+    "char",
+    "character",
+    "check",
+    "coalesce",
+    "collate",
+    "collation",
+    "column",
+    "concurrently",
+    "constraint",
+    "create",
+    "cross",
+    "current_catalog",
+    "current_date",
+    "current_role",
+    "current_schema",
+    "current_time",
+    "current_timestamp",
+    "current_user",
+    "dec",
+    "decimal",
+    "default",
+    "deferrable",
+    "desc",
+    "distinct",
+    "do",
+    "else",
+    "end",
+    "except",
+    "exists",
+    "extract",
+    "false",
+    "fetch",
+    "float",
+    "for",
+    "foreign",
+    "freeze",
+    "from",
+    "full",
+    "grant",
+    "greatest",
+    "group",
+    "grouping",
+    "having",
+    "ilike",
+    "in",
+    "initially",
+    "inner",
+    "inout",
+    "int",
+    "integer",
+    "intersect",
+    "interval",
+    "into",
+    "is",
+    "isnull",
+    "join",
+    "lateral",
+    "leading",
+    "least",
+    "left",
+    "like",
+    "limit",
+    "localtime",
+    "localtimestamp",
+    "national",
+    "natural",
+    "nchar",
+    "none",
+    "normalize",
+    "not",
+    "notnull",
+    "null",
+    "nullif",
+    "numeric",
+    "offset",
+    "on",
+    "only",
+    "or",
+    "order",
+    "out",
+    "outer",
+    "overlaps",
+    "overlay",
+    "placing",
+    "position",
+    "precision",
+    "primary",
+    "real",
+    "references",
+    "returning",
+    "right",
+    "row",
+    "select",
+    "session_user",
+    "setof",
+    "similar",
+    "smallint",
+    "some",
+    "substring",
+    "symmetric",
+    "system_user",
+    "table",
+    "tablesample",
+    "then",
+    "time",
+    "timestamp",
+    "to",
+    "trailing",
+    "treat",
+    "trim",
+    "true",
+    "union",
+    "unique",
+    "user",
+    "using",
+    "values",
+    "varchar",
+    "variadic",
+    "verbose",
+    "when",
+    "where",
+    "window",
+    "with",
+    "xmlattributes",
+    "xmlconcat",
+    "xmlelement",
+    "xmlexists",
+    "xmlforest",
+    "xmlnamespaces",
+    "xmlparse",
+    "xmlpi",
+    "xmlroot",
+    "xmlserialize",
+    "xmltable",
+];
+
+/// An identifier, bare when `bare_ok` allows it and it is not a keyword,
+/// else double-quoted with `"` doubled.
+fn ident_into(name: &str, keywords: &[&str], bare_first: fn(u8) -> bool, out: &mut String) {
+    let bytes = name.as_bytes();
+    let bare = bytes.first().is_some_and(|&b| bare_first(b))
+        && bytes
+            .iter()
+            .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        && !keywords.contains(&name);
+    if bare {
+        out.push_str(name);
+    } else {
+        out.push('"');
+        out.push_str(&name.replace('"', "\"\""));
+        out.push('"');
+    }
+}
+
+fn cql_ident(name: &str, out: &mut String) {
+    ident_into(name, CQL_KEYWORDS, |b| b.is_ascii_lowercase(), out);
+}
+
+fn sql_ident(name: &str, out: &mut String) {
+    ident_into(
+        name,
+        SQL_KEYWORDS,
+        |b| b.is_ascii_lowercase() || b == b'_',
+        out,
+    );
+}
+
+/// `ks.t` / `schema.t`: the first dot separates the two names.
+fn qualified_into(table: &str, ident: fn(&str, &mut String), out: &mut String) {
+    match table.split_once('.') {
+        Some((ns, t)) if !ns.is_empty() && !t.is_empty() => {
+            ident(ns, out);
+            out.push('.');
+            ident(t, out);
+        }
+        _ => ident(table, out),
+    }
+}
+
+fn cql(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), RenderError> {
+    let table = name(&o.table, "t", "table")?;
+    let pk = name(&o.partition_key, "pk", "partition key")?;
+    let ck = name(&o.column, "ck", "column")?;
+    out.push_str("SELECT * FROM ");
+    qualified_into(table, cql_ident, out);
+    out.push_str(" WHERE ");
+    cql_ident(pk, out);
+    out.push_str(" = ?");
+    for ((side, key), op) in b.sides().into_iter().zip([" >= ", " < "]) {
+        let Some(key) = key else { continue };
+        out.push_str(" AND ");
+        cql_ident(ck, out);
+        out.push_str(op);
+        if o.text {
+            let s = text_key(Dialect::Cql, side, key, |b| b == 0)?;
+            out.push('\'');
+            out.push_str(&s.replace('\'', "''"));
+            out.push('\'');
+        } else {
+            out.push_str("0x");
+            hex_into(key, out);
+        }
+    }
+    if o.reversed {
+        out.push_str(" ORDER BY ");
+        cql_ident(ck, out);
+        out.push_str(" DESC");
+    }
+    if let Some(limit) = o.limit {
+        let _ = write!(out, " LIMIT {limit}");
+    }
+    out.push_str(";\n");
+    Ok(())
+}
+
+fn sql(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), RenderError> {
+    let table = name(&o.table, "t", "table")?;
+    let k = name(&o.column, "k", "column")?;
+    out.push_str("SELECT ");
+    sql_ident(k, out);
+    out.push_str(" FROM ");
+    qualified_into(table, sql_ident, out);
+    let mut first = true;
+    for ((side, key), op) in b.sides().into_iter().zip([" >= ", " < "]) {
+        let Some(key) = key else { continue };
+        out.push_str(if first { " WHERE " } else { " AND " });
+        first = false;
+        sql_ident(k, out);
+        out.push_str(op);
+        if o.text {
+            let s = text_key(Dialect::Sql, side, key, |b| b == 0)?;
+            sql_text_literal(s, out);
+        } else {
+            out.push_str("'\\x");
+            hex_into(key, out);
+            out.push_str("'::bytea");
+        }
+    }
+    out.push_str(" ORDER BY ");
+    sql_ident(k, out);
+    if o.reversed {
+        out.push_str(" DESC");
+    }
+    if let Some(limit) = o.limit {
+        let _ = write!(out, " LIMIT {limit}");
+    }
+    out.push_str(";\n");
+    Ok(())
+}
+
+/// A PostgreSQL text literal. Plain `'…'` (with `''`) when the text has no
+/// backslash and no control character; otherwise an escape string `E'…'`
+/// with `\\`, `''` and `\xNN` for control characters, which keeps the
+/// statement on one line and means the same whatever
+/// `standard_conforming_strings` says.
+fn sql_text_literal(s: &str, out: &mut String) {
+    let escape = s.bytes().any(|b| b == b'\\' || b < 0x20 || b == 0x7F);
+    out.push_str(if escape { "E'" } else { "'" });
+    for c in s.chars() {
+        match c {
+            '\'' => out.push_str("''"),
+            '\\' if escape => out.push_str("\\\\"),
+            '\0'..='\x1F' | '\x7F' if escape => push_x_escape(c as u8, out),
+            _ => out.push(c),
+        }
+    }
+    out.push('\'');
+}
+
+// ---------------------------------------------------------------- rocksdb
+
+fn rocksdb(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), RenderError> {
+    for (side, key) in b.sides() {
+        out.push_str(match side {
+            Side::Start => "iterate_lower_bound=",
+            Side::End => "iterate_upper_bound=",
+        });
+        if let Some(key) = key {
+            let as_is = o.text
+                && key.iter().all(|&b| (0x21..=0x7E).contains(&b))
+                && !(key.len() >= 2 && key[0] == b'0' && matches!(key[1], b'x' | b'X'));
+            if as_is {
+                out.extend(key.iter().map(|&b| b as char));
+            } else {
+                out.push_str("0x");
+                hex_into(key, out);
+            }
+        }
+        out.push('\n');
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- etcd
+
+/// Standard base64 (RFC 4648 §4: `A–Z a–z 0–9 + /`) with `=` padding, as
+/// etcd's JSON gateway expects for `bytes` fields.
+///
+/// ```
+/// use lexikey::render::base64;
+/// assert_eq!(base64(b""), "");
+/// assert_eq!(base64(b"\0"), "AA==");
+/// assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+/// assert_eq!(base64(b"\xfb\xff"), "+/8=");
+/// ```
+pub fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut s = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | (b as u32) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                s.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                s.push('=');
+            }
+        }
+    }
+    s
+}
+
+/// `bytes` as one bash word that expands to exactly these bytes, or `None`
+/// when that is impossible (a NUL byte: no command-line argument can hold
+/// one).
+///
+/// `'…'` (a `'` written `'\''`) when every byte is printable ASCII;
+/// otherwise ANSI-C quoting `$'…'` (bash, zsh, ksh) with `\\`, `\'` and
+/// `\xNN` for every byte outside printable ASCII. The result is printable
+/// ASCII.
+///
+/// ```
+/// use lexikey::render::shell_quote;
+/// assert_eq!(shell_quote(b"it's $(x)").as_deref(), Some(r"'it'\''s $(x)'"));
+/// assert_eq!(shell_quote(b"a\n\xff'").as_deref(), Some(r"$'a\x0A\xFF\''"));
+/// assert_eq!(shell_quote(b""), Some("''".to_string()));
+/// assert_eq!(shell_quote(b"a\0b"), None);
+/// ```
+pub fn shell_quote(bytes: &[u8]) -> Option<String> {
+    if bytes.contains(&0) {
+        return None;
+    }
+    let mut s = String::with_capacity(bytes.len() + 2);
+    if bytes.iter().all(|&b| is_printable(b)) {
+        s.push('\'');
+        for &b in bytes {
+            if b == b'\'' {
+                s.push_str("'\\''");
+            } else {
+                s.push(b as char);
+            }
+        }
+        s.push('\'');
+    } else {
+        s.push_str("$'");
+        for &b in bytes {
+            match b {
+                b'\\' => s.push_str("\\\\"),
+                b'\'' => s.push_str("\\'"),
+                _ if is_printable(b) => s.push(b as char),
+                _ => push_x_escape(b, &mut s),
+            }
+        }
+        s.push('\'');
+    }
+    Some(s)
+}
+
+fn etcd(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), RenderError> {
+    // Line 1: etcdctl.
+    let positional: Option<Vec<&[u8]>> = match (b.start, b.end) {
+        (Some(start), Some(end)) => Some(vec![start, end]),
+        (Some(start), None) => Some(vec![start]),
+        (None, None) => Some(vec![b""]),
+        (None, Some(_)) => None,
+    };
+    match positional {
+        None => out.push_str(
+            "# etcdctl cannot take this range: its unbounded start is etcd's key \"\\0\", \
+             and no command-line argument can hold a NUL byte; POST the JSON below to /v3/kv/range\n",
+        ),
+        Some(args) if args.iter().any(|a| a.contains(&0)) => out.push_str(
+            "# etcdctl cannot take this range: a key holds a NUL byte, \
+             and no command-line argument can hold one; POST the JSON below to /v3/kv/range\n",
+        ),
+        Some(args) => {
+            out.push_str("etcdctl get");
+            if b.end.is_none() {
+                out.push_str(" --from-key");
+            }
+            if let Some(limit) = o.limit {
+                let _ = write!(out, " --limit={limit}");
+            }
+            if o.reversed {
+                out.push_str(" --order=DESCEND --sort-by=KEY");
+            }
+            if args.iter().any(|a| a.first() == Some(&b'-')) {
+                out.push_str(" --");
+            }
+            for a in args {
+                out.push(' ');
+                // No NUL here (checked above), so quoting cannot fail.
+                out.push_str(&shell_quote(a).unwrap_or_default());
+            }
+            out.push('\n');
+        }
+    }
+    // Line 2: the JSON gateway body.
+    let _ = write!(
+        out,
+        "{{\"key\":\"{}\",\"range_end\":\"{}\"",
+        base64(b.start.unwrap_or(b"\0")),
+        base64(b.end.unwrap_or(b"\0"))
+    );
+    if let Some(limit) = o.limit {
+        let _ = write!(out, ",\"limit\":\"{limit}\"");
+    }
+    if o.reversed {
+        out.push_str(",\"sort_order\":\"DESCEND\",\"sort_target\":\"KEY\"");
+    }
+    out.push_str("}\n");
+    Ok(())
+}
+
+// ---------------------------------------------------------------- redis
+
+/// `bytes` as one argument in `redis-cli`'s command-line syntax (what its
+/// prompt and its standard input accept), decoding to exactly these bytes.
+///
+/// Bare when non-empty and every byte is printable ASCII other than space,
+/// `"`, `'` and `\`; otherwise double-quoted with `\"`, `\\`, and `\xNN` for
+/// every byte outside printable ASCII. The result is printable ASCII.
+///
+/// ```
+/// use lexikey::render::redis_quote;
+/// assert_eq!(redis_quote(b"[usa#"), "[usa#");
+/// assert_eq!(redis_quote(b"[a b\"\0"), r#""[a b\"\x00""#);
+/// assert_eq!(redis_quote(b""), r#""""#);
+/// ```
+pub fn redis_quote(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() + 2);
+    redis_into(bytes, &mut s);
+    s
+}
+
+fn redis_into(bytes: &[u8], out: &mut String) {
+    let bare = !bytes.is_empty()
+        && bytes
+            .iter()
+            .all(|&b| (0x21..=0x7E).contains(&b) && !matches!(b, b'"' | b'\'' | b'\\'));
+    if bare {
+        out.extend(bytes.iter().map(|&b| b as char));
+        return;
+    }
+    out.push('"');
+    for &b in bytes {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            _ if is_printable(b) => out.push(b as char),
+            _ => push_x_escape(b, out),
+        }
+    }
+    out.push('"');
+}
+
+fn redis(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), RenderError> {
+    let key = o.table.as_deref().unwrap_or("t");
+    let min = match b.start {
+        Some(start) => redis_quote(&[b"[", start].concat()),
+        None => "-".to_string(),
+    };
+    let max = match b.end {
+        Some(end) => redis_quote(&[b"(", end].concat()),
+        None => "+".to_string(),
+    };
+    out.push_str("ZRANGE ");
+    redis_into(key.as_bytes(), out);
+    if o.reversed {
+        let _ = write!(out, " {max} {min} BYLEX REV");
+    } else {
+        let _ = write!(out, " {min} {max} BYLEX");
+    }
+    if let Some(limit) = o.limit {
+        let _ = write!(out, " LIMIT 0 {limit}");
+    }
+    out.push('\n');
+    Ok(())
+}
