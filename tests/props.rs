@@ -121,7 +121,7 @@ proptest! {
     ) {
         let ca = Component { value: a.clone(), dir: Dir::Asc, width: None };
         let cb = Component { value: b.clone(), dir: Dir::Asc, width: None };
-        let (ka, kb) = (enc(format, &[ca.clone()]), enc(format, &[cb]));
+        let (ka, kb) = (enc(format, std::slice::from_ref(&ca)), enc(format, &[cb]));
         prop_assert_eq!(ka.cmp(&kb), a.cmp(&b));
         let c = Component { value: a, dir: da, width: None };
         let k = enc(format, &[Component::asc("p"), c.clone()]);
