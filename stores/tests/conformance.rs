@@ -369,11 +369,102 @@ fn get_delete(s: &dyn Store) {
     );
 }
 
+/// 8 clients (each its own [`Allocator`] on the shared store) allocate
+/// `per_client` rows each: every ID unique, the IDs contiguous from the
+/// start down, every value stored under the ID its client was given.
+/// `LEXIKEY_ALLOC_PER_CLIENT` overrides `per_client`.
+fn allocator_contention(s: Arc<dyn Store>, per_client: usize) {
+    use lexikey::alloc::{Allocator, AllocatorConfig};
+    use lexikey::{Component, Format};
+    use std::time::{Duration, Instant};
+
+    const CLIENTS: usize = 8;
+    const START: u64 = 1_000_000;
+    let per_client = std::env::var("LEXIKEY_ALLOC_PER_CLIENT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(per_client);
+    let config = AllocatorConfig::new(Format::Hex, &[Component::asc("comments")])
+        .with_start(START)
+        .with_max_attempts(10_000)
+        .with_backoff(Duration::from_micros(100), Duration::from_millis(20))
+        .with_assume_unique_values(true);
+    let barrier = Arc::new(Barrier::new(CLIENTS));
+    let t = Instant::now();
+    let handles: Vec<_> = (0..CLIENTS)
+        .map(|c| {
+            let alloc = Allocator::new(Arc::clone(&s), config.clone()).expect("allocator");
+            let barrier = Arc::clone(&barrier);
+            thread::spawn(move || {
+                barrier.wait();
+                let ids: Vec<(u64, Vec<u8>)> = (0..per_client)
+                    .map(|i| {
+                        let value = format!("client {c} row {i}").into_bytes();
+                        let id = alloc
+                            .insert(&value)
+                            .unwrap_or_else(|e| panic!("client {c}, row {i}: {e}"));
+                        (id, value)
+                    })
+                    .collect();
+                (ids, alloc.stats())
+            })
+        })
+        .collect();
+    let mut given = BTreeMap::new();
+    let (mut retries, mut conflicts, mut errors) = (0, 0, 0);
+    for h in handles {
+        let (ids, stats) = h.join().expect("client");
+        retries += stats.retries;
+        conflicts += stats.conflicts;
+        errors += stats.store_errors;
+        for (id, value) in ids {
+            if let Some(other) = given.insert(id, value.clone()) {
+                panic!(
+                    "ID {id} given twice: {:?} and {:?}",
+                    String::from_utf8_lossy(&other),
+                    String::from_utf8_lossy(&value)
+                );
+            }
+        }
+    }
+    let elapsed = t.elapsed();
+    let n = CLIENTS * per_client;
+    assert_eq!(given.len(), n);
+    let want: Vec<u64> = (START + 1 - n as u64..=START).collect();
+    assert_eq!(
+        given.keys().copied().collect::<Vec<_>>(),
+        want,
+        "IDs contiguous from the start down"
+    );
+    // Read back through the allocator and through the raw store.
+    let reader = Allocator::new(Arc::clone(&s), config).expect("allocator");
+    let rows = reader.scan(usize::MAX).expect("scan");
+    assert_eq!(rows.len(), n, "rows in the table");
+    for (id, value) in rows {
+        assert_eq!(given.get(&id), Some(&value), "row {id}");
+    }
+    assert_eq!(
+        reader.newest().unwrap().map(|r| r.0),
+        Some(START + 1 - n as u64)
+    );
+    assert_eq!(reader.oldest().unwrap().map(|r| r.0), Some(START));
+    let raw = s.scan(reader.range(), usize::MAX).expect("raw scan");
+    assert_eq!(raw.len(), n, "raw keys in the table's range");
+    eprintln!(
+        "{CLIENTS} clients x {per_client} allocations in {elapsed:?} \
+         ({:.0}/s): {retries} retries, {conflicts} conflicts, {errors} store errors",
+        n as f64 / elapsed.as_secs_f64()
+    );
+}
+
 /// Runs the suite against one adapter. `$cfg`: when the adapter is built;
 /// `$open`: `fn(&str) -> Fixture` given the test's name; `$race_keys`,
 /// `$cas_per_thread`: sizes (smaller for slow stores).
 macro_rules! conformance {
     ($name:ident, $cfg:meta, $open:expr, $race_keys:expr, $cas_per_thread:expr) => {
+        conformance!($name, $cfg, $open, $race_keys, $cas_per_thread, 1000);
+    };
+    ($name:ident, $cfg:meta, $open:expr, $race_keys:expr, $cas_per_thread:expr, $alloc:expr) => {
         #[cfg($cfg)]
         mod $name {
             use super::*;
@@ -405,6 +496,12 @@ macro_rules! conformance {
             fn get_delete() {
                 let f = fixture("getdel");
                 super::get_delete(&*f.store);
+            }
+
+            #[test]
+            fn allocator_8_clients() {
+                let f = fixture("alloc");
+                super::allocator_contention(Arc::clone(&f.store), $alloc);
             }
         }
     };
