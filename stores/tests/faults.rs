@@ -247,7 +247,7 @@ mod etcd {
     }
 
     /// The member directories of the leader and of a follower.
-    fn leader_and_follower() -> (PathBuf, PathBuf) {
+    pub(super) fn leader_and_follower() -> (PathBuf, PathBuf) {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             let ms = members();
@@ -350,4 +350,135 @@ fn postgres_killed_and_restarted() {
         down_and_up(server_dir("postgres"), "kill", Duration::from_millis(500)),
     );
     let _ = check(&*s, &r);
+}
+
+/// `CLIENTS` allocators (one per thread, on the shared store) insert rows
+/// until the fault is over and each did at least `min_per_client`; a
+/// failed insert is retried by the client. Then: no ID given twice, every
+/// given ID's row holds its value, and the table holds no row that no
+/// client was told about (beyond those an allocator error may have left).
+fn alloc_through_fault(s: Arc<dyn Store>, min_per_client: usize, fault: impl FnOnce(&AtomicUsize)) {
+    use lexikey::alloc::{Allocator, AllocatorConfig};
+    use lexikey::{Component, Format};
+    use std::collections::BTreeMap;
+
+    let config = AllocatorConfig::new(Format::Decimal, &[Component::asc("events")])
+        .with_max_attempts(10_000)
+        .with_backoff(Duration::from_micros(200), Duration::from_millis(50))
+        .with_assume_unique_values(true);
+    let progress = Arc::new(AtomicUsize::new(0));
+    let fault_over = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let barrier = Arc::new(Barrier::new(CLIENTS + 1));
+    let t = Instant::now();
+    let handles: Vec<_> = (0..CLIENTS)
+        .map(|c| {
+            let alloc = Allocator::new(Arc::clone(&s), config.clone()).expect("allocator");
+            let (progress, fault_over, barrier) = (
+                Arc::clone(&progress),
+                Arc::clone(&fault_over),
+                Arc::clone(&barrier),
+            );
+            thread::spawn(move || {
+                barrier.wait();
+                let mut given = Vec::new();
+                let mut failed = 0;
+                let mut i = 0;
+                while i < min_per_client || !fault_over.load(Ordering::Relaxed) {
+                    let value = format!("client {c} row {i}").into_bytes();
+                    match alloc.insert(&value) {
+                        Ok(id) => given.push((id, value)),
+                        Err(e) => {
+                            failed += 1;
+                            assert!(failed < 1000, "client {c}: too many failures: {e}");
+                            thread::sleep(Duration::from_millis(20));
+                        }
+                    }
+                    i += 1;
+                    let _ = progress.fetch_add(1, Ordering::Relaxed);
+                }
+                (given, failed, alloc.stats())
+            })
+        })
+        .collect();
+    barrier.wait();
+    while progress.load(Ordering::Relaxed) < min_per_client * CLIENTS / 3 {
+        thread::sleep(Duration::from_millis(2));
+    }
+    fault(&progress);
+    fault_over.store(true, Ordering::Relaxed);
+    let mut given = BTreeMap::new();
+    let (mut failed, mut errors, mut ambiguous) = (0, 0, 0);
+    for h in handles {
+        let (g, f, stats) = h.join().expect("client");
+        failed += f;
+        errors += stats.store_errors;
+        ambiguous += stats.ambiguous;
+        for (id, value) in g {
+            if let Some(other) = given.insert(id, value.clone()) {
+                panic!(
+                    "ID {id} given twice: {:?} and {:?}",
+                    String::from_utf8_lossy(&other),
+                    String::from_utf8_lossy(&value)
+                );
+            }
+        }
+    }
+    let reader = Allocator::new(Arc::clone(&s), config).expect("allocator");
+    let rows: BTreeMap<u64, Vec<u8>> = reader.scan(usize::MAX).expect("scan").into_iter().collect();
+    for (id, value) in &given {
+        assert_eq!(rows.get(id), Some(value), "row {id} lost or overwritten");
+    }
+    let extra = rows.len() - given.len();
+    assert!(
+        extra <= failed,
+        "{extra} rows nobody was told about, but only {failed} inserts failed"
+    );
+    eprintln!(
+        "{} IDs from {CLIENTS} allocators in {:?}: {errors} retryable store errors, \
+         {ambiguous} ambiguous writes resolved, {failed} inserts failed, {extra} orphan rows",
+        given.len(),
+        t.elapsed()
+    );
+}
+
+#[cfg(feature = "etcd")]
+#[test]
+fn etcd_allocator_through_leader_kill() {
+    let _serial = serial();
+    let (s, _) = open("LEXIKEY_ETCD_CLUSTER_URL", "alloc", "&timeout_ms=3000");
+    let leader = etcd::leader_and_follower().0;
+    alloc_through_fault(s, 60, move |progress| {
+        let guard = Restart(leader.clone());
+        run(&leader, "kill");
+        let t = Instant::now();
+        let until = progress.load(Ordering::Relaxed) + 60 * CLIENTS / 3;
+        while progress.load(Ordering::Relaxed) < until && t.elapsed() < Duration::from_secs(15) {
+            thread::sleep(Duration::from_millis(10));
+        }
+        drop(guard);
+    });
+}
+
+#[cfg(feature = "redis")]
+#[test]
+fn redis_allocator_through_restart() {
+    let _serial = serial();
+    let (s, _) = open("LEXIKEY_REDIS_URL", "alloc", "&timeout_ms=2000");
+    alloc_through_fault(
+        s,
+        300,
+        down_and_up(server_dir("redis"), "stop", Duration::from_millis(500)),
+    );
+}
+
+#[cfg(feature = "postgres")]
+#[test]
+fn postgres_allocator_through_crash() {
+    let _serial = serial();
+    let (s, _) = open("LEXIKEY_POSTGRES_URL", "alloc", "&timeout_ms=2000");
+    alloc_through_fault(
+        s,
+        300,
+        down_and_up(server_dir("postgres"), "kill", Duration::from_millis(500)),
+    );
 }
