@@ -332,9 +332,6 @@ cmd_start() {
     # shellcheck disable=SC2206
     stores=(${list//,/ })
   fi
-  mkdir -p "$dir"
-  chmod 755 "$dir" # the postgres user must traverse it
-  ENV_LINES=("export LEXIKEY_STORES_DIR=$dir")
   local s d t0 missing=""
   t0=${EPOCHREALTIME/./}
   for s in "${stores[@]}"; do
@@ -346,6 +343,9 @@ cmd_start() {
     esac
   done
   [ -z "$missing" ] || die "store servers missing: run scripts/install-stores.sh"
+  mkdir -p "$dir"
+  chmod 755 "$dir" # the postgres user must traverse it
+  ENV_LINES=("export LEXIKEY_STORES_DIR=$dir")
   # Start everything first, then wait: the servers come up in parallel.
   for s in "${stores[@]}"; do
     "start_${s//-/_}" "$dir" || {

@@ -24,7 +24,12 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 dir=$(mktemp -d "${TMPDIR:-/tmp}/lexikey-stores.XXXXXX")
 chmod 755 "$dir" # the postgres user must traverse it
 
+child=""
 cleanup() {
+  if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then
+    kill -TERM "$child" 2>/dev/null || true
+    wait "$child" 2>/dev/null || true
+  fi
   "$here/stores.sh" stop "$dir" || true
   rm -rf "$dir"
 }
@@ -37,8 +42,16 @@ trap 'exit 129' HUP
 # shellcheck disable=SC1091
 . "$dir/env"
 
+# Run CMD in the background (stdin kept) and wait for it, so that a signal
+# to this script is handled at once: CMD gets it too (SIGTERM), then the
+# servers are stopped.
 set +e
-"$@"
+"$@" <&0 &
+child=$!
+trap 'kill -INT "$child" 2>/dev/null; exit 130' INT
+trap 'kill -TERM "$child" 2>/dev/null; exit 143' TERM
+trap 'kill -HUP "$child" 2>/dev/null; exit 129' HUP
+wait "$child"
 rc=$?
-set -e
+child=""
 exit "$rc"
