@@ -201,3 +201,26 @@ impl Store for RocksStore {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the adapter relies on: an optimistic transaction that read a key
+    /// with `get_for_update` fails to commit, with a conflict, when another
+    /// writer wrote that key in between — also when the key was absent.
+    #[test]
+    fn lost_race_is_a_conflict() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = RocksStore::open(dir.path(), "t").unwrap();
+        let slow = s.db.transaction();
+        assert_eq!(slow.get_for_update(b"t/k", true).unwrap(), None);
+        assert!(s.put_if_absent(b"k", b"fast").unwrap());
+        slow.put(b"t/k", b"slow").unwrap();
+        let e = slow.commit().unwrap_err();
+        assert!(is_conflict(&e), "{e}");
+        assert_eq!(s.get(b"k").unwrap(), Some(b"fast".to_vec()));
+        // And the adapter, re-running the transaction, reports "present".
+        assert!(!s.put_if_absent(b"k", b"slow").unwrap());
+    }
+}
