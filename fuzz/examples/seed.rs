@@ -1,0 +1,259 @@
+//! Writes seed inputs for every fuzz target from the golden vectors in
+//! `fixtures/*.tsv`, in the input layout the targets read (see the
+//! `lexikey_fuzz` crate docs):
+//!
+//! ```text
+//! cargo run --manifest-path fuzz/Cargo.toml --no-default-features --example seed -- fixtures fuzz/corpus
+//! ```
+//!
+//! Each seed is named `seed-<FNV-1a hash>` so re-running adds nothing twice.
+//! `scripts/fuzz.sh` runs this before fuzzing; nothing here is committed.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use lexikey::input::parse_component;
+use lexikey::{Component, Field, Format, Type};
+use lexikey_fuzz::{key_input, Pred, Probe, RangeCase, TuplePair};
+
+/// One fixture line: its components and its key.
+struct Line {
+    comps: Vec<Component<'static>>,
+    texts: Vec<String>,
+    key: Vec<u8>,
+}
+
+/// The fixture escapes (`\t`, `\n`, `\\`, `\xNN`, `\u{…}`) as in
+/// tests/golden.rs.
+fn unescape(s: &str) -> Result<String, String> {
+    let mut out = String::new();
+    let mut it = s.chars();
+    while let Some(c) = it.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match it.next() {
+            Some('t') => out.push('\t'),
+            Some('n') => out.push('\n'),
+            Some('\\') => out.push('\\'),
+            Some('x') => {
+                let h: String = it.by_ref().take(2).collect();
+                let b = u8::from_str_radix(&h, 16).map_err(|e| format!("\\x{h}: {e}"))?;
+                out.push(char::from(b));
+            }
+            Some('u') => {
+                if it.next() != Some('{') {
+                    return Err("\\u without {".into());
+                }
+                let h: String = it.by_ref().take_while(|&c| c != '}').collect();
+                let c = u32::from_str_radix(&h, 16)
+                    .ok()
+                    .and_then(char::from_u32)
+                    .ok_or_else(|| format!("bad \\u{{{h}}}"))?;
+                out.push(c);
+            }
+            other => return Err(format!("bad escape \\{other:?}")),
+        }
+    }
+    Ok(out)
+}
+
+fn hex_bytes(s: &str) -> Result<Vec<u8>, String> {
+    lexikey::input::parse_hex(s).map_err(|e| e.to_string())
+}
+
+fn read_fixture(path: &Path, format: Format) -> Result<Vec<Line>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut lines = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let at = |e: String| format!("{}:{}: {e}", path.display(), n + 1);
+        let mut cols: Vec<&str> = line.split('\t').collect();
+        let key_col = cols.pop().unwrap_or_default();
+        let mut comps = Vec::new();
+        let mut texts = Vec::new();
+        for c in cols {
+            let t = unescape(c).map_err(at)?;
+            comps.push(parse_component(&t).map_err(|e| at(e.to_string()))?);
+            texts.push(t);
+        }
+        let key = if format.is_text() {
+            key_col.as_bytes().to_vec()
+        } else {
+            hex_bytes(key_col).map_err(at)?
+        };
+        lines.push(Line { comps, texts, key });
+    }
+    Ok(lines)
+}
+
+/// Seeds per target, deduplicated.
+#[derive(Default)]
+struct Seeds(BTreeMap<String, Vec<Vec<u8>>>);
+
+impl Seeds {
+    fn add(&mut self, target: &str, data: Vec<u8>) {
+        let v = self.0.entry(target.to_string()).or_default();
+        if !v.contains(&data) {
+            v.push(data);
+        }
+    }
+}
+
+fn fnv1a(data: &[u8]) -> u64 {
+    data.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+fn schema_of(comps: &[Component<'_>]) -> Vec<Field> {
+    comps.iter().map(Component::field).collect()
+}
+
+fn seed_format(format: Format, lines: &[Line], seeds: &mut Seeds) {
+    let name = format.name();
+    for (i, line) in lines.iter().enumerate() {
+        let schema = schema_of(&line.comps);
+        // decode_* / redecode_*: the key under its schema, and schemaless
+        // for the tagged formats.
+        for kind in ["decode", "redecode"] {
+            let t = format!("{kind}_{name}");
+            seeds.add(&t, key_input(Some(&schema), &line.key));
+            if matches!(format, Format::Hex | Format::Base64) {
+                seeds.add(&t, key_input(None, &line.key));
+            }
+        }
+        // roundtrip_*: the line's tuple, paired with the next line of the
+        // same schema (or itself).
+        if line.comps.len() <= lexikey_fuzz::MAX_TUPLE {
+            let next = lines[i + 1..]
+                .iter()
+                .chain(&lines[..i])
+                .find(|l| schema_of(&l.comps) == schema);
+            let b = next.map_or_else(|| line.comps.clone(), |l| l.comps.clone());
+            let pair = TuplePair {
+                fields: schema.clone(),
+                a: line.comps.clone(),
+                b,
+            };
+            seeds.add(&format!("roundtrip_{name}"), pair.to_bytes());
+        }
+        // range_build: predicates on the line's last-but-prefix component,
+        // probed with that component's values from lines sharing the prefix.
+        let split = usize::from(line.comps.len() >= 2);
+        let (prefix, rest) = line.comps.split_at(split);
+        let Some(target) = rest.first() else {
+            continue;
+        };
+        let field = target.field();
+        let probes: Vec<Probe> = lines
+            .iter()
+            .filter(|l| {
+                l.comps.len() > split
+                    && l.comps[..split] == *prefix
+                    && l.comps[split].field() == field
+            })
+            .take(4)
+            .map(|l| Probe {
+                comp: l.comps[split].clone(),
+                suffix: l.comps.get(split + 1).cloned(),
+            })
+            .collect();
+        let mut preds = vec![
+            vec![Pred::Ge(target.clone())],
+            vec![Pred::Lt(target.clone())],
+            vec![Pred::Eq(target.clone())],
+        ];
+        if let Some(p) = probes.iter().find(|p| p.comp != *target) {
+            preds.push(vec![Pred::Between(
+                target.clone(),
+                true,
+                p.comp.clone(),
+                false,
+            )]);
+        }
+        if let lexikey::Value::Str(s) = &target.value {
+            let cut: String = s.chars().take(3).collect();
+            preds.push(vec![Pred::StrPrefix(cut, target.dir)]);
+        }
+        for p in preds {
+            let case = RangeCase {
+                format,
+                prefix: prefix.to_vec(),
+                field,
+                preds: p,
+                probes: probes.clone(),
+            };
+            seeds.add("range_build", case.to_bytes());
+        }
+    }
+}
+
+fn seed_parsers(lines: &[Line], seeds: &mut Seeds) {
+    for line in lines {
+        for (c, t) in line.comps.iter().zip(&line.texts) {
+            seeds.add("parse_component", t.as_bytes().to_vec());
+            if c.value.ty() == Type::Ts {
+                if let Some((_, v)) = t.split_once(':') {
+                    seeds.add("parse_ts", v.as_bytes().to_vec());
+                }
+                if let lexikey::Value::Ts(ms) = c.value {
+                    seeds.add("parse_ts", ms.to_string().into_bytes());
+                    seeds.add("parse_ts", ms.to_be_bytes().to_vec());
+                }
+            }
+        }
+        let fields: Vec<String> = schema_of(&line.comps)
+            .iter()
+            .map(Field::to_string)
+            .collect();
+        seeds.add("parse_schema", fields.join(",").into_bytes());
+        seeds.add("parse_schema", fields.join(" , ").into_bytes());
+    }
+}
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [fixtures, corpus] = &args[..] else {
+        return Err("usage: seed FIXTURES_DIR CORPUS_DIR".into());
+    };
+    let mut seeds = Seeds::default();
+    for format in Format::ALL {
+        let path = Path::new(fixtures).join(format!("{}.tsv", format.name()));
+        let lines = read_fixture(&path, format)?;
+        seed_format(format, &lines, &mut seeds);
+        seed_parsers(&lines, &mut seeds);
+    }
+    // A few hand-written parser seeds the fixtures do not spell.
+    for s in [
+        "ts:1709164800000",
+        "f64:-0.0",
+        "f32:inf",
+        "bytes:00FF",
+        "str.asc:a:b",
+    ] {
+        seeds.add("parse_component", s.as_bytes().to_vec());
+    }
+    for s in ["2024-02-29T01:00:00+01:00", "1970-01-01 00:00:00.5z", "-1"] {
+        seeds.add("parse_ts", s.as_bytes().to_vec());
+    }
+    seeds.add(
+        "parse_schema",
+        b"str,i64.desc,f64.asc,bytes,uuid,ts,bool,u32,i32,u64,f32".to_vec(),
+    );
+    for (target, inputs) in &seeds.0 {
+        let dir: PathBuf = Path::new(corpus).join(target);
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for data in inputs {
+            let path = dir.join(format!("seed-{:016x}", fnv1a(data)));
+            if !path.exists() {
+                std::fs::write(&path, data).map_err(|e| format!("{}: {e}", path.display()))?;
+            }
+        }
+        println!("{target}: {} seeds", inputs.len());
+    }
+    Ok(())
+}

@@ -1,0 +1,6 @@
+//! `decode_decimal`: the decimal decoders never panic on arbitrary bytes, with and
+//! without a schema (see `lexikey_fuzz::check_decode`).
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| lexikey_fuzz::check_decode(lexikey::Format::Decimal, data));

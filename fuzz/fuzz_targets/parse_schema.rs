@@ -1,0 +1,6 @@
+//! `parse_schema`: parse → print → parse is stable (see
+//! `lexikey_fuzz::check_parse_schema`).
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| lexikey_fuzz::check_parse_schema(data));

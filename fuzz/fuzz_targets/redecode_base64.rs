@@ -1,0 +1,6 @@
+//! `redecode_base64`: a base64 key that decodes re-encodes to exactly itself
+//! (see `lexikey_fuzz::check_redecode`).
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| lexikey_fuzz::check_redecode(lexikey::Format::Base64, data));
