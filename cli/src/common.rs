@@ -279,6 +279,23 @@ pub fn parse_field(ty: Type, text: &str) -> Result<Value<'_>, lexikey::ParseErro
     }
 }
 
+/// The bytes of an argument (raw bytes on Unix, so that invalid UTF-8
+/// reaches the decoder and is reported with its offset).
+pub fn os_bytes(s: &std::ffi::OsStr) -> Cow<'_, [u8]> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Cow::Borrowed(s.as_bytes())
+    }
+    #[cfg(not(unix))]
+    {
+        match s.to_string_lossy() {
+            Cow::Borrowed(b) => Cow::Borrowed(b.as_bytes()),
+            Cow::Owned(o) => Cow::Owned(o.into_bytes()),
+        }
+    }
+}
+
 /// Calls `f(line_number, line)` for every line of `r` (1-based; the line
 /// without its `\n`; a last line without `\n` counts). Lines are split on
 /// `\n` only: a `\r` before it is part of the line. Lines are borrowed

@@ -42,6 +42,9 @@ Usage:
                 [--table T] [--limit N] [--reversed] [--json] PREFIX_COMPONENT...
                 [--ge C] [--gt C] [--le C] [--lt C] [--eq C] [--prefix STR]
   lexikey reverse [--format F] [--width N] N
+  lexikey alloc --store URL --table NAME [--count N] [--format F] [--guard] [--stats] [VALUE...]
+  lexikey scan --store URL --table NAME [--limit N] [--format F]
+  lexikey demo [--store URL]
   lexikey help [COMMAND] | lexikey COMMAND --help | lexikey --version
 
 COMPONENT is TYPE[.desc]:VALUE; TYPE is one of str, i64, u64, i32, u32, f64, f32,
@@ -59,7 +62,7 @@ is a positional. Every error prints one line on stderr and exits with code 2.
 /// one line and exits with code 2.
 pub fn run(argv: &[OsString], io: &mut Io<'_>) -> Result<()> {
     let Some(first) = argv.first() else {
-        bail!("missing command: expected encode, decode, range or reverse (see 'lexikey --help')");
+        bail!("missing command: expected encode, decode, range, reverse, alloc, scan or demo (see 'lexikey --help')");
     };
     let rest = &argv[1..];
     let name = first.to_str().unwrap_or("");
@@ -94,7 +97,7 @@ pub fn run(argv: &[OsString], io: &mut Io<'_>) -> Result<()> {
 
 fn unknown_command(c: &str) -> anyhow::Error {
     anyhow::anyhow!(
-        "unknown command {c:?}: expected encode, decode, range or reverse (see 'lexikey --help')"
+        "unknown command {c:?}: expected encode, decode, range, reverse, alloc, scan or demo (see 'lexikey --help')"
     )
 }
 

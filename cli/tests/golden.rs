@@ -236,6 +236,9 @@ fn help_and_version() {
         &["decode", "-h"],
         &["range", "--help"],
         &["reverse", "--help"],
+        &["alloc", "--help"],
+        &["scan", "-h"],
+        &["help", "demo"],
     ] {
         let out = ok(args);
         assert!(out.contains("Usage:"), "{args:?}: {out}");

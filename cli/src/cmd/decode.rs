@@ -1,8 +1,6 @@
 //! `lexikey decode`: a key back to its components, one key per invocation
 //! or one key per input line (bulk mode).
 
-use std::borrow::Cow;
-
 use anyhow::{anyhow, bail, Result};
 use lexikey::{tuple, Component, Field, Format};
 
@@ -84,7 +82,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
             args.positionals.len()
         ),
     };
-    let raw = os_bytes(key);
+    let raw = common::os_bytes(key);
     let mut hexbuf = Vec::new();
     let bytes = key_bytes(format, &raw, &mut hexbuf)?;
     let comps = tuple::decode(format, bytes, schema.as_deref())
@@ -104,23 +102,6 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
     Ok(())
 }
 
-/// The bytes of an argument (raw bytes on Unix, so that invalid UTF-8
-/// reaches the decoder and is reported with its offset).
-fn os_bytes(s: &std::ffi::OsStr) -> Cow<'_, [u8]> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        Cow::Borrowed(s.as_bytes())
-    }
-    #[cfg(not(unix))]
-    {
-        match s.to_string_lossy() {
-            Cow::Borrowed(b) => Cow::Borrowed(b.as_bytes()),
-            Cow::Owned(o) => Cow::Owned(o.into_bytes()),
-        }
-    }
-}
-
 /// The key bytes: the text itself, or for `binary` the bytes of the hex
 /// text (either case), decoded into `buf`.
 fn key_bytes<'a>(format: Format, raw: &'a [u8], buf: &'a mut Vec<u8>) -> Result<&'a [u8]> {
@@ -128,7 +109,7 @@ fn key_bytes<'a>(format: Format, raw: &'a [u8], buf: &'a mut Vec<u8>) -> Result<
         return Ok(raw);
     }
     buf.clear();
-    if raw.len() % 2 != 0 {
+    if !raw.len().is_multiple_of(2) {
         bail!(
             "invalid binary key \"{}\": binary keys are given as hex, and this has an odd number of digits ({})",
             common::show_key(raw),

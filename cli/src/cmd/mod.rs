@@ -5,10 +5,13 @@ use anyhow::Result;
 use crate::args::{Args, Opt};
 use crate::Io;
 
+pub mod alloc;
 pub mod decode;
+pub mod demo;
 pub mod encode;
 pub mod range;
 pub mod reverse;
+pub mod scan;
 
 /// A subcommand's entry point.
 pub type RunFn = fn(&Args, &mut Io<'_>) -> Result<()>;
@@ -19,6 +22,9 @@ pub fn lookup(name: &str) -> Option<(&'static [Opt], &'static str, RunFn)> {
         "encode" => (encode::OPTS, encode::USAGE, encode::run as RunFn),
         "decode" => (decode::OPTS, decode::USAGE, decode::run as RunFn),
         "range" => (range::OPTS, range::USAGE, range::run as RunFn),
+        "alloc" => (alloc::OPTS, alloc::USAGE, alloc::run as RunFn),
+        "scan" => (scan::OPTS, scan::USAGE, scan::run as RunFn),
+        "demo" => (demo::OPTS, demo::USAGE, demo::run as RunFn),
         "reverse" => (reverse::OPTS, reverse::USAGE, reverse::run as RunFn),
         _ => return None,
     })

@@ -1,0 +1,208 @@
+//! `lexikey alloc`: rows with decreasing IDs in an upside-down table of a
+//! real store, through the compare-and-set allocator.
+
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, bail, Context, Result};
+use lexikey::alloc::{Allocator, AllocatorConfig};
+use lexikey::store::Store;
+use lexikey::Component;
+
+use crate::args::{Args, Opt};
+use crate::common::{self, FLUSH_AT};
+use crate::Io;
+
+/// The options `alloc` accepts.
+pub const OPTS: &[Opt] = &[
+    Opt::value("store"),
+    Opt::value("table"),
+    Opt::value("count"),
+    Opt::value("format"),
+    Opt::flag("guard"),
+    Opt::flag("stats"),
+];
+
+/// Help text.
+pub const USAGE: &str = "\
+Usage:
+  lexikey alloc --store URL --table NAME [--count N] [--format F] [--guard] [--stats]
+                [VALUE...]
+
+Inserts rows into the upside-down table NAME of the store at URL, each under a new
+ID one below the newest row's (the first row gets 18446744073709551615), and prints
+each allocated ID as a decimal number, one per line, as soon as it is allocated.
+One row per VALUE; with --count N, N rows that each store the single VALUE given
+(empty when none); with neither, one row with an empty value. IDs come from a
+compare-and-set loop (read the newest ID, put-if-absent ID-1, retry when another
+client won), so concurrent 'lexikey alloc' processes never get the same ID.
+
+Row ID of table NAME is the key (str:NAME, u64:ID) in format F, e.g. in hex
+  NAME#uFFFFFFFFFFFFFFFF
+so the newest row is the first key of the table: 'lexikey scan' reads it first.
+
+Options:
+  --store URL   memory:, redb:PATH (embedded, the default build), rocksdb:PATH,
+                redis://HOST:PORT, postgres://USER@HOST:PORT/DB, etcd://HOST:PORT[,...]
+                (server stores need the cli built with feature redis, postgres, etcd,
+                rocksdb or all-servers)
+  --format F    key format: hex (default), base64, decimal, binary; every client of
+                a table must use the same
+  --guard       the reuse guard: a low-water mark makes IDs strictly decreasing even
+                when the newest row is deleted (one more round trip per ID); every
+                client of a table should use it
+  --stats       print one summary line on stderr at the end (rows, attempts,
+                conflicts, store errors)
+If an allocation fails, the IDs allocated before it are printed, then one error line,
+exit code 2. A progress line is shown on stderr for long --count runs when stderr is
+a terminal.
+";
+
+/// Opens `--store` and builds the allocator of `--table`.
+///
+/// # Errors
+/// Missing options, a store URL that does not open, a bad configuration.
+pub fn table_allocator(args: &Args) -> Result<Allocator<Arc<dyn Store>>> {
+    let Some(url) = args.value("store") else {
+        bail!("missing --store URL (e.g. --store redb:lexikey.redb)");
+    };
+    let Some(table) = args.value("table") else {
+        bail!("missing --table NAME");
+    };
+    let format = common::format(args)?;
+    let store = open_store(url)?;
+    let mut config = AllocatorConfig::new(format, &[Component::asc(table.to_string())]);
+    if args.flag("guard") {
+        config = config.with_guard(true);
+    }
+    Ok(Allocator::new(store, config)?)
+}
+
+/// Opens a store URL.
+///
+/// # Errors
+/// The URL does not parse, or the store cannot be opened or reached.
+pub fn open_store(url: &str) -> Result<Arc<dyn Store>> {
+    let store = lexikey_stores::open(url).with_context(|| format!("cannot open store {url:?}"))?;
+    Ok(Arc::from(store))
+}
+
+/// Runs `lexikey alloc`.
+///
+/// # Errors
+/// Usage errors, store and allocation errors.
+pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
+    let values: Vec<Vec<u8>> = args
+        .positionals
+        .iter()
+        .map(|v| common::os_bytes(v).into_owned())
+        .collect();
+    let count = match args.value("count") {
+        None => None,
+        Some(c) => Some(
+            c.parse::<u64>()
+                .map_err(|_| anyhow!("invalid --count {c:?}: expected a number of rows"))?,
+        ),
+    };
+    let (n, single) = match count {
+        Some(n) => {
+            if values.len() > 1 {
+                bail!(
+                    "--count N stores the single VALUE given in N rows, but {} VALUEs were given",
+                    values.len()
+                );
+            }
+            (n, Some(values.first().cloned().unwrap_or_default()))
+        }
+        None if values.is_empty() => (1, Some(Vec::new())),
+        None => (values.len() as u64, None),
+    };
+    let alloc = table_allocator(args)?;
+    let mut out: Vec<u8> = Vec::with_capacity(4096);
+    let mut progress = Progress::new(n);
+    let mut last_flush = Instant::now();
+    let mut result = Ok(());
+    for i in 0..n {
+        let value = match &single {
+            Some(v) => v.as_slice(),
+            None => values[i as usize].as_slice(),
+        };
+        match alloc.insert(value) {
+            Ok(id) => {
+                out.extend_from_slice(id.to_string().as_bytes());
+                out.push(b'\n');
+            }
+            Err(e) => {
+                result = Err(anyhow!(
+                    "allocation {} of {n} failed ({} allocated before it): {e}",
+                    i + 1,
+                    i
+                ));
+                break;
+            }
+        }
+        // Print IDs promptly (another process may be waiting for them),
+        // without a write per row on long runs.
+        if out.len() >= FLUSH_AT || last_flush.elapsed() >= Duration::from_millis(100) {
+            io.stdout.write_all(&out)?;
+            io.stdout.flush()?;
+            out.clear();
+            last_flush = Instant::now();
+        }
+        progress.tick(i + 1);
+    }
+    progress.clear();
+    io.stdout.write_all(&out)?;
+    io.stdout.flush()?;
+    if args.flag("stats") {
+        let s = alloc.stats();
+        eprintln!(
+            "lexikey alloc: {} rows, {} attempts, {} retries, {} conflicts, {} store errors, {} ambiguous, {} skipped",
+            s.inserted, s.attempts, s.retries, s.conflicts, s.store_errors, s.ambiguous, s.skipped
+        );
+    }
+    result
+}
+
+/// A progress line on stderr (only when it is a terminal and the run is long).
+struct Progress {
+    total: u64,
+    on: bool,
+    last: Instant,
+    shown: bool,
+}
+
+impl Progress {
+    fn new(total: u64) -> Self {
+        Progress {
+            total,
+            on: total >= 1000 && std::io::stderr().is_terminal(),
+            last: Instant::now(),
+            shown: false,
+        }
+    }
+
+    fn tick(&mut self, done: u64) {
+        if !self.on || self.last.elapsed() < Duration::from_millis(100) {
+            return;
+        }
+        self.last = Instant::now();
+        let width = 30u64;
+        let filled = (done * width / self.total.max(1)) as usize;
+        eprint!(
+            "\r[{}{}] {done}/{} rows",
+            "#".repeat(filled),
+            " ".repeat(width as usize - filled),
+            self.total
+        );
+        self.shown = true;
+    }
+
+    fn clear(&mut self) {
+        if self.shown {
+            eprint!("\r\x1b[2K");
+            self.shown = false;
+        }
+    }
+}

@@ -1,0 +1,373 @@
+//! `alloc`, `scan` and `demo` on real stores, through the built binary:
+//! the embedded default (redb) always, and the servers that
+//! `scripts/with-stores.sh` starts when their URLs are in the environment
+//! (LEXIKEY_REDIS_URL, LEXIKEY_POSTGRES_URL, LEXIKEY_ETCD_URL).
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use common::{check_error, fails, ok, run};
+use lexikey::{Component, Format};
+
+const MAX: u64 = u64::MAX;
+
+fn redb_url(dir: &Path) -> String {
+    format!("redb:{}?fsync=false", dir.join("db.redb").display())
+}
+
+fn ids(out: &str) -> Vec<u64> {
+    out.lines()
+        .map(|l| l.parse().expect("an ID per line"))
+        .collect()
+}
+
+#[test]
+fn demo_on_memory_store_golden() {
+    let out = ok(&["demo", "--store", "memory:"]);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/demo-memory.txt");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(path, &out).unwrap();
+    }
+    let want = std::fs::read_to_string(path).unwrap();
+    assert_eq!(
+        out, want,
+        "demo output changed (UPDATE_GOLDEN=1 rewrites the golden file)"
+    );
+}
+
+#[test]
+fn demo_default_runs_on_embedded_store_and_cleans_up() {
+    let out = ok(&["demo"]);
+    let first = out.lines().next().unwrap();
+    let url = first.strip_prefix("lexikey demo on redb:").expect(first);
+    let path = url.split('?').next().unwrap();
+    assert!(!Path::new(path).exists(), "{path} was not removed");
+    // Same content as on the memory store, apart from the first lines.
+    let want = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/golden/demo-memory.txt"
+    ))
+    .unwrap();
+    let tail = |s: &str| s.split_once("\n== 1.").map(|(_, t)| t.to_string()).unwrap();
+    assert_eq!(tail(&out), tail(&want));
+    for line in [
+        "    8804190  New York",
+        "newest: 18446744073709551613 \"latest comment\"",
+        "  seq 3  \"send email\"",
+    ] {
+        assert!(out.contains(line), "{line}");
+    }
+    assert!(!out.contains("other queue".replace("other", "  seq 1  \"other").as_str()));
+}
+
+#[test]
+fn demo_again_on_a_persistent_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = redb_url(dir.path());
+    ok(&["demo", "--store", &url]);
+    let again = ok(&["demo", "--store", &url]);
+    assert!(again.contains("(already there)"));
+    // The comments table keeps growing downwards; the oldest stays.
+    assert!(
+        again.contains("newest: 18446744073709551610 \"latest comment\""),
+        "{again}"
+    );
+    assert!(
+        again.contains("oldest: 18446744073709551615 \"first!\""),
+        "{again}"
+    );
+}
+
+#[test]
+fn alloc_then_scan_on_redb() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = redb_url(dir.path());
+    let s = |args: &[&str]| -> Vec<String> {
+        let mut v = vec![
+            "--store".to_string(),
+            url.clone(),
+            "--table".into(),
+            "comments".into(),
+        ];
+        v.extend(args.iter().map(|a| a.to_string()));
+        v
+    };
+    let cmd = |name: &str, args: &[&str]| -> String {
+        let mut v = vec![name.to_string()];
+        v.extend(s(args));
+        ok(&v)
+    };
+    // One row per VALUE, IDs decreasing from u64::MAX.
+    assert_eq!(ids(&cmd("alloc", &["hello", "world"])), [MAX, MAX - 1]);
+    // No VALUE: one row with an empty value.
+    assert_eq!(ids(&cmd("alloc", &[])), [MAX - 2]);
+    // --count N: N rows with the single VALUE (or empty).
+    assert_eq!(
+        ids(&cmd("alloc", &["--count", "3", "same"])),
+        [MAX - 3, MAX - 4, MAX - 5]
+    );
+    assert_eq!(ids(&cmd("alloc", &["--count", "2"])), [MAX - 6, MAX - 7]);
+    assert_eq!(cmd("alloc", &["--count", "0"]), "");
+    // Values that begin with '-', and bytes that need escaping in scan.
+    assert_eq!(
+        ids(&cmd("alloc", &["--", "-x", "a\tb\\\u{1}é"])),
+        [MAX - 8, MAX - 9]
+    );
+    let scan = cmd("scan", &[]);
+    let want = [
+        format!("{}\ta\\tb\\\\\\x01é", MAX - 9),
+        format!("{}\t-x", MAX - 8),
+        format!("{}\t", MAX - 7),
+        format!("{}\t", MAX - 6),
+        format!("{}\tsame", MAX - 5),
+        format!("{}\tsame", MAX - 4),
+        format!("{}\tsame", MAX - 3),
+        format!("{}\t", MAX - 2),
+        format!("{}\tworld", MAX - 1),
+        format!("{MAX}\thello"),
+    ];
+    assert_eq!(scan.lines().collect::<Vec<_>>(), want);
+    assert_eq!(
+        cmd("scan", &["--limit", "2"]).lines().collect::<Vec<_>>(),
+        want[..2]
+    );
+    assert_eq!(cmd("scan", &["--limit", "0"]), "");
+    // Another table and another format are separate key ranges.
+    let other = ok(&[
+        "alloc",
+        "--store",
+        &url,
+        "--table",
+        "comments2",
+        "--format",
+        "base64",
+        "x",
+    ]);
+    assert_eq!(ids(&other), [MAX]);
+    assert_eq!(
+        ok(&[
+            "scan",
+            "--store",
+            &url,
+            "--table",
+            "comments2",
+            "--format",
+            "base64"
+        ]),
+        format!("{MAX}\tx\n")
+    );
+    assert_eq!(cmd("scan", &[]).lines().count(), 10);
+    // The reuse guard (every client of its table uses it).
+    let g = ok(&[
+        "alloc", "--guard", "--store", &url, "--table", "guarded", "a", "b",
+    ]);
+    assert_eq!(ids(&g), [MAX, MAX - 1]);
+    // Binary keys read directly from the store: the table's rows are
+    // exactly the keys the allocator wrote.
+    let store = lexikey_stores::open(&url).unwrap();
+    let key = |id: u64| {
+        lexikey::tuple::encode(
+            Format::Hex,
+            &[
+                Component::asc("comments"),
+                Component::asc(lexikey::Value::U64(id)),
+            ],
+        )
+        .unwrap()
+    };
+    assert_eq!(store.get(&key(MAX)).unwrap(), Some(b"hello".to_vec()));
+    assert_eq!(
+        store.get(&key(MAX - 9)).unwrap(),
+        Some("a\tb\\\u{1}é".as_bytes().to_vec())
+    );
+}
+
+#[test]
+fn alloc_and_scan_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = redb_url(dir.path());
+    for (args, want) in [
+        (vec!["alloc", "--table", "t"], "missing --store"),
+        (vec!["alloc", "--store", &url], "missing --table"),
+        (vec!["scan", "--store", &url], "missing --table"),
+        (
+            vec!["alloc", "--store", "nosuch:x", "--table", "t"],
+            "cannot open store \"nosuch:x\"",
+        ),
+        (
+            vec!["alloc", "--store", "redb:", "--table", "t"],
+            "expected redb:PATH",
+        ),
+        (
+            vec!["alloc", "--store", "memory:?bogus=1", "--table", "t"],
+            "bogus",
+        ),
+        (
+            vec![
+                "alloc", "--store", &url, "--table", "t", "--count", "2", "a", "b",
+            ],
+            "2 VALUEs were given",
+        ),
+        (
+            vec!["alloc", "--store", &url, "--table", "t", "--count", "x"],
+            "invalid --count",
+        ),
+        (
+            vec!["alloc", "--store", &url, "--table", "t", "--count", "-1"],
+            "invalid --count",
+        ),
+        (
+            vec!["alloc", "--store", &url, "--table", "t", "--format", "hexx"],
+            "unknown format",
+        ),
+        (
+            vec!["alloc", "--store", &url, "--table", "t", "-x"],
+            "unknown option '-x'",
+        ),
+        (
+            vec!["scan", "--store", &url, "--table", "t", "--limit", "x"],
+            "invalid --limit",
+        ),
+        (
+            vec!["scan", "--store", &url, "--table", "t", "extra"],
+            "no positional",
+        ),
+        (vec!["demo", "extra"], "no positional"),
+        (vec!["demo", "--store", "nosuch:"], "cannot open store"),
+    ] {
+        let msg = fails(&args);
+        assert!(msg.contains(want), "{args:?}: {msg}");
+    }
+    // A table read in the wrong format: its keys are not rows of that format.
+    ok(&["alloc", "--store", &url, "--table", "t", "v"]);
+    let msg = fails(&[
+        "scan", "--store", &url, "--table", "t", "--format", "decimal",
+    ]);
+    assert!(msg.contains("is not a row key"), "{msg}");
+    let msg = fails(&[
+        "alloc", "--store", &url, "--table", "t", "--format", "decimal", "v",
+    ]);
+    assert!(
+        msg.contains("allocation 1 of 1 failed (0 allocated before it)"),
+        "{msg}"
+    );
+    // A server that is not there: one line, exit 2 (whatever the build's features).
+    let o = run(&["alloc", "--store", "redis://127.0.0.1:1", "--table", "t"]);
+    check_error(&o, "redis not there");
+    assert!(o.stdout.is_empty());
+}
+
+/// 8 `lexikey alloc` processes at once on one server table: exactly 8 × 50
+/// rows, IDs unique and contiguous from the start ID down, every value
+/// stored — checked by reading the store directly.
+fn concurrent_processes(var: &str) {
+    let Ok(base) = std::env::var(var) else {
+        eprintln!("{var} not set: skipped (run through scripts/with-stores.sh)");
+        return;
+    };
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    let sep = if base.contains('?') { '&' } else { '?' };
+    let url = format!("{base}{sep}ns=cli_{}_{nanos:08x}", std::process::id());
+    let probe = run(&["scan", "--store", &url, "--table", "t"]);
+    if probe
+        .stderr
+        .contains("needs lexikey-stores built with cargo feature")
+    {
+        eprintln!(
+            "{var}: the binary lacks the feature: skipped ({})",
+            probe.stderr.trim()
+        );
+        return;
+    }
+    assert_eq!(probe.code, 0, "{}", probe.stderr);
+    let (clients, per) = (8, 50);
+    let children: Vec<_> = (0..clients)
+        .map(|c| {
+            std::process::Command::new(common::bin())
+                .args([
+                    "alloc",
+                    "--stats",
+                    "--store",
+                    &url,
+                    "--table",
+                    "t",
+                    "--count",
+                    &per.to_string(),
+                    &format!("client-{c}"),
+                ])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut all = BTreeSet::new();
+    let mut by_value = Vec::new();
+    for (c, child) in children.into_iter().enumerate() {
+        let o = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "client {c}: {stderr}");
+        eprintln!("client {c}: {}", stderr.trim());
+        let got = ids(&String::from_utf8(o.stdout).unwrap());
+        assert_eq!(got.len(), per);
+        assert!(
+            got.windows(2).all(|w| w[0] > w[1]),
+            "client {c}: IDs not decreasing"
+        );
+        for id in got {
+            assert!(all.insert(id), "duplicate ID {id}");
+            by_value.push((id, format!("client-{c}")));
+        }
+    }
+    let n = (clients * per) as u64;
+    assert_eq!(all.len() as u64, n);
+    assert_eq!(*all.first().unwrap(), MAX - (n - 1), "not contiguous");
+    assert_eq!(*all.last().unwrap(), MAX);
+    // Read the store directly: exactly these rows, each with its client's value.
+    let store = lexikey_stores::open(&url).unwrap();
+    let (start, end) = lexikey::tuple::prefix_range(Format::Hex, &[Component::asc("t")]).unwrap();
+    let rows = store
+        .scan(
+            &lexikey::KeyRange {
+                start: Some(start),
+                end,
+            },
+            usize::MAX,
+        )
+        .unwrap();
+    assert_eq!(rows.len() as u64, n);
+    by_value.sort();
+    let mut stored: Vec<(u64, String)> = rows
+        .iter()
+        .map(|(k, v)| {
+            let text = std::str::from_utf8(k).unwrap();
+            let hex = text.strip_prefix("t#u").unwrap();
+            (
+                u64::from_str_radix(hex, 16).unwrap(),
+                String::from_utf8(v.clone()).unwrap(),
+            )
+        })
+        .collect();
+    stored.sort();
+    assert_eq!(stored, by_value);
+}
+
+#[test]
+fn concurrent_processes_redis() {
+    concurrent_processes("LEXIKEY_REDIS_URL");
+}
+
+#[test]
+fn concurrent_processes_postgres() {
+    concurrent_processes("LEXIKEY_POSTGRES_URL");
+}
+
+#[test]
+fn concurrent_processes_etcd() {
+    concurrent_processes("LEXIKEY_ETCD_URL");
+}
