@@ -24,7 +24,7 @@
 use std::borrow::Cow;
 
 use crate::error::DecodeError;
-use crate::value::{Component, Dir, Field, Type, Value};
+use crate::value::{f64_from_order_bits, f64_order_bits, Component, Dir, Field, Type, Value};
 
 /// The component separator of text keys.
 pub const SEP: u8 = b'#';
@@ -43,20 +43,69 @@ pub(crate) fn needs_escape(b: u8) -> bool {
     b <= ESC
 }
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of every byte of `w` that is `<= ESC`, exact for the lowest
+/// such byte (a borrow only ever flags bytes above a true hit).
+#[inline(always)]
+fn escape_bits(w: u64) -> u64 {
+    w.wrapping_sub((ESC as u64 + 1) * ONES) & !w & HIGH
+}
+
+/// The index of the first byte `<= ESC` in `s[from..]` (as an index into
+/// `s`), or `s.len()` when there is none. Scans eight bytes at a time.
+#[inline]
+pub(crate) fn find_escape(s: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while let Some(w) = s.get(i..i + 8) {
+        let m = escape_bits(u64::from_le_bytes(w.try_into().unwrap_or([0; 8])));
+        if m != 0 {
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    if i >= s.len() {
+        return s.len();
+    }
+    if s.len() >= 8 {
+        // The last, overlapping word, its bytes before `i` set to 0xFF so
+        // that they neither match nor borrow (`i - base` is 1..=7).
+        let base = s.len() - 8;
+        let w = u64::from_le_bytes(s[base..].try_into().unwrap_or([0; 8]));
+        let m = escape_bits(w | ((1u64 << (8 * (i - base))) - 1));
+        return if m == 0 {
+            s.len()
+        } else {
+            base + (m.trailing_zeros() / 8) as usize
+        };
+    }
+    while i < s.len() && !needs_escape(s[i]) {
+        i += 1;
+    }
+    i
+}
+
 /// Appends the escaped form of `s`.
 #[inline]
 pub(crate) fn escape_into(s: &[u8], out: &mut Vec<u8>) {
+    let mut i = find_escape(s, 0);
+    if i == s.len() {
+        out.extend_from_slice(s);
+        return;
+    }
+    out.reserve(s.len() + 8);
     let mut start = 0;
-    for (i, &b) in s.iter().enumerate() {
-        if needs_escape(b) {
-            out.extend_from_slice(&s[start..i]);
-            out.extend_from_slice(&[
-                ESC,
-                UPPER_HEX[(b >> 4) as usize],
-                UPPER_HEX[(b & 15) as usize],
-            ]);
-            start = i + 1;
-        }
+    while i < s.len() {
+        let b = s[i];
+        out.extend_from_slice(&s[start..i]);
+        out.extend_from_slice(&[
+            ESC,
+            UPPER_HEX[(b >> 4) as usize],
+            UPPER_HEX[(b & 15) as usize],
+        ]);
+        start = i + 1;
+        i = find_escape(s, start);
     }
     out.extend_from_slice(&s[start..]);
 }
@@ -72,12 +121,16 @@ pub(crate) fn upper_hex_val(b: u8) -> Option<u8> {
 
 /// Decodes an ascending string component (canonically), borrowing when it
 /// holds no escape.
+#[inline]
 pub(crate) fn unescape(input: &[u8]) -> Result<Cow<'_, str>, DecodeError> {
     let s = std::str::from_utf8(input).map_err(|e| DecodeError::InvalidUtf8 {
         offset: e.valid_up_to(),
     })?;
+    let mut i = find_escape(input, 0);
+    if i == input.len() {
+        return Ok(Cow::Borrowed(s));
+    }
     let mut owned: Option<Vec<u8>> = None;
-    let mut i = 0;
     let mut start = 0;
     while i < input.len() {
         let b = input[i];
@@ -110,16 +163,14 @@ pub(crate) fn unescape(input: &[u8]) -> Result<Cow<'_, str>, DecodeError> {
             let o = owned.get_or_insert_with(|| Vec::with_capacity(input.len()));
             o.extend_from_slice(&input[start..i]);
             o.push(v);
-            i += 3;
-            start = i;
-        } else if needs_escape(b) {
+            start = i + 3;
+            i = find_escape(input, start);
+        } else {
             return Err(DecodeError::InvalidSymbol {
                 offset: i,
                 found: b,
                 expected: "a byte above 0x25 or a %XX escape",
             });
-        } else {
-            i += 1;
         }
     }
     Ok(match owned {
@@ -135,16 +186,120 @@ pub(crate) fn unescape(input: &[u8]) -> Result<Cow<'_, str>, DecodeError> {
     })
 }
 
+/// Where a body decoder writes its bytes: a `Vec`, or a fixed stack
+/// buffer for fixed-width values (no allocation).
+pub(crate) trait Sink {
+    /// Appends one byte.
+    fn push(&mut self, b: u8);
+    /// Appends bytes.
+    fn extend_from_slice(&mut self, b: &[u8]);
+}
+
+impl Sink for Vec<u8> {
+    #[inline]
+    fn push(&mut self, b: u8) {
+        Vec::push(self, b);
+    }
+    #[inline]
+    fn extend_from_slice(&mut self, b: &[u8]) {
+        Vec::extend_from_slice(self, b);
+    }
+}
+
+/// A [`Sink`] over a fixed buffer. Bytes past its end are counted, not
+/// written (callers compare [`SliceSink::len`] with what they expect).
+pub(crate) struct SliceSink<'a> {
+    buf: &'a mut [u8],
+    len: usize,
+}
+
+impl<'a> SliceSink<'a> {
+    #[inline]
+    pub(crate) fn new(buf: &'a mut [u8]) -> Self {
+        SliceSink { buf, len: 0 }
+    }
+    /// How many bytes were pushed.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+}
+
+impl Sink for SliceSink<'_> {
+    #[inline]
+    fn push(&mut self, b: u8) {
+        if let Some(x) = self.buf.get_mut(self.len) {
+            *x = b;
+        }
+        self.len += 1;
+    }
+    #[inline]
+    fn extend_from_slice(&mut self, b: &[u8]) {
+        for &x in b {
+            self.push(x);
+        }
+    }
+}
+
 /// A body codec: how the tagged text formats write bytes.
 pub(crate) trait Body {
     /// Appends the body of `bytes` (inverted when `invert`). `ones` fills
     /// unused low bits with ones instead of zeros (descending variable-length).
     fn encode(bytes: &[u8], invert: bool, ones: bool, out: &mut Vec<u8>);
+    /// Appends the body of the 8 big-endian bytes of `v` (as
+    /// `encode(&v.to_be_bytes(), false, false, out)`).
+    #[inline]
+    fn encode_u64(v: u64, out: &mut Vec<u8>) {
+        Self::encode(&v.to_be_bytes(), false, false, out);
+    }
     /// Decodes a whole body into `out`, canonically; offsets relative to `input`.
-    fn decode(input: &[u8], invert: bool, ones: bool, out: &mut Vec<u8>)
-        -> Result<(), DecodeError>;
+    fn decode<S: Sink>(
+        input: &[u8],
+        invert: bool,
+        ones: bool,
+        out: &mut S,
+    ) -> Result<(), DecodeError>;
+    /// Decodes the body of 8 bytes (`input` is exactly
+    /// `encoded_len(8)` long), as `decode(input, false, false, …)` would.
+    #[inline]
+    fn decode_u64(input: &[u8]) -> Result<u64, DecodeError> {
+        let mut buf = [0u8; 8];
+        let mut out = SliceSink::new(&mut buf);
+        Self::decode(input, false, false, &mut out)?;
+        if out.len() != 8 {
+            return Err(DecodeError::Truncated {
+                offset: input.len(),
+                expected: "more digits",
+            });
+        }
+        Ok(u64::from_be_bytes(buf))
+    }
     /// The body length of `n` bytes.
     fn encoded_len(n: usize) -> usize;
+}
+
+/// The order bits of an 8-byte fixed-width value.
+#[inline]
+fn order_u64(v: &Value<'_>) -> Option<u64> {
+    match *v {
+        Value::I64(v) | Value::Ts(v) => Some((v as u64) ^ (1 << 63)),
+        Value::U64(v) => Some(v),
+        Value::F64(v) => Some(f64_order_bits(v)),
+        _ => None,
+    }
+}
+
+/// The value of 8-byte fixed-width type `ty` from its order bits (`None`
+/// for a non-canonical NaN or a type that is not 8 bytes wide).
+#[inline]
+pub(crate) fn value_from_u64(ty: Type, bits: u64) -> Option<Value<'static>> {
+    Some(match ty {
+        Type::I64 => Value::I64((bits ^ (1 << 63)) as i64),
+        Type::Ts => Value::Ts((bits ^ (1 << 63)) as i64),
+        Type::U64 => Value::U64(bits),
+        Type::F64 => Value::F64(f64_from_order_bits(bits)?),
+        _ => return None,
+    })
 }
 
 /// Appends a whole component in a tagged text format with body codec `B`.
@@ -170,8 +325,11 @@ pub(crate) fn encode_tagged<B: Body>(c: &Component<'_>, out: &mut Vec<u8>) {
             }
         }
         v => {
-            // Fixed-width: order bytes are always present.
-            if let Some((buf, n)) = v.order_bytes() {
+            if let Some(bits) = order_u64(v) {
+                out.push(tag_of(v.ty(), c.dir));
+                B::encode_u64(if desc { !bits } else { bits }, out);
+            } else if let Some((buf, n)) = v.order_bytes() {
+                // Other fixed widths: order bytes are always present.
                 out.push(tag_of(v.ty(), c.dir));
                 B::encode(&buf[..n], desc, false, out);
             }
@@ -274,6 +432,7 @@ pub(crate) fn decode_desc_str<B: Body>(input: &[u8]) -> Result<Cow<'static, str>
 }
 
 /// Decodes one component of a tagged text format with body codec `B`.
+#[inline]
 pub(crate) fn decode_tagged<'k, B: Body>(
     field: Field,
     input: &'k [u8],
@@ -311,9 +470,17 @@ pub(crate) fn decode_tagged<'k, B: Body>(
             if body.len() > want {
                 return Err(DecodeError::TrailingBytes { offset: 1 + want });
             }
-            let mut buf = Vec::with_capacity(16);
-            B::decode(body, field.dir.is_desc(), false, &mut buf).map_err(|e| e.shift(1))?;
-            Value::from_order_bytes(ty, &buf).ok_or(DecodeError::NonCanonical {
+            let desc = field.dir.is_desc();
+            let value = if n == 8 {
+                let bits = B::decode_u64(body).map_err(|e| e.shift(1))?;
+                value_from_u64(ty, if desc { !bits } else { bits })
+            } else {
+                let mut buf = [0u8; 16];
+                let mut sink = SliceSink::new(&mut buf[..n]);
+                B::decode(body, desc, false, &mut sink).map_err(|e| e.shift(1))?;
+                Value::from_order_bytes(ty, &buf[..n])
+            };
+            value.ok_or(DecodeError::NonCanonical {
                 offset: 1,
                 reason: non_canonical_reason(ty),
             })?
@@ -350,4 +517,50 @@ pub(crate) fn guess_tagged<'k, B: Body>(input: &'k [u8]) -> Result<Component<'k>
         }
     }
     decode_tagged::<B>(Field::asc(Type::Str), input)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{escape_into, find_escape, needs_escape, unescape};
+
+    #[test]
+    fn find_escape_matches_position() {
+        let mut s = Vec::new();
+        for len in 0..40 {
+            for hit in 0..=len {
+                for bad in [0x00, 0x20, 0x23, 0x25] {
+                    s.clear();
+                    s.extend((0..len).map(|i| {
+                        if i == hit {
+                            bad
+                        } else {
+                            [0x26, 0x27, 0x7F, 0x80, 0xFF, b'a'][i % 6]
+                        }
+                    }));
+                    for from in 0..=len {
+                        let want = s[from..]
+                            .iter()
+                            .position(|&b| needs_escape(b))
+                            .map_or(len, |p| from + p);
+                        assert_eq!(find_escape(&s, from), want, "{s:?} from {from}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn escape_round_trip_every_byte_position() {
+        for len in 0..20 {
+            for b in 0u8..0x80 {
+                let s: String = (0..len)
+                    .map(|i| if i % 3 == 1 { char::from(b) } else { 'x' })
+                    .collect();
+                let mut out = Vec::new();
+                escape_into(s.as_bytes(), &mut out);
+                assert!(out.iter().all(|&c| !needs_escape(c) || c == b'%'));
+                assert_eq!(unescape(&out).unwrap(), s);
+            }
+        }
+    }
 }

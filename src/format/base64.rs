@@ -17,7 +17,7 @@
 //! ```
 
 use crate::error::DecodeError;
-use crate::text::{self, Body};
+use crate::text::{self, Body, Sink, SliceSink};
 use crate::value::{Component, Field};
 
 /// The sortable alphabet, in ASCII order.
@@ -74,11 +74,26 @@ impl Body for B64 {
         }
     }
 
-    fn decode(
+    #[inline]
+    fn encode_u64(v: u64, out: &mut Vec<u8>) {
+        out.extend_from_slice(&b64_11(v));
+    }
+
+    #[inline]
+    fn decode_u64(input: &[u8]) -> Result<u64, DecodeError> {
+        if let Ok(body) = <&[u8; 11]>::try_from(input) {
+            if let Some(v) = unb64_11(body) {
+                return Ok(v);
+            }
+        }
+        decode_u64_slow(input)
+    }
+
+    fn decode<S: Sink>(
         input: &[u8],
         invert: bool,
         ones: bool,
-        out: &mut Vec<u8>,
+        out: &mut S,
     ) -> Result<(), DecodeError> {
         let mask = if invert { 0xFF } else { 0 };
         if input.len() % 4 == 1 {
@@ -88,7 +103,6 @@ impl Body for B64 {
                 expected: "another base64 character (a length of 4n+1 is impossible)",
             });
         }
-        out.reserve(input.len() * 3 / 4);
         let chunks = input.chunks_exact(4);
         let rest = chunks.remainder();
         for (i, c) in chunks.enumerate() {
@@ -156,6 +170,7 @@ pub fn encode_component(c: &Component<'_>, out: &mut Vec<u8>) {
 }
 
 /// Decodes one `#`-free component of type `field`.
+#[inline]
 pub fn decode_component(field: Field, input: &[u8]) -> Result<Component<'_>, DecodeError> {
     text::decode_tagged::<B64>(field, input)
 }
@@ -181,29 +196,105 @@ pub fn encode_f64(v: f64) -> [u8; 12] {
     encode_u64_body(b'd', crate::value::f64_order_bits(v))
 }
 
+/// The 11 body characters of 8 big-endian bytes (64 bits, then two zero
+/// bits), one table lookup each.
+#[inline]
+fn b64_11(v: u64) -> [u8; 11] {
+    let mut out = [0u8; 11];
+    let mut i = 0;
+    while i < 10 {
+        out[i] = ALPHABET[((v >> (58 - 6 * i)) & 63) as usize];
+        i += 1;
+    }
+    out[10] = ALPHABET[((v & 15) << 2) as usize];
+    out
+}
+
+/// The 8 bytes of an 11-character body, or `None` when a character is not
+/// in the alphabet or the two unused low bits are not zero.
+#[inline]
+fn unb64_11(d: &[u8; 11]) -> Option<u64> {
+    let mut v = 0u64;
+    let mut bad = 0u8;
+    let mut i = 0;
+    while i < 10 {
+        let x = VALUE[d[i] as usize];
+        bad |= x;
+        v = v << 6 | u64::from(x & 63);
+        i += 1;
+    }
+    let x = VALUE[d[10] as usize];
+    // 0xFF marks a non-alphabet byte; the low two bits must be zero.
+    if (bad | x) & 0xC0 != 0 || x & 3 != 0 {
+        return None;
+    }
+    Some(v << 4 | u64::from(x >> 2))
+}
+
+/// The error path of [`Body::decode_u64`] (says what is wrong, and where).
+#[cold]
+fn decode_u64_slow(input: &[u8]) -> Result<u64, DecodeError> {
+    let mut buf = [0u8; 8];
+    let mut out = SliceSink::new(&mut buf);
+    B64::decode(input, false, false, &mut out)?;
+    if out.len() != 8 {
+        return Err(DecodeError::Truncated {
+            offset: input.len(),
+            expected: "11 base64 characters",
+        });
+    }
+    Ok(u64::from_be_bytes(buf))
+}
+
 #[inline]
 fn encode_u64_body(tag: u8, v: u64) -> [u8; 12] {
-    let mut out = [0u8; 12];
-    out[0] = tag;
-    // 64 bits, left-aligned in 66: shift in two zero bits.
-    let x = u128::from(v) << 2;
+    let body = b64_11(v);
+    let mut out = [tag; 12];
     let mut i = 0;
     while i < 11 {
-        out[1 + i] = ALPHABET[((x >> (60 - 6 * i)) & 63) as usize];
+        out[1 + i] = body[i];
         i += 1;
     }
     out
 }
 
-/// Decodes an ascending `base64` `i64` key.
+/// The order bits of an ascending 12-byte key with tag `tag`, `None` when
+/// anything is off (the caller then reports the error the general decoder
+/// gives).
+#[inline]
+fn read_u64(tag: u8, key: &[u8]) -> Option<u64> {
+    match key.split_first() {
+        Some((&t, body)) if t == tag => unb64_11(body.try_into().ok()?),
+        _ => None,
+    }
+}
+
+/// Decodes an ascending `base64` `i64` key. No allocation.
+#[inline]
 pub fn decode_i64(key: &[u8]) -> Result<i64, DecodeError> {
-    let c = decode_component(Field::asc(crate::Type::I64), key)?;
-    match c.value {
-        crate::Value::I64(v) => Ok(v),
-        _ => Err(DecodeError::UnexpectedTag {
-            offset: 0,
-            found: key[0],
-            expected: "'l' (i64)",
+    match read_u64(b'l', key) {
+        Some(v) => Ok((v ^ (1 << 63)) as i64),
+        None => decode_slow(crate::Type::I64, key).map(|v| match v {
+            crate::Value::I64(v) => v,
+            _ => 0,
         }),
     }
+}
+
+/// Decodes an ascending `base64` `f64` key. No allocation.
+#[inline]
+pub fn decode_f64(key: &[u8]) -> Result<f64, DecodeError> {
+    match read_u64(b'd', key).and_then(crate::value::f64_from_order_bits) {
+        Some(v) => Ok(v),
+        None => decode_slow(crate::Type::F64, key).map(|v| match v {
+            crate::Value::F64(v) => v,
+            _ => 0.0,
+        }),
+    }
+}
+
+/// The error path of the scalar decoders: the general decoder's verdict.
+#[cold]
+fn decode_slow(ty: crate::Type, key: &[u8]) -> Result<crate::Value<'_>, DecodeError> {
+    Ok(decode_component(Field::asc(ty), key)?.value)
 }

@@ -35,17 +35,51 @@ use crate::error::DecodeError;
 use crate::text::non_canonical_reason;
 use crate::value::{Component, Field, Type, Value};
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The index of the first byte equal to `needle` in `s[from..]` (as an
+/// index into `s`), or `None`. Scans eight bytes at a time: the classic
+/// "has zero byte" test on `word ^ needle`, exact for the lowest hit.
+#[inline]
+fn find_byte(s: &[u8], from: usize, needle: u8) -> Option<usize> {
+    let pattern = u64::from(needle) * ONES;
+    // `skip` sets bytes of `x` to 0xFF: they neither hit nor borrow.
+    let hits = |w: &[u8], skip: u64| {
+        let x = (u64::from_le_bytes(w.try_into().unwrap_or([0; 8])) ^ pattern) | skip;
+        x.wrapping_sub(ONES) & !x & HIGH
+    };
+    let mut i = from;
+    while let Some(w) = s.get(i..i + 8) {
+        let m = hits(w, 0);
+        if m != 0 {
+            return Some(i + (m.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    if i >= s.len() {
+        return None;
+    }
+    if s.len() >= 8 {
+        // The last, overlapping word, without its bytes before `i`
+        // (`i - base` is 1..=7).
+        let base = s.len() - 8;
+        let m = hits(&s[base..], (1u64 << (8 * (i - base))) - 1);
+        return (m != 0).then(|| base + (m.trailing_zeros() / 8) as usize);
+    }
+    s[i..].iter().position(|&b| b == needle).map(|p| i + p)
+}
+
 /// Appends `bytes` escaped and terminated, inverted when `invert`.
 #[inline]
 fn put_escaped(bytes: &[u8], invert: bool, out: &mut Vec<u8>) {
     let start_len = out.len();
+    out.reserve(bytes.len() + 2);
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if b == 0 {
-            out.extend_from_slice(&bytes[start..i]);
-            out.extend_from_slice(&[0x00, 0xFF]);
-            start = i + 1;
-        }
+    while let Some(z) = find_byte(bytes, start, 0) {
+        out.extend_from_slice(&bytes[start..z]);
+        out.extend_from_slice(&[0x00, 0xFF]);
+        start = z + 1;
     }
     out.extend_from_slice(&bytes[start..]);
     out.extend_from_slice(&[0x00, 0x01]);
@@ -53,6 +87,17 @@ fn put_escaped(bytes: &[u8], invert: bool, out: &mut Vec<u8>) {
         for b in &mut out[start_len..] {
             *b = !*b;
         }
+    }
+}
+
+/// The order bits of an 8-byte fixed-width value.
+#[inline]
+fn order_u64(v: &Value<'_>) -> Option<u64> {
+    match *v {
+        Value::I64(v) | Value::Ts(v) => Some((v as u64) ^ (1 << 63)),
+        Value::U64(v) => Some(v),
+        Value::F64(v) => Some(crate::value::f64_order_bits(v)),
+        _ => None,
     }
 }
 
@@ -64,7 +109,9 @@ pub fn encode_component(c: &Component<'_>, out: &mut Vec<u8>) {
         Value::Str(s) => put_escaped(s.as_bytes(), desc, out),
         Value::Bytes(b) => put_escaped(b, desc, out),
         v => {
-            if let Some((mut buf, n)) = v.order_bytes() {
+            if let Some(bits) = order_u64(v) {
+                out.extend_from_slice(&(if desc { !bits } else { bits }).to_be_bytes());
+            } else if let Some((mut buf, n)) = v.order_bytes() {
                 if desc {
                     for b in &mut buf[..n] {
                         *b = !*b;
@@ -86,13 +133,12 @@ fn take_escaped(input: &[u8], invert: bool) -> Result<(Cow<'_, [u8]>, usize), De
     let mut start = 0;
     let mut i = 0;
     loop {
-        let Some(pos) = input[i..].iter().position(|&b| b == zero) else {
+        let Some(z) = find_byte(input, i, zero) else {
             return Err(DecodeError::Truncated {
                 offset: input.len(),
                 expected: "the 00 01 terminator of a string/bytes component",
             });
         };
-        let z = i + pos;
         let Some(&next) = input.get(z + 1) else {
             return Err(DecodeError::Truncated {
                 offset: input.len(),
@@ -177,14 +223,20 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<(Component<'_>, us
                     expected: "the rest of a fixed-width value",
                 });
             };
-            let mut buf = [0u8; 16];
-            buf[..n].copy_from_slice(raw);
-            if desc {
-                for b in &mut buf[..n] {
-                    *b = !*b;
+            let v = if let Ok(raw) = <[u8; 8]>::try_from(raw) {
+                let bits = u64::from_be_bytes(raw);
+                crate::text::value_from_u64(ty, if desc { !bits } else { bits })
+            } else {
+                let mut buf = [0u8; 16];
+                buf[..n].copy_from_slice(raw);
+                if desc {
+                    for b in &mut buf[..n] {
+                        *b = !*b;
+                    }
                 }
-            }
-            let v = Value::from_order_bytes(ty, &buf[..n]).ok_or(DecodeError::NonCanonical {
+                Value::from_order_bytes(ty, &buf[..n])
+            };
+            let v = v.ok_or(DecodeError::NonCanonical {
                 offset: 0,
                 reason: non_canonical_reason(ty),
             })?;
@@ -228,4 +280,56 @@ pub fn decode_i64(key: &[u8]) -> Result<i64, DecodeError> {
 #[inline]
 pub fn encode_f64(v: f64) -> [u8; 8] {
     crate::value::f64_order_bits(v).to_be_bytes()
+}
+
+/// Decodes an 8-byte `binary` `f64`.
+#[inline]
+pub fn decode_f64(key: &[u8]) -> Result<f64, DecodeError> {
+    match <[u8; 8]>::try_from(key) {
+        Ok(b) => crate::value::f64_from_order_bits(u64::from_be_bytes(b)).ok_or(
+            DecodeError::NonCanonical {
+                offset: 0,
+                reason: non_canonical_reason(Type::F64),
+            },
+        ),
+        Err(_) if key.len() < 8 => Err(DecodeError::Truncated {
+            offset: key.len(),
+            expected: "8 bytes",
+        }),
+        Err(_) => Err(DecodeError::TrailingBytes { offset: 8 }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_byte;
+
+    #[test]
+    fn find_byte_matches_position() {
+        let mut s = Vec::new();
+        for len in 0..40 {
+            for hit in 0..=len {
+                s.clear();
+                s.extend((0..len).map(|i| if i == hit { 0 } else { 1 + (i as u8 % 250) }));
+                for from in 0..=len {
+                    let want = s[from..].iter().position(|&b| b == 0).map(|p| from + p);
+                    assert_eq!(
+                        find_byte(&s, from, 0),
+                        want,
+                        "len {len} hit {hit} from {from}"
+                    );
+                }
+            }
+        }
+        // Hits before `from` must neither count nor borrow.
+        let z = [0u8, 0, 0, 0, 0, 0, 0, 1, 1];
+        for from in 0..=z.len() {
+            let want = z[from..].iter().position(|&b| b == 0).map(|p| from + p);
+            assert_eq!(find_byte(&z, from, 0), want, "from {from}");
+        }
+        // Bytes that borrow (0x00 next to 0x01) and inverted needles.
+        assert_eq!(find_byte(&[1, 0, 0, 1, 1, 1, 1, 1, 0], 0, 0), Some(1));
+        assert_eq!(find_byte(&[0xFE, 0xFF, 0, 0xFF], 0, 0xFF), Some(1));
+        assert_eq!(find_byte(&[0x7F; 9], 0, 0xFF), None);
+    }
 }

@@ -84,12 +84,9 @@ fn max_for(digits: u8) -> u128 {
 /// Writes `v` as exactly `buf.len()` zero-padded digits (caller checked fit).
 #[inline]
 fn write_digits(mut v: u128, buf: &mut [u8]) {
-    if v <= u128::from(u64::MAX) {
-        let mut x = v as u64;
-        for d in buf.iter_mut().rev() {
-            *d = b'0' + (x % 10) as u8;
-            x /= 10;
-        }
+    if v <= u128::from(u64::MAX) && buf.len() <= 20 {
+        let all = digits20(v as u64);
+        buf.copy_from_slice(&all[20 - buf.len()..]);
     } else {
         for d in buf.iter_mut().rev() {
             *d = b'0' + (v % 10) as u8;
@@ -285,6 +282,59 @@ fn signed_from(neg: bool, mag: u128, min: i128, max: i128) -> Option<i128> {
     (min..=max).contains(&v).then_some(v)
 }
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// The 8 ASCII digits of `n < 10^8`, most significant first, computed a
+/// word at a time: split into 4+4, 2+2, 1+1 digits by multiply-and-shift
+/// division in lanes of 32, 16 and 8 bits.
+#[inline(always)]
+const fn digits8(n: u32) -> [u8; 8] {
+    let x = n as u64;
+    // Lanes of 32 bits: the first 4 digits in the low lane (first in memory).
+    let x = (x / 10_000) | (x % 10_000) << 32;
+    // x / 100 in each 32-bit lane (exact for lanes < 10_000).
+    let hi = ((x * 10_486) >> 20) & 0x0000_007F_0000_007F;
+    let x = hi | (x - hi * 100) << 16;
+    // x / 10 in each 16-bit lane (exact for lanes < 100).
+    let hi = ((x * 103) >> 10) & 0x000F_000F_000F_000F;
+    let x = hi | (x - hi * 10) << 8;
+    (x + 0x30 * ONES).to_le_bytes()
+}
+
+/// The 20 zero-padded ASCII digits of `v`.
+#[inline]
+fn digits20(v: u64) -> [u8; 20] {
+    let top = (v / 10_000_000_000_000_000) as u32; // < 1845
+    let rest = v % 10_000_000_000_000_000;
+    let mut out = [0u8; 20];
+    let t = digits8(top);
+    let mut i = 0;
+    while i < 4 {
+        out[i] = t[4 + i];
+        i += 1;
+    }
+    out[4..12].copy_from_slice(&digits8((rest / 100_000_000) as u32));
+    out[12..].copy_from_slice(&digits8((rest % 100_000_000) as u32));
+    out
+}
+
+/// The value of 8 ASCII digits (first digit in the low byte of `c`), or
+/// `None` when a byte is not a digit.
+#[inline(always)]
+fn parse8(c: u64) -> Option<u32> {
+    // Every byte in 0x30..=0x3F, and still below 0x40 after adding 6.
+    if c & (0xF0 * ONES) != 0x30 * ONES || (c + 6 * ONES) & (0xF0 * ONES) != 0x30 * ONES {
+        return None;
+    }
+    let x = c - 0x30 * ONES;
+    let x = (x * 10 + (x >> 8)) & 0x00FF_00FF_00FF_00FF;
+    let x = (x * 100 + (x >> 16)) & 0x0000_FFFF_0000_FFFF;
+    Some((x.wrapping_mul(10_000).wrapping_add(x >> 32)) as u32)
+}
+
+/// The nine's complement bound of 19 digits.
+const NINES19: u64 = 9_999_999_999_999_999_999;
+
 /// Zero-padded full-width decimal of an `i64` (20 bytes). No allocation.
 ///
 /// ```
@@ -293,29 +343,108 @@ fn signed_from(neg: bool, mag: u128, min: i128, max: i128) -> Option<i128> {
 /// ```
 #[inline]
 pub fn encode_i64(v: i64) -> [u8; 20] {
-    let mut out = [0u8; 20];
     let mag = v.unsigned_abs();
     let (sign, x) = if v < 0 {
-        (b'-', 9_999_999_999_999_999_999u64 - mag)
+        (b'-', NINES19 - mag)
     } else {
         (b'0', mag)
     };
+    // x < 10^19: the leading digit of the 20 is always 0; overwrite it.
+    let mut out = digits20(x);
     out[0] = sign;
-    let mut x = x;
-    for d in out[1..].iter_mut().rev() {
-        *d = b'0' + (x % 10) as u8;
-        x /= 10;
-    }
     out
 }
 
-/// Decodes a full-width ascending decimal `i64`.
+/// Decodes a full-width ascending decimal `i64`. No allocation.
+#[inline]
 pub fn decode_i64(key: &[u8]) -> Result<i64, DecodeError> {
+    if let Some(v) = read_i64(key) {
+        return Ok(v);
+    }
+    decode_i64_slow(key)
+}
+
+/// The fast path of [`decode_i64`]; `None` when anything is off.
+#[inline]
+fn read_i64(key: &[u8]) -> Option<i64> {
+    let key: &[u8; 20] = key.try_into().ok()?;
+    let word = |i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&key[i..i + 8]);
+        u64::from_le_bytes(w)
+    };
+    let (d1, d2, d3) = (key[1], key[2], key[3]);
+    if !(d1.is_ascii_digit() && d2.is_ascii_digit() && d3.is_ascii_digit()) {
+        return None;
+    }
+    let top = u64::from(d1 - b'0') * 100 + u64::from(d2 - b'0') * 10 + u64::from(d3 - b'0');
+    let x = top * 10_000_000_000_000_000
+        + u64::from(parse8(word(4))?) * 100_000_000
+        + u64::from(parse8(word(12))?);
+    match key[0] {
+        b'0' if x <= i64::MAX as u64 => Some(x as i64),
+        // mag = NINES19 - x; 0 (negative zero) and > 2^63 are errors.
+        b'-' if x < NINES19 && NINES19 - x <= 1 << 63 => Some((NINES19 - x).wrapping_neg() as i64),
+        _ => None,
+    }
+}
+
+/// The error path of [`decode_i64`]: the general decoder's verdict.
+#[cold]
+fn decode_i64_slow(key: &[u8]) -> Result<i64, DecodeError> {
     match decode_component(Field::asc(Type::I64), key)?.value {
         Value::I64(v) => Ok(v),
         _ => Err(DecodeError::OutOfRange {
             offset: 0,
             ty: Type::I64,
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits8_matches_format() {
+        let mut n = 0u32;
+        while n < 100_000_000 {
+            assert_eq!(digits8(n), *format!("{n:08}").as_bytes(), "{n}");
+            n += 9_973;
+        }
+        for n in [0, 9, 10, 99, 100, 9_999, 10_000, 99_999_999] {
+            assert_eq!(digits8(n), *format!("{n:08}").as_bytes(), "{n}");
+            let w = u64::from_le_bytes(digits8(n));
+            assert_eq!(parse8(w), Some(n));
+        }
+    }
+
+    #[test]
+    fn digits20_matches_format() {
+        for v in [
+            0,
+            1,
+            42,
+            u64::MAX,
+            NINES19,
+            10u64.pow(16),
+            10u64.pow(16) - 1,
+            123_456_789_012_345_678,
+        ] {
+            assert_eq!(digits20(v), *format!("{v:020}").as_bytes(), "{v}");
+        }
+    }
+
+    #[test]
+    fn parse8_rejects_non_digits() {
+        for bad in [
+            *b"1234567/",
+            *b"1234567:",
+            *b"a2345678",
+            *b"1234 678",
+            *b"\xB12345678",
+        ] {
+            assert_eq!(parse8(u64::from_le_bytes(bad)), None);
+        }
     }
 }

@@ -27,7 +27,7 @@
 //! ```
 
 use crate::error::DecodeError;
-use crate::text::{self, Body, UPPER_HEX};
+use crate::text::{self, Body, Sink, SliceSink, UPPER_HEX};
 use crate::value::{f64_from_order_bits, f64_order_bits, Component, Field};
 
 /// Two UPPERCASE hex digits for every byte value.
@@ -62,19 +62,30 @@ pub(crate) struct Hex;
 impl Body for Hex {
     #[inline]
     fn encode(bytes: &[u8], invert: bool, _ones: bool, out: &mut Vec<u8>) {
-        let mask = if invert { 0xFF } else { 0 };
+        let mask = if invert { u64::MAX } else { 0 };
         out.reserve(bytes.len() * 2);
-        for &b in bytes {
-            out.extend_from_slice(&PAIRS[(b ^ mask) as usize]);
+        let words = bytes.chunks_exact(8);
+        let rest = words.remainder();
+        for w in words {
+            let v = u64::from_be_bytes(w.try_into().unwrap_or([0; 8])) ^ mask;
+            out.extend_from_slice(&hex16(v));
+        }
+        for &b in rest {
+            out.extend_from_slice(&PAIRS[usize::from(b ^ mask as u8)]);
         }
     }
 
     #[inline]
-    fn decode(
+    fn encode_u64(v: u64, out: &mut Vec<u8>) {
+        out.extend_from_slice(&hex16(v));
+    }
+
+    #[inline]
+    fn decode<S: Sink>(
         input: &[u8],
         invert: bool,
         _ones: bool,
-        out: &mut Vec<u8>,
+        out: &mut S,
     ) -> Result<(), DecodeError> {
         let mask = if invert { 0xFF } else { 0 };
         let pairs = input.chunks_exact(2);
@@ -87,7 +98,6 @@ impl Body for Hex {
                 expected: "an even number of hex digits",
             });
         }
-        out.reserve(input.len() / 2);
         for (i, p) in pairs.enumerate() {
             let h = nibble(p[0], 2 * i)?;
             let l = nibble(p[1], 2 * i + 1)?;
@@ -97,8 +107,98 @@ impl Body for Hex {
     }
 
     #[inline]
+    fn decode_u64(input: &[u8]) -> Result<u64, DecodeError> {
+        let Ok(body) = <&[u8; 16]>::try_from(input) else {
+            return Self::decode_u64_slow(input);
+        };
+        match unhex16(body) {
+            Some(v) => Ok(v),
+            None => Self::decode_u64_slow(input),
+        }
+    }
+
+    #[inline]
     fn encoded_len(n: usize) -> usize {
         2 * n
+    }
+}
+
+/// One nibble per byte (most significant nibble in the most significant
+/// byte) of the 8 nibbles of `x`.
+#[inline(always)]
+const fn spread_nibbles(x: u32) -> u64 {
+    let x = x as u64;
+    let x = (x & 0xFFFF_0000) << 16 | (x & 0x0000_FFFF);
+    let x = (x & 0x0000_FF00_0000_FF00) << 8 | (x & 0x0000_00FF_0000_00FF);
+    (x & 0x00F0_00F0_00F0_00F0) << 4 | (x & 0x000F_000F_000F_000F)
+}
+
+/// UPPERCASE hex digit of each nibble held in a byte (SWAR):
+/// `n + '0'`, plus 7 more where `n >= 10`.
+#[inline(always)]
+const fn nibbles_to_ascii(n: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let ge10 = ((n + 6 * ONES) >> 4) & ONES;
+    n + 0x30 * ONES + 7 * ge10
+}
+
+/// The 16 UPPERCASE hex digits of `v`, most significant first, computed a
+/// word at a time (no table, no branch).
+#[inline]
+pub(crate) const fn hex16(v: u64) -> [u8; 16] {
+    let hi = nibbles_to_ascii(spread_nibbles((v >> 32) as u32)).to_be_bytes();
+    let lo = nibbles_to_ascii(spread_nibbles(v as u32)).to_be_bytes();
+    let mut out = [0u8; 16];
+    let mut i = 0;
+    while i < 8 {
+        out[i] = hi[i];
+        out[8 + i] = lo[i];
+        i += 1;
+    }
+    out
+}
+
+/// The value of 8 UPPERCASE hex digits (first digit in the low byte of
+/// `c`), or `None` when any byte is not one. SWAR: each byte's nibble is
+/// `(c & 0xF) + 9 * (bit 6 of c)`; the byte was a canonical digit exactly
+/// when that nibble (kept to 4 bits) spells it again.
+#[inline(always)]
+fn unhex8(c: u64) -> Option<u32> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW: u64 = 0x0F * ONES;
+    let n = ((c & LOW) + ((c >> 6) & ONES) * 9) & LOW;
+    if nibbles_to_ascii(n) != c {
+        return None;
+    }
+    // Pairs, then quads, then all eight, earlier digits more significant.
+    let x = (n << 4 | n >> 8) & 0x00FF_00FF_00FF_00FF;
+    let x = (x << 8 | x >> 16) & 0x0000_FFFF_0000_FFFF;
+    Some((x << 16 | x >> 32) as u32)
+}
+
+/// The value of 16 UPPERCASE hex digits, `None` when any is not one.
+#[inline]
+pub(crate) fn unhex16(d: &[u8; 16]) -> Option<u64> {
+    let (a, b) = d.split_at(8);
+    let hi = unhex8(u64::from_le_bytes(a.try_into().ok()?))?;
+    let lo = unhex8(u64::from_le_bytes(b.try_into().ok()?))?;
+    Some(u64::from(hi) << 32 | u64::from(lo))
+}
+
+impl Hex {
+    /// The error path of [`Body::decode_u64`]: reports the first bad digit.
+    #[cold]
+    fn decode_u64_slow(input: &[u8]) -> Result<u64, DecodeError> {
+        let mut buf = [0u8; 8];
+        let mut out = SliceSink::new(&mut buf);
+        Self::decode(input, false, false, &mut out)?;
+        if out.len() != 8 {
+            return Err(DecodeError::Truncated {
+                offset: input.len(),
+                expected: "16 hex digits",
+            });
+        }
+        Ok(u64::from_be_bytes(buf))
     }
 }
 
@@ -121,6 +221,7 @@ pub fn encode_component(c: &Component<'_>, out: &mut Vec<u8>) {
 }
 
 /// Decodes one `#`-free component of type `field`.
+#[inline]
 pub fn decode_component(field: Field, input: &[u8]) -> Result<Component<'_>, DecodeError> {
     text::decode_tagged::<Hex>(field, input)
 }
@@ -133,14 +234,11 @@ pub fn guess_component(input: &[u8]) -> Result<Component<'_>, DecodeError> {
 
 #[inline]
 fn write_u64(tag: u8, v: u64) -> [u8; 17] {
-    let mut out = [0u8; 17];
-    out[0] = tag;
-    let b = v.to_be_bytes();
+    let digits = hex16(v);
+    let mut out = [tag; 17];
     let mut i = 0;
-    while i < 8 {
-        let p = PAIRS[b[i] as usize];
-        out[1 + 2 * i] = p[0];
-        out[2 + 2 * i] = p[1];
+    while i < 16 {
+        out[1 + i] = digits[i];
         i += 1;
     }
     out
@@ -148,6 +246,21 @@ fn write_u64(tag: u8, v: u64) -> [u8; 17] {
 
 #[inline]
 fn read_u64(tag: u8, key: &[u8]) -> Result<u64, DecodeError> {
+    if let Some((&t, body)) = key.split_first() {
+        if let Ok(body) = <&[u8; 16]>::try_from(body) {
+            if t == tag {
+                if let Some(v) = unhex16(body) {
+                    return Ok(v);
+                }
+            }
+        }
+    }
+    read_u64_slow(tag, key)
+}
+
+/// The error path of [`read_u64`]: says what is wrong, and where.
+#[cold]
+fn read_u64_slow(tag: u8, key: &[u8]) -> Result<u64, DecodeError> {
     let Some((&t, body)) = key.split_first() else {
         return Err(DecodeError::Truncated {
             offset: 0,
@@ -175,18 +288,9 @@ fn read_u64(tag: u8, key: &[u8]) -> Result<u64, DecodeError> {
             DecodeError::TrailingBytes { offset: 17 }
         });
     };
-    // Branch-free accumulate; report the first bad digit only when one is bad.
     let mut v = 0u64;
-    let mut bad = 0u8;
-    for &c in body {
-        let n = NIBBLE[c as usize];
-        bad |= n;
-        v = v << 4 | (n & 15) as u64;
-    }
-    if bad & 0xF0 != 0 {
-        for (i, &c) in body.iter().enumerate() {
-            nibble(c, 1 + i)?;
-        }
+    for (i, &c) in body.iter().enumerate() {
+        v = v << 4 | u64::from(nibble(c, 1 + i)?);
     }
     Ok(v)
 }
@@ -226,4 +330,33 @@ pub fn decode_f64(key: &[u8]) -> Result<f64, DecodeError> {
         offset: 1,
         reason: "a NaN other than the canonical NaN",
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn swar_hex_matches_format_and_table() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for i in 0..20_000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = if i < 64 { 1u64 << i } else { x };
+            let digits = hex16(v);
+            assert_eq!(&digits, format!("{v:016X}").as_bytes());
+            assert_eq!(unhex16(&digits), Some(v));
+        }
+        // Every byte value in every position: accepted exactly when it is
+        // an UPPERCASE hex digit.
+        for pos in 0..16 {
+            for b in 0..=255u8 {
+                let mut d = *b"0123456789ABCDEF";
+                d[pos] = b;
+                let ok = NIBBLE[b as usize] != 0xFF;
+                assert_eq!(unhex16(&d).is_some(), ok, "byte {b:#x} at {pos}");
+            }
+        }
+    }
 }

@@ -85,6 +85,7 @@ impl Format {
     /// For text formats `input` is one `#`-free part of a key; for binary it
     /// must be one complete component (use [`crate::tuple::decode`] for
     /// whole keys). Offsets in errors are relative to `input`.
+    #[inline]
     pub fn decode_component<'k>(
         self,
         field: Field,
@@ -127,5 +128,146 @@ impl FromStr for Format {
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The scalar fast paths (`encode_i64`, `decode_i64`, …) against the
+    //! general component codecs, on valid keys and on mutated ones.
+    use super::*;
+    use crate::value::{Type, Value};
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    /// Valid keys, then each with one byte replaced, one byte dropped, one
+    /// byte added.
+    fn variants(key: &[u8], rng: &mut Rng) -> Vec<Vec<u8>> {
+        let mut out = vec![key.to_vec()];
+        let interesting = [
+            b'0', b'9', b'A', b'F', b'G', b'a', b'-', b'_', b'z', b'l', b'd', 0, 0xFF,
+        ];
+        for i in 0..key.len() {
+            let mut k = key.to_vec();
+            k[i] = interesting[(rng.next() % interesting.len() as u64) as usize];
+            out.push(k);
+            let mut k = key.to_vec();
+            k[i] = rng.next() as u8;
+            out.push(k);
+        }
+        out.push(key[..key.len().saturating_sub(1)].to_vec());
+        let mut k = key.to_vec();
+        k.push(b'0');
+        out.push(k);
+        out
+    }
+
+    fn generic(format: Format, ty: Type, key: &[u8]) -> Result<Value<'_>, DecodeError> {
+        format
+            .decode_component(Field::asc(ty), key)
+            .map(|c| c.value)
+    }
+
+    fn same_f64(a: &Result<f64, DecodeError>, b: &Result<Value<'_>, DecodeError>) -> bool {
+        match (a, b) {
+            (Ok(x), Ok(Value::F64(y))) => x.to_bits() == y.to_bits(),
+            (Err(_), Err(_)) => true,
+            _ => false,
+        }
+    }
+
+    #[test]
+    fn scalar_fast_paths_agree_with_component_codecs() {
+        let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+        for round in 0..3_000 {
+            let r = rng.next();
+            let i = match round % 4 {
+                0 => r as i64,
+                1 => (r >> (r % 64)) as i64,
+                2 => -((r >> (r % 64)) as i64),
+                _ => [i64::MIN, i64::MAX, 0, -1, 1][round / 4 % 5],
+            };
+            let f = match round % 3 {
+                0 => f64::from_bits(r),
+                1 => i as f64 / 7.0,
+                _ => [
+                    0.0,
+                    -0.0,
+                    f64::INFINITY,
+                    f64::NEG_INFINITY,
+                    f64::NAN,
+                    5e-324,
+                ][round / 3 % 6],
+            };
+            let mut key = Vec::new();
+            for (format, ik, fk) in [
+                (
+                    Format::Hex,
+                    hex::encode_i64(i).to_vec(),
+                    Some(hex::encode_f64(f).to_vec()),
+                ),
+                (
+                    Format::Base64,
+                    base64::encode_i64(i).to_vec(),
+                    Some(base64::encode_f64(f).to_vec()),
+                ),
+                (Format::Decimal, decimal::encode_i64(i).to_vec(), None),
+                (
+                    Format::Binary,
+                    binary::encode_i64(i).to_vec(),
+                    Some(binary::encode_f64(f).to_vec()),
+                ),
+            ] {
+                key.clear();
+                format
+                    .encode_component(&Component::asc(i), &mut key)
+                    .unwrap();
+                assert_eq!(ik, key, "{format} encode_i64({i})");
+                for k in variants(&ik, &mut rng) {
+                    let fast = match format {
+                        Format::Hex => hex::decode_i64(&k),
+                        Format::Base64 => base64::decode_i64(&k),
+                        Format::Decimal => decimal::decode_i64(&k),
+                        Format::Binary => binary::decode_i64(&k),
+                    };
+                    let slow = generic(format, Type::I64, &k);
+                    match (&fast, &slow) {
+                        (Ok(a), Ok(Value::I64(b))) => assert_eq!(a, b, "{format} {k:?}"),
+                        (Err(a), Err(b)) => {
+                            if matches!(format, Format::Base64 | Format::Decimal) {
+                                assert_eq!(a, b, "{format} {k:?}");
+                            }
+                        }
+                        _ => panic!("{format} {k:?}: fast {fast:?}, general {slow:?}"),
+                    }
+                }
+                let Some(fk) = fk else { continue };
+                key.clear();
+                format
+                    .encode_component(&Component::asc(f), &mut key)
+                    .unwrap();
+                assert_eq!(fk, key, "{format} encode_f64({f})");
+                for k in variants(&fk, &mut rng) {
+                    let fast = match format {
+                        Format::Hex => hex::decode_f64(&k),
+                        Format::Base64 => base64::decode_f64(&k),
+                        _ => binary::decode_f64(&k),
+                    };
+                    let slow = generic(format, Type::F64, &k);
+                    assert!(
+                        same_f64(&fast, &slow),
+                        "{format} {k:?}: fast {fast:?}, general {slow:?}"
+                    );
+                }
+            }
+        }
     }
 }
