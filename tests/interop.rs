@@ -404,3 +404,483 @@ fn fdb_element_cmp_is_total_over_floats() {
         assert!(fdb::pack_to_vec(&[a]) < fdb::pack_to_vec(&[b]));
     }
 }
+
+// ---------------------------------------------------------------------------
+// HBase OrderedBytes: golden vectors
+// ---------------------------------------------------------------------------
+
+mod hbase_tests {
+    use super::*;
+    use lexikey::interop::hbase::{
+        self, decode_struct, decode_value, encode_struct, encode_value, Decimal, Field, Kind,
+        Numeric, Order, Value,
+    };
+
+    fn flip(f: Field) -> Field {
+        Field {
+            order: match f.order {
+                Order::Ascending => Order::Descending,
+                Order::Descending => Order::Ascending,
+            },
+            ..f
+        }
+    }
+
+    #[test]
+    fn hbase_golden_both_ways() {
+        let rows = fixture("hbase.tsv");
+        let (mut values, mut varints, mut structs) = (0, 0, 0);
+        for (line, cols) in &rows {
+            let at = format!("hbase.tsv:{line}");
+            match cols[0].as_str() {
+                "varint" => {
+                    varints += 1;
+                    let v: u64 = cols[1].parse().unwrap();
+                    let mut out = Vec::new();
+                    hbase::encode_varuint64(v, &mut out);
+                    assert_eq!(lexikey::to_hex(&out), cols[2], "{at}");
+                    assert_eq!(
+                        hbase::decode_varuint64(&out).unwrap(),
+                        (v, out.len()),
+                        "{at}"
+                    );
+                }
+                "value" => {
+                    values += 1;
+                    let (field, value) = hbase::parse_component(&cols[1]).unwrap();
+                    let key = hex(&cols[2]);
+                    let mut out = Vec::new();
+                    encode_value(field, &value, &mut out).unwrap();
+                    assert_eq!(lexikey::to_hex(&out), cols[2], "{at}: encode");
+                    if cols[3] != "-" {
+                        assert_eq!(key.len().to_string(), cols[3], "{at}: published length");
+                    }
+                    let (back, end) =
+                        decode_value(field, &key, 0).unwrap_or_else(|e| panic!("{at}: {e}"));
+                    assert_eq!(back, value, "{at}: decode");
+                    assert_eq!(end, key.len(), "{at}");
+                    // DESCENDING is the bitwise NOT of ASCENDING, header included.
+                    let mut other = Vec::new();
+                    if encode_value(flip(field), &value, &mut other).is_err() {
+                        // Only a blob-copy holding 0x00 cannot be descending.
+                        assert_eq!(field.kind, Kind::BlobCopy, "{at}");
+                        continue;
+                    }
+                    // (A descending blob-copy also has a terminator: NOT of `asc + 00`.)
+                    let mut asc = if field.order == Order::Ascending {
+                        key.clone()
+                    } else {
+                        other.clone()
+                    };
+                    let mut desc = if field.order == Order::Ascending {
+                        other.clone()
+                    } else {
+                        key.clone()
+                    };
+                    if field.kind == Kind::BlobCopy {
+                        asc.push(0);
+                    }
+                    desc.iter_mut().for_each(|b| *b = !*b);
+                    assert_eq!(asc, desc, "{at}: NOT");
+                    let again =
+                        hbase::parse_component(&hbase::format_component(field, &back)).unwrap();
+                    assert_eq!(again, (field, value), "{at}: component syntax");
+                }
+                "struct" => {
+                    structs += 1;
+                    let key = hex(&cols[1]);
+                    let (schema, vals): (Vec<Field>, Vec<Value>) = cols[3..]
+                        .iter()
+                        .map(|c| hbase::parse_component(c).unwrap())
+                        .unzip();
+                    let mut out = Vec::new();
+                    encode_struct(&schema, &vals, &mut out).unwrap();
+                    assert_eq!(lexikey::to_hex(&out), cols[1], "{at}: encode");
+                    if cols[2] != "-" {
+                        assert_eq!(key.len().to_string(), cols[2], "{at}: published length");
+                    }
+                    assert_eq!(decode_struct(&schema, &key).unwrap(), vals, "{at}: decode");
+                }
+                other => panic!("{at}: unknown row kind {other}"),
+            }
+        }
+        assert!(
+            values >= 200 && varints == 11 && structs >= 4,
+            "{values} {varints} {structs}"
+        );
+    }
+
+    #[test]
+    fn hbase_golden_numeric_order() {
+        // As TestOrderedBytes does: sorting the encoded test values sorts the values,
+        // ascending and (reversed) descending.
+        for order in [Order::Ascending, Order::Descending] {
+            let mut pairs: Vec<(Numeric, Vec<u8>)> = fixture("hbase.tsv")
+                .into_iter()
+                .filter(|(_, c)| c[0] == "value")
+                .filter_map(|(_, c)| {
+                    let (f, v) = hbase::parse_component(&c[1]).unwrap();
+                    match (f.kind, v) {
+                        (Kind::Numeric, Value::Numeric(n)) if f.order == order => {
+                            Some((n, hex(&c[2])))
+                        }
+                        _ => None,
+                    }
+                })
+                .collect();
+            assert!(pairs.len() > 60);
+            pairs.sort_by(|a, b| a.1.cmp(&b.1));
+            for w in pairs.windows(2) {
+                let want = if order == Order::Ascending {
+                    Ordering::Less
+                } else {
+                    Ordering::Greater
+                };
+                assert_eq!(w[0].0.cmp(&w[1].0), want, "{} / {}", w[0].0, w[1].0);
+            }
+        }
+    }
+
+    fn schema(s: &str) -> Vec<Field> {
+        s.split(',').map(|f| Field::parse(f).unwrap()).collect()
+    }
+
+    #[test]
+    fn hbase_malformed() {
+        let rows = fixture("hbase-malformed.tsv");
+        assert!(rows.len() >= 30);
+        for (line, cols) in &rows {
+            let s = schema(&cols[0]);
+            let key = hex(&cols[1]);
+            match decode_struct(&s, &key) {
+                Ok(v) => panic!("hbase-malformed.tsv:{line}: decoded to {v:?}"),
+                Err(e) => {
+                    assert_eq!(variant(&e), cols[2], "hbase-malformed.tsv:{line}: {e}");
+                    assert_eq!(
+                        e.offset().to_string(),
+                        cols[3],
+                        "hbase-malformed.tsv:{line}: {e}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hbase_blob_var_order_quirk() {
+        // HBase's own order: a shorter blob whose last bits differ sorts by the
+        // "more follows" bit, not by its bytes.
+        let enc = |b: &[u8]| {
+            let mut out = Vec::new();
+            encode_value(
+                Field::asc(Kind::BlobVar),
+                &Value::Bytes(b.to_vec()),
+                &mut out,
+            )
+            .unwrap();
+            out
+        };
+        assert_eq!(enc(&[0x01]), [0x37, 0x80, 0x40]);
+        assert_eq!(enc(&[0x00, 0xFF]), [0x37, 0x80, 0xBF, 0x60]);
+        assert!(enc(&[0x01]) < enc(&[0x00, 0xFF]));
+        assert!([0x01u8].as_slice() > [0x00u8, 0xFF].as_slice());
+    }
+
+    #[test]
+    fn hbase_unencodable() {
+        let mut out = Vec::new();
+        let e = |f, v: Value, out: &mut Vec<u8>| encode_value(f, &v, out).unwrap_err();
+        assert!(matches!(
+            e(Field::asc(Kind::Text), Value::from("a\0b"), &mut out),
+            lexikey::interop::ValueError::Unencodable { field: 0, .. }
+        ));
+        assert!(matches!(
+            e(
+                Field::desc(Kind::BlobCopy),
+                Value::Bytes(vec![1, 0]),
+                &mut out
+            ),
+            lexikey::interop::ValueError::Unencodable { .. }
+        ));
+        assert!(matches!(
+            e(Field::asc(Kind::Int32), Value::Null, &mut out),
+            lexikey::interop::ValueError::Unencodable { .. }
+        ));
+        assert!(matches!(
+            e(Field::asc(Kind::Int32), Value::Int64(1), &mut out),
+            lexikey::interop::ValueError::TypeMismatch { .. }
+        ));
+        let big = Value::Numeric(Numeric::parse("1e702").unwrap());
+        assert!(matches!(
+            e(Field::asc(Kind::Numeric), big, &mut out),
+            lexikey::interop::ValueError::Unencodable { .. }
+        ));
+        // Blob-copy runs to the end: only last.
+        let s = [Field::asc(Kind::BlobCopy), Field::asc(Kind::Int8)];
+        assert!(encode_struct(&s, &[Value::Bytes(vec![]), Value::Int8(1)], &mut out).is_err());
+        // 32 significant digits are rounded half up to 31, as HBase's normalize does.
+        let mut a = Vec::new();
+        let mut b = Vec::new();
+        let n = |s: &str| Value::Numeric(Numeric::parse(s).unwrap());
+        encode_value(
+            Field::asc(Kind::Numeric),
+            &n("1.0000000000000000000000000000005"),
+            &mut a,
+        )
+        .unwrap();
+        encode_value(
+            Field::asc(Kind::Numeric),
+            &n("1.000000000000000000000000000001"),
+            &mut b,
+        )
+        .unwrap();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn hbase_decimal_syntax() {
+        for (text, shown) in [
+            ("0", "0"),
+            ("-0.0", "0"),
+            ("+12.50", "12.5"),
+            ("1e3", "1000"),
+            (".5", "0.5"),
+            ("5.", "5"),
+            ("1.5E-7", "0.00000015"),
+            ("1e-8", "1E-8"),
+            ("4.9E-324", "4.9E-324"),
+            ("123456789e40", "1.23456789E+48"),
+        ] {
+            assert_eq!(Decimal::parse(text).unwrap().to_string(), shown, "{text}");
+            assert_eq!(
+                Decimal::parse(shown).unwrap(),
+                Decimal::parse(text).unwrap()
+            );
+        }
+        for bad in [
+            "",
+            ".",
+            "-",
+            "e5",
+            "1e",
+            "1e+",
+            "1.2.3",
+            "0x10",
+            "1e99999999999999",
+            " 1",
+            "NaN",
+        ] {
+            assert!(Decimal::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    // -----------------------------------------------------------------------
+    // HBase OrderedBytes: properties
+    // -----------------------------------------------------------------------
+
+    pub(super) fn decimals() -> BoxedStrategy<Decimal> {
+        let digits = prop_oneof![
+            3 => prop::collection::vec(0u8..10, 1..8),
+            2 => prop::collection::vec(0u8..10, 1..=31),
+            1 => prop::collection::vec(prop::sample::select(vec![0u8, 9]), 1..=31),
+        ];
+        let exp = prop_oneof![
+            3 => -30i64..30,
+            1 => prop::sample::select(vec![-2, -1, 0, 1, 2, 19, 20, 21, 22, 23, 700, 701, 702, -481, -482, -134_000, -4_000_000]),
+            1 => -2000i64..=702,
+        ];
+        (any::<bool>(), digits, exp)
+            .prop_filter_map("within HBase's exponent range", |(neg, mut d, x)| {
+                if d[0] == 0 {
+                    d[0] = 1;
+                }
+                // Keep the exponent of the normalized value within 100^351.
+                Decimal::new(neg, &d, x).filter(|d| d.exponent() <= 702)
+            })
+            .boxed()
+    }
+
+    pub(super) fn numerics() -> BoxedStrategy<Numeric> {
+        prop_oneof![
+            1 => prop::sample::select(vec![Numeric::NegInfinity, Numeric::Infinity, Numeric::NaN, Numeric::from(0_i64)]),
+            2 => common::i64s().prop_map(Numeric::from),
+            1 => common::f64s().prop_map(Numeric::from),
+            6 => decimals().prop_map(Numeric::Finite),
+        ]
+        .boxed()
+    }
+
+    fn value_of(kind: Kind, order: Order) -> BoxedStrategy<Value> {
+        let v = match kind {
+            Kind::Int8 => any::<i8>().prop_map(Value::Int8).boxed(),
+            Kind::Int16 => any::<i16>().prop_map(Value::Int16).boxed(),
+            Kind::Int32 => any::<i32>().prop_map(Value::Int32).boxed(),
+            Kind::Int64 => common::i64s().prop_map(Value::Int64).boxed(),
+            Kind::Float32 => common::f32s().prop_map(Value::Float32).boxed(),
+            Kind::Float64 => common::f64s().prop_map(Value::Float64).boxed(),
+            Kind::Numeric => numerics().prop_map(Value::Numeric).boxed(),
+            Kind::Text => common::strings()
+                .prop_map(|s| Value::Text(s.replace('\0', "\u{1}")))
+                .boxed(),
+            Kind::BlobVar => common::bytes().prop_map(Value::Bytes).boxed(),
+            Kind::BlobCopy if order == Order::Descending => common::bytes()
+                .prop_map(|b| Value::Bytes(b.into_iter().map(|x| x.max(1)).collect()))
+                .boxed(),
+            Kind::BlobCopy => common::bytes().prop_map(Value::Bytes).boxed(),
+        };
+        if kind.is_nullable() {
+            prop_oneof![1 => Just(Value::Null), 6 => v].boxed()
+        } else {
+            v
+        }
+    }
+
+    fn fields() -> BoxedStrategy<Field> {
+        (
+            prop::sample::select(Kind::ALL.to_vec()),
+            prop::sample::select(vec![Order::Ascending, Order::Descending]),
+        )
+            .prop_map(|(kind, order)| Field { kind, order })
+            .boxed()
+    }
+
+    fn field_and_two() -> BoxedStrategy<(Field, Value, Value)> {
+        fields()
+            .prop_flat_map(|f| {
+                (
+                    Just(f),
+                    value_of(f.kind, f.order),
+                    value_of(f.kind, f.order),
+                )
+            })
+            .boxed()
+    }
+
+    fn enc(f: Field, v: &Value) -> Vec<u8> {
+        let mut out = Vec::new();
+        encode_value(f, v, &mut out).unwrap();
+        out
+    }
+
+    /// A schema (blob-copy only last, optionally no blob-var) and rows of it.
+    fn schema_rows(blob_var: bool) -> BoxedStrategy<(Vec<Field>, Vec<Vec<Value>>)> {
+        prop::collection::vec(fields(), 1..4)
+            .prop_map(move |mut s| {
+                let n = s.len();
+                for (i, f) in s.iter_mut().enumerate() {
+                    if (f.kind == Kind::BlobCopy && i + 1 < n)
+                        || (!blob_var && f.kind == Kind::BlobVar)
+                    {
+                        f.kind = Kind::Text;
+                    }
+                }
+                s
+            })
+            .prop_flat_map(|s| {
+                let row = s
+                    .iter()
+                    .map(|f| value_of(f.kind, f.order))
+                    .collect::<Vec<_>>();
+                (Just(s), prop::collection::vec(row, 2..4))
+            })
+            .boxed()
+    }
+
+    /// Key order of struct rows: field by field, a null first when ascending
+    /// and last when descending; trailing nulls are not written, so a row that
+    /// ends (after them) sorts first.
+    fn struct_cmp(schema: &[Field], a: &[Value], b: &[Value]) -> Ordering {
+        let trim = |r: &[Value]| {
+            r.iter()
+                .rposition(|v| !matches!(v, Value::Null))
+                .map_or(0, |i| i + 1)
+        };
+        let (la, lb) = (trim(a), trim(b));
+        for i in 0..la.min(lb) {
+            let f = schema[i];
+            let o = match (&a[i], &b[i]) {
+                (Value::Null, Value::Null) => Ordering::Equal,
+                (Value::Null, _) => Ordering::Less,
+                (_, Value::Null) => Ordering::Greater,
+                (x, y) => x.cmp(y),
+            };
+            let o = if f.order == Order::Descending {
+                o.reverse()
+            } else {
+                o
+            };
+            if o.is_ne() {
+                return o;
+            }
+        }
+        la.cmp(&lb)
+    }
+
+    proptest! {
+        #![proptest_config(common::config())]
+
+        #[test]
+        fn hbase_value_order_and_round_trip((f, a, b) in field_and_two()) {
+            let (ka, kb) = (enc(f, &a), enc(f, &b));
+            let expect = match f.order {
+                Order::Ascending => a.cmp(&b),
+                Order::Descending => b.cmp(&a),
+            };
+            let comparable = match (&a, &b) {
+                // HBase's blob-var keeps byte order only for one length or a prefix.
+                (Value::Bytes(x), Value::Bytes(y)) if f.kind == Kind::BlobVar => {
+                    x.len() == y.len() || x.starts_with(y) || y.starts_with(x)
+                }
+                _ => true,
+            };
+            if comparable {
+                prop_assert_eq!(ka.cmp(&kb), expect, "{:?} {:?} {:?}", f, a, b);
+            }
+            prop_assert_eq!(decode_value(f, &ka, 0).unwrap(), (a.clone(), ka.len()));
+            // Self-delimiting (except blob-copy, which runs to the end).
+            if f.kind != Kind::BlobCopy {
+                let mut k2 = ka.clone();
+                k2.extend_from_slice(&kb);
+                prop_assert_eq!(decode_value(f, &k2, 0).unwrap(), (a, ka.len()));
+            }
+        }
+
+        #[test]
+        fn hbase_numeric_large_exponents(a in decimals(), b in decimals()) {
+            let f = Field::asc(Kind::Numeric);
+            let (x, y) = (Value::Numeric(Numeric::Finite(a.clone())), Value::Numeric(Numeric::Finite(b.clone())));
+            prop_assert_eq!(enc(f, &x).cmp(&enc(f, &y)), a.cmp(&b), "{} vs {}", a, b);
+            prop_assert_eq!(Decimal::parse(&a.to_string()).unwrap(), a);
+        }
+
+        #[test]
+        fn hbase_struct_order_round_trip((schema, rows) in schema_rows(false)) {
+            let keys: Vec<Vec<u8>> = rows.iter().map(|r| {
+                let mut k = Vec::new();
+                encode_struct(&schema, r, &mut k).unwrap();
+                k
+            }).collect();
+            for (r, k) in rows.iter().zip(&keys) {
+                prop_assert_eq!(&decode_struct(&schema, k).unwrap(), r);
+            }
+            prop_assert_eq!(keys[0].cmp(&keys[1]), struct_cmp(&schema, &rows[0], &rows[1]), "{:?} {:?}", rows[0], rows[1]);
+        }
+
+        #[test]
+        fn hbase_canonical_and_no_panic((schema, rows) in schema_rows(true), i in any::<prop::sample::Index>(), b in any::<u8>(), op in 0u8..4, junk in prop::collection::vec(any::<u8>(), 0..16)) {
+            let mut k = Vec::new();
+            encode_struct(&schema, &rows[0], &mut k).unwrap();
+            match op {
+                0 => k = junk,
+                1 if !k.is_empty() => { let i = i.index(k.len()); k[i] = b; }
+                2 if !k.is_empty() => k.truncate(i.index(k.len())),
+                _ => k.insert(if k.is_empty() { 0 } else { i.index(k.len()) }, b),
+            }
+            if let Ok(v) = decode_struct(&schema, &k) {
+                let mut again = Vec::new();
+                encode_struct(&schema, &v, &mut again).unwrap();
+                prop_assert_eq!(again, k);
+            }
+        }
+    }
+}

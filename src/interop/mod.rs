@@ -4,6 +4,7 @@
 //! | profile | module | CLI `--format` | element model |
 //! |---|---|---|---|
 //! | FoundationDB tuple layer | [`fdb`] | `fdb-tuple` | [`fdb::Element`] (self-describing: type codes) |
+//! | HBase `OrderedBytes` / `Struct` | [`hbase`] | `hbase-ordered` | [`hbase::Field`] schema + [`hbase::Value`] |
 //!
 //! # FoundationDB (`fdb-tuple`)
 //!
@@ -18,7 +19,54 @@
 //!   `versionstamp:HEX24`. No `.desc`: the tuple layer has no descending
 //!   order.
 //!
+//! # HBase `OrderedBytes` (`hbase-ordered`)
+//!
+//! - One value: [`hbase::encode_value`]`(Field, &Value, &mut Vec<u8>)`,
+//!   [`hbase::decode_value`]`(Field, &[u8], pos) -> (Value, next)`.
+//! - A row key: [`hbase::encode_struct`]`(&[Field], &[Value], &mut Vec<u8>)`
+//!   and [`hbase::decode_struct`]`(&[Field], &[u8]) -> Vec<Value>` (HBase
+//!   `Struct`: fields concatenated, trailing nulls omitted). Decoding needs
+//!   the schema (headers name the encoding but not, e.g., blob-var vs
+//!   blob-copy nulls).
+//! - Components: [`hbase::parse_component`] / [`hbase::format_component`]
+//!   with `KIND[.desc]:VALUE`, kinds `int8`, `int16`, `int32`, `int64`,
+//!   `float32`, `float64`, `numeric` (decimal text, `inf`, `-inf`, `NaN`),
+//!   `text`, `blob-var`, `blob-copy` (hex); a bare `KIND[.desc]` is null.
+//!   [`hbase::Field::parse`] parses a schema entry (`numeric.desc`).
+//! - Encoding errors are [`ValueError`] (U+0000 in text, `00` in a
+//!   descending blob-copy, null in a fixed-width field, |numeric| >= 100^351).
+//!
 //! Every decoder returns [`crate::DecodeError`] with the offset of the byte
 //! at fault and never panics, whatever the input.
 
 pub mod fdb;
+pub mod hbase;
+
+/// Why a value could not be encoded in an interop profile (the Java side
+/// would throw, or would write a key that does not decode to the value).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ValueError {
+    /// The value cannot be written in this field's type.
+    #[error("field {field}: {reason}")]
+    Unencodable {
+        /// Zero-based index of the field in the schema.
+        field: usize,
+        /// Why, e.g. "text may not contain U+0000".
+        reason: &'static str,
+    },
+    /// The value's variant does not match the field's type.
+    #[error("field {field}: expected a {expected} value")]
+    TypeMismatch {
+        /// Zero-based index of the field in the schema.
+        field: usize,
+        /// The type the schema declares.
+        expected: &'static str,
+    },
+    /// The schema or the number of values is not usable.
+    #[error("schema: {reason}")]
+    Schema {
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+}

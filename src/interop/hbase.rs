@@ -1,0 +1,1552 @@
+//! HBase `OrderedBytes` (package `org.apache.hadoop.hbase.util`) and the
+//! `Struct` of `Ordered*` data types (`org.apache.hadoop.hbase.types`),
+//! byte for byte.
+//!
+//! Every encoding starts with a header byte that names the type; a
+//! DESCENDING value is the bitwise NOT of the ascending encoding, header
+//! included, so the header also tells the order (ascending headers are
+//! below `0x80`).
+//!
+//! | [`Kind`] | Java type | ascending encoding | descending header |
+//! |---|---|---|---|
+//! | null | (any nullable type) | `05` | `FA` |
+//! | [`Kind::Numeric`] | `OrderedNumeric` | `07` −inf; `08`…`14` negative; `15` zero; `16`…`22` positive; `23` +inf; `26` NaN | inverted |
+//! | [`Kind::Int8`] | `OrderedInt8` | `29`, 1 byte with the sign bit flipped | `D6` |
+//! | [`Kind::Int16`] | `OrderedInt16` | `2A`, 2 bytes big-endian, sign flipped | `D5` |
+//! | [`Kind::Int32`] | `OrderedInt32` | `2B`, 4 bytes | `D4` |
+//! | [`Kind::Int64`] | `OrderedInt64` | `2C`, 8 bytes | `D3` |
+//! | [`Kind::Float32`] | `OrderedFloat32` | `30`, 4 bytes: sign flipped if clear, all bits flipped if set | `CF` |
+//! | [`Kind::Float64`] | `OrderedFloat64` | `31`, 8 bytes, the same transform | `CE` |
+//! | [`Kind::Text`] | `OrderedString` | `34`, UTF-8, `00` | `CB` … `FF` |
+//! | [`Kind::BlobVar`] | `OrderedBlobVar` | `37`, 7 bits per byte (MSB = "more follows"), or `37 00` when empty | `C8` |
+//! | [`Kind::BlobCopy`] | `OrderedBlob` | `38`, the bytes as they are, to the end of the key | `C7` … `FF` |
+//!
+//! # Numeric
+//!
+//! The variable-length numeric encoding (after SQLite4's key encoding)
+//! writes a number as an exponent `E` and a base-100 mantissa `M` with
+//! `value = M × 100^E` and `0.01 <= M < 1`. Each centimal digit `X` is
+//! a byte `2X+1`, the last one `2X`. Medium numbers (`1 <= E <= 10`) keep
+//! `E` in the header (`17+E`, or `13−E` negative); large ones (`E >= 11`)
+//! write `22` and `E` as a SQLite4 varint ([`encode_varuint64`]); small ones
+//! (`|v| < 1`) write `16` and the complemented varint of `−E`. Negative
+//! numbers complement the exponent and mantissa bytes.
+//!
+//! Values are [`Numeric`]: ±infinity, NaN or a [`Decimal`] (sign, decimal
+//! digits, exponent — no bignum). As HBase does (`OrderedBytes.normalize`),
+//! encoding strips trailing zeros and rounds to 31 significant digits,
+//! half up, so keys of values that differ only beyond digit 31 are equal.
+//!
+//! # Order
+//!
+//! For two values of one field, `a.cmp(&b) == key(a).cmp(&key(b))`,
+//! reversed for a descending field ([`Value`]'s `Ord` is the ascending
+//! order), with these exceptions, all HBase's own:
+//! - **BlobVar** does not keep byte order when a shorter blob differs
+//!   from a longer one only in its last encoded byte: `[01]` →
+//!   `37 80 40` sorts before `[00 FF]` → `37 80 BF 60`, because the
+//!   last byte of the shorter blob has its "more follows" bit clear.
+//!   Blobs of one length, and a blob against its own extensions, keep
+//!   their order.
+//! - **Struct** omits trailing nulls, so a trailing null in a descending
+//!   field sorts first, not last.
+//! - Floats: every NaN is the one canonical NaN (Java's `floatToIntBits`),
+//!   after +inf; −0.0 sorts before +0.0.
+//!
+//! # Canonical decoding
+//!
+//! Decoders reject, with the offset of the byte at fault, anything HBase's
+//! encoders cannot write: unknown headers, a header of the wrong type,
+//! varints and mantissas that are longer than needed (a trailing zero
+//! centimal digit, a leading one, more than 31 digits, a medium header
+//! `13`/`17` for `E = 0`, a large header for `E <= 10`), centimal digits
+//! over 99, NaN payloads other than Java's, text that is not UTF-8,
+//! blob-var padding bits, `00` inside a descending blob-copy, explicitly
+//! written trailing nulls in a struct, and trailing bytes.
+//!
+//! ```
+//! use lexikey::interop::hbase::{decode_struct, encode_struct, Field, Kind, Numeric, Order, Value};
+//! let schema = [Field::asc(Kind::Numeric), Field::asc(Kind::Text)];
+//! let row = [Value::Numeric(Numeric::from(1_i64)), Value::from("foo")];
+//! let mut key = Vec::new();
+//! encode_struct(&schema, &row, &mut key)?;
+//! assert_eq!(key, b"\x18\x02\x34foo\x00");
+//! assert_eq!(decode_struct(&schema, &key).unwrap(), row);
+//! # Ok::<(), lexikey::interop::ValueError>(())
+//! ```
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use super::ValueError;
+use crate::error::DecodeError;
+use crate::value::ParseError;
+
+/// Header of a null value.
+pub const NULL: u8 = 0x05;
+/// Header of numeric −infinity.
+pub const NEG_INF: u8 = 0x07;
+/// Header of large negative numbers (`E >= 11`).
+pub const NEG_LARGE: u8 = 0x08;
+/// Header of medium negative numbers with `E = 10` (up to `0x13` for `E = 0`).
+pub const NEG_MED_MIN: u8 = 0x09;
+/// Header of medium negative numbers with `E = 0` (never written).
+pub const NEG_MED_MAX: u8 = 0x13;
+/// Header of small negative numbers (`-1 < v < 0`).
+pub const NEG_SMALL: u8 = 0x14;
+/// Header of numeric zero.
+pub const ZERO: u8 = 0x15;
+/// Header of small positive numbers (`0 < v < 1`).
+pub const POS_SMALL: u8 = 0x16;
+/// Header of medium positive numbers with `E = 0` (never written).
+pub const POS_MED_MIN: u8 = 0x17;
+/// Header of medium positive numbers with `E = 10`.
+pub const POS_MED_MAX: u8 = 0x21;
+/// Header of large positive numbers (`E >= 11`).
+pub const POS_LARGE: u8 = 0x22;
+/// Header of numeric +infinity.
+pub const POS_INF: u8 = 0x23;
+/// Header of numeric NaN.
+pub const NAN: u8 = 0x26;
+/// Header of [`Kind::Int8`].
+pub const FIXED_INT8: u8 = 0x29;
+/// Header of [`Kind::Int16`].
+pub const FIXED_INT16: u8 = 0x2A;
+/// Header of [`Kind::Int32`].
+pub const FIXED_INT32: u8 = 0x2B;
+/// Header of [`Kind::Int64`].
+pub const FIXED_INT64: u8 = 0x2C;
+/// Header of [`Kind::Float32`].
+pub const FIXED_FLOAT32: u8 = 0x30;
+/// Header of [`Kind::Float64`].
+pub const FIXED_FLOAT64: u8 = 0x31;
+/// Header of [`Kind::Text`].
+pub const TEXT: u8 = 0x34;
+/// Header of [`Kind::BlobVar`].
+pub const BLOB_VAR: u8 = 0x37;
+/// Header of [`Kind::BlobCopy`].
+pub const BLOB_COPY: u8 = 0x38;
+
+/// The most significant digits HBase keeps (`OrderedBytes.MAX_PRECISION`).
+pub const MAX_PRECISION: usize = 31;
+
+/// The largest exponent `E` (base 100) HBase's encoder handles: from
+/// 100^351 up, `encodeNumericLarge` stops normalizing and writes a key
+/// that decodes to another number, so such values are refused.
+pub const MAX_LARGE_EXPONENT: u64 = 351;
+
+/// The largest small-number exponent `−E` accepted (beyond it, the value
+/// is outside `java.math.BigDecimal`'s scale range).
+pub const MAX_SMALL_EXPONENT: u64 = 1 << 30;
+
+/// Sort order of one field (`org.apache.hadoop.hbase.util.Order`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Order {
+    /// `Order.ASCENDING`.
+    #[default]
+    Ascending,
+    /// `Order.DESCENDING`: every byte of the ascending encoding inverted.
+    Descending,
+}
+
+impl Order {
+    fn mask(self) -> u8 {
+        match self {
+            Order::Ascending => 0,
+            Order::Descending => 0xFF,
+        }
+    }
+}
+
+/// The type of one field: which `OrderedBytes` encoding it uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// `OrderedInt8`: header `29`, 1 byte.
+    Int8,
+    /// `OrderedInt16`: header `2A`, 2 bytes.
+    Int16,
+    /// `OrderedInt32`: header `2B`, 4 bytes.
+    Int32,
+    /// `OrderedInt64`: header `2C`, 8 bytes.
+    Int64,
+    /// `OrderedFloat32`: header `30`, 4 bytes.
+    Float32,
+    /// `OrderedFloat64`: header `31`, 8 bytes.
+    Float64,
+    /// `OrderedNumeric`: the variable-length decimal encoding. Nullable.
+    Numeric,
+    /// `OrderedString`: header `34`, UTF-8, `00`. Nullable.
+    Text,
+    /// `OrderedBlobVar`: header `37`, 7 bits per byte. Nullable.
+    BlobVar,
+    /// `OrderedBlob`: header `38`, a byte-for-byte copy that runs to the end
+    /// of the key, so only the last field of a struct may use it. Nullable.
+    BlobCopy,
+}
+
+impl Kind {
+    /// Every kind.
+    pub const ALL: [Kind; 10] = [
+        Kind::Int8,
+        Kind::Int16,
+        Kind::Int32,
+        Kind::Int64,
+        Kind::Float32,
+        Kind::Float64,
+        Kind::Numeric,
+        Kind::Text,
+        Kind::BlobVar,
+        Kind::BlobCopy,
+    ];
+
+    /// The name used in component syntax (`int64`, `numeric`, `blob-var`, …).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Int8 => "int8",
+            Kind::Int16 => "int16",
+            Kind::Int32 => "int32",
+            Kind::Int64 => "int64",
+            Kind::Float32 => "float32",
+            Kind::Float64 => "float64",
+            Kind::Numeric => "numeric",
+            Kind::Text => "text",
+            Kind::BlobVar => "blob-var",
+            Kind::BlobCopy => "blob-copy",
+        }
+    }
+
+    /// Parses a kind name: [`Kind::name`], or the aliases `str`, `string`,
+    /// `blobvar`, `blob`, `blobcopy`.
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Some(match name {
+            "str" | "string" => Kind::Text,
+            "blobvar" => Kind::BlobVar,
+            "blob" | "blobcopy" => Kind::BlobCopy,
+            _ => return Kind::ALL.into_iter().find(|k| k.name() == name),
+        })
+    }
+
+    /// Whether the kind accepts [`Value::Null`] (the fixed-width Java types
+    /// take primitives and do not).
+    pub const fn is_nullable(self) -> bool {
+        matches!(
+            self,
+            Kind::Numeric | Kind::Text | Kind::BlobVar | Kind::BlobCopy
+        )
+    }
+
+    /// The ascending header of the kind (numeric: the header of zero).
+    pub const fn header(self) -> u8 {
+        match self {
+            Kind::Int8 => FIXED_INT8,
+            Kind::Int16 => FIXED_INT16,
+            Kind::Int32 => FIXED_INT32,
+            Kind::Int64 => FIXED_INT64,
+            Kind::Float32 => FIXED_FLOAT32,
+            Kind::Float64 => FIXED_FLOAT64,
+            Kind::Numeric => ZERO,
+            Kind::Text => TEXT,
+            Kind::BlobVar => BLOB_VAR,
+            Kind::BlobCopy => BLOB_COPY,
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One field of a struct: a kind and an order. Written `KIND[.desc]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Field {
+    /// The encoding.
+    pub kind: Kind,
+    /// The order.
+    pub order: Order,
+}
+
+impl Field {
+    /// An ascending field.
+    pub const fn asc(kind: Kind) -> Field {
+        Field {
+            kind,
+            order: Order::Ascending,
+        }
+    }
+
+    /// A descending field.
+    pub const fn desc(kind: Kind) -> Field {
+        Field {
+            kind,
+            order: Order::Descending,
+        }
+    }
+
+    /// Parses `KIND[.desc]` (also `KIND.asc`).
+    ///
+    /// ```
+    /// use lexikey::interop::hbase::{Field, Kind};
+    /// assert_eq!(Field::parse("numeric.desc")?, Field::desc(Kind::Numeric));
+    /// # Ok::<(), lexikey::ParseError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A [`ParseError`] for an unknown kind or suffix.
+    pub fn parse(s: &str) -> Result<Field, ParseError> {
+        let (name, order) = match s.rsplit_once('.') {
+            Some((n, "desc")) => (n, Order::Descending),
+            Some((n, "asc")) => (n, Order::Ascending),
+            Some(_) => {
+                return Err(ParseError::new(format!(
+                    "invalid hbase-ordered field {s:?}: the suffix may be .asc or .desc"
+                )))
+            }
+            None => (s, Order::Ascending),
+        };
+        let kind = Kind::from_name(name).ok_or_else(|| {
+            ParseError::new(format!(
+                "unknown hbase-ordered type {name:?}: expected int8, int16, int32, int64, \
+                 float32, float64, numeric, text, blob-var or blob-copy"
+            ))
+        })?;
+        Ok(Field { kind, order })
+    }
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.kind.name())?;
+        if self.order == Order::Descending {
+            f.write_str(".desc")?;
+        }
+        Ok(())
+    }
+}
+
+/// A value of one field.
+///
+/// `Eq` and `Ord` compare floats by their order bits with every NaN
+/// canonical (as Java's `floatToIntBits` does), so `NaN == NaN`,
+/// `-0.0 < +0.0`. `Ord` is the ascending key order of values of one kind
+/// (except blob-var, see the module docs); `Null` sorts first.
+#[derive(Debug, Clone)]
+pub enum Value {
+    /// Java `null` (nullable kinds only).
+    Null,
+    /// A [`Kind::Int8`] value.
+    Int8(i8),
+    /// A [`Kind::Int16`] value.
+    Int16(i16),
+    /// A [`Kind::Int32`] value.
+    Int32(i32),
+    /// A [`Kind::Int64`] value.
+    Int64(i64),
+    /// A [`Kind::Float32`] value.
+    Float32(f32),
+    /// A [`Kind::Float64`] value.
+    Float64(f64),
+    /// A [`Kind::Numeric`] value.
+    Numeric(Numeric),
+    /// A [`Kind::Text`] value.
+    Text(String),
+    /// A [`Kind::BlobVar`] or [`Kind::BlobCopy`] value.
+    Bytes(Vec<u8>),
+}
+
+impl Value {
+    fn rank(&self) -> u8 {
+        match self {
+            Value::Null => 0,
+            Value::Int8(_) => 1,
+            Value::Int16(_) => 2,
+            Value::Int32(_) => 3,
+            Value::Int64(_) => 4,
+            Value::Float32(_) => 5,
+            Value::Float64(_) => 6,
+            Value::Numeric(_) => 7,
+            Value::Text(_) => 8,
+            Value::Bytes(_) => 9,
+        }
+    }
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Self {
+        Value::Text(s.to_string())
+    }
+}
+
+impl From<Numeric> for Value {
+    fn from(n: Numeric) -> Self {
+        Value::Numeric(n)
+    }
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Value {}
+
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Value {
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (self, other) {
+            (Value::Int8(a), Value::Int8(b)) => a.cmp(b),
+            (Value::Int16(a), Value::Int16(b)) => a.cmp(b),
+            (Value::Int32(a), Value::Int32(b)) => a.cmp(b),
+            (Value::Int64(a), Value::Int64(b)) => a.cmp(b),
+            (Value::Float32(a), Value::Float32(b)) => f32_bits(*a).cmp(&f32_bits(*b)),
+            (Value::Float64(a), Value::Float64(b)) => f64_bits(*a).cmp(&f64_bits(*b)),
+            (Value::Numeric(a), Value::Numeric(b)) => a.cmp(b),
+            (Value::Text(a), Value::Text(b)) => a.cmp(b),
+            (Value::Bytes(a), Value::Bytes(b)) => a.cmp(b),
+            _ => self.rank().cmp(&other.rank()),
+        }
+    }
+}
+
+/// The order bits of an `f32` as HBase writes them (canonical NaN).
+fn f32_bits(f: f32) -> u32 {
+    let b = if f.is_nan() { 0x7FC0_0000 } else { f.to_bits() };
+    if b >> 31 == 1 {
+        !b
+    } else {
+        b ^ 1 << 31
+    }
+}
+
+/// The order bits of an `f64` as HBase writes them (canonical NaN).
+fn f64_bits(f: f64) -> u64 {
+    let b = if f.is_nan() {
+        0x7FF8_0000_0000_0000
+    } else {
+        f.to_bits()
+    };
+    if b >> 63 == 1 {
+        !b
+    } else {
+        b ^ 1 << 63
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Decimal and Numeric
+// ---------------------------------------------------------------------------
+
+/// A finite decimal number `±0.d₁d₂…dₙ × 10^exponent`, kept as its decimal
+/// digits (no bignum): no leading or trailing zero digits; zero has no
+/// digits and is not negative. The representation is unique, so the
+/// derived `Eq` is numeric equality; `Ord` is numeric order.
+///
+/// ```
+/// use lexikey::interop::hbase::Decimal;
+/// let d: Decimal = "-123.4500".parse()?;
+/// assert_eq!(d.digits(), &[1, 2, 3, 4, 5]);
+/// assert_eq!(d.exponent(), 3);
+/// assert_eq!(d.to_string(), "-123.45");
+/// assert_eq!("1e400".parse::<Decimal>()?.to_string(), "1E+400");
+/// # Ok::<(), lexikey::ParseError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Decimal {
+    negative: bool,
+    digits: Vec<u8>,
+    exponent: i64,
+}
+
+/// The largest decimal exponent magnitude [`Decimal`] accepts
+/// (`java.math.BigDecimal`'s scale is an `int`).
+pub const MAX_DECIMAL_EXPONENT: i64 = 2_147_483_647;
+
+impl Decimal {
+    /// A decimal from a sign, decimal digits (each `0..=9`) and the
+    /// exponent of `0.d₁d₂… × 10^exponent`. Leading and trailing zero digits
+    /// are dropped (adjusting the exponent). `None` if a digit is over 9 or
+    /// the exponent leaves ±[`MAX_DECIMAL_EXPONENT`].
+    pub fn new(negative: bool, digits: &[u8], exponent: i64) -> Option<Decimal> {
+        if digits.iter().any(|&d| d > 9) {
+            return None;
+        }
+        let lead = digits.iter().take_while(|&&d| d == 0).count();
+        let digits = &digits[lead..];
+        let trail = digits.iter().rev().take_while(|&&d| d == 0).count();
+        let digits = &digits[..digits.len() - trail];
+        if digits.is_empty() {
+            return Some(Decimal::default());
+        }
+        let exponent = exponent.checked_sub(i64::try_from(lead).ok()?)?;
+        if exponent.abs() > MAX_DECIMAL_EXPONENT {
+            return None;
+        }
+        Some(Decimal {
+            negative,
+            digits: digits.to_vec(),
+            exponent,
+        })
+    }
+
+    /// Whether the number is below zero.
+    pub fn is_negative(&self) -> bool {
+        self.negative
+    }
+
+    /// Whether the number is zero.
+    pub fn is_zero(&self) -> bool {
+        self.digits.is_empty()
+    }
+
+    /// The significant digits, most significant first (empty for zero).
+    pub fn digits(&self) -> &[u8] {
+        &self.digits
+    }
+
+    /// The exponent `x` of `0.d₁d₂… × 10^x` (0 for zero).
+    pub fn exponent(&self) -> i64 {
+        self.exponent
+    }
+
+    /// Parses decimal syntax: an optional sign, digits with an optional
+    /// `.`, an optional exponent (`e`/`E`, optional sign, digits):
+    /// `42`, `-0.00123`, `1.5e-7`, `1E+308`.
+    ///
+    /// # Errors
+    /// A [`ParseError`] for bad syntax or an exponent out of range.
+    pub fn parse(text: &str) -> Result<Decimal, ParseError> {
+        let err = || {
+            ParseError::new(format!(
+                "invalid decimal {text:?}: expected digits with an optional sign, '.' and exponent"
+            ))
+        };
+        let (negative, rest) = match text.as_bytes().first() {
+            Some(b'-') => (true, &text[1..]),
+            Some(b'+') => (false, &text[1..]),
+            _ => (false, text),
+        };
+        let (mantissa, exp) = match rest.find(['e', 'E']) {
+            Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+            None => (rest, None),
+        };
+        let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        if int.is_empty() && frac.is_empty() {
+            return Err(err());
+        }
+        if !int.bytes().chain(frac.bytes()).all(|c| c.is_ascii_digit()) {
+            return Err(err());
+        }
+        let exp: i64 = match exp {
+            Some(e) => {
+                let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
+                if digits.is_empty()
+                    || digits.len() > 12
+                    || !digits.bytes().all(|c| c.is_ascii_digit())
+                {
+                    return Err(err());
+                }
+                e.parse().map_err(|_| err())?
+            }
+            None => 0,
+        };
+        let digits: Vec<u8> = int.bytes().chain(frac.bytes()).map(|c| c - b'0').collect();
+        let exponent = i64::try_from(int.len())
+            .ok()
+            .and_then(|n| n.checked_add(exp))
+            .ok_or_else(err)?;
+        Decimal::new(negative, &digits, exponent).ok_or_else(|| {
+            ParseError::new(format!("invalid decimal {text:?}: exponent out of range"))
+        })
+    }
+
+    /// The decimal of an `f64`'s shortest round-trip form (what Java's
+    /// `BigDecimal.valueOf(double)` gives on JDK 19 and later). `None` for
+    /// NaN and infinities; `-0.0` is zero.
+    pub fn from_f64(f: f64) -> Option<Decimal> {
+        if !f.is_finite() {
+            return None;
+        }
+        Decimal::parse(&format!("{f:e}")).ok()
+    }
+
+    /// The nearest `f64` (`BigDecimal.doubleValue()`).
+    pub fn to_f64(&self) -> f64 {
+        // The shortest-digit text parses correctly rounded.
+        self.to_string().parse().unwrap_or(f64::NAN)
+    }
+
+    /// HBase's `OrderedBytes.normalize`: at most [`MAX_PRECISION`]
+    /// significant digits, rounded half up (away from zero).
+    ///
+    /// ```
+    /// use lexikey::interop::hbase::Decimal;
+    /// let d: Decimal = "0.99999999999999999999999999999995".parse()?; // 32 nines and a 5
+    /// assert_eq!(d.normalized().to_string(), "1");
+    /// # Ok::<(), lexikey::ParseError>(())
+    /// ```
+    pub fn normalized(&self) -> Decimal {
+        if self.digits.len() <= MAX_PRECISION {
+            return self.clone();
+        }
+        let mut digits = self.digits[..MAX_PRECISION].to_vec();
+        let mut exponent = self.exponent;
+        if self.digits[MAX_PRECISION] >= 5 {
+            let mut i = MAX_PRECISION;
+            loop {
+                if i == 0 {
+                    digits.insert(0, 1);
+                    exponent += 1;
+                    break;
+                }
+                i -= 1;
+                if digits[i] == 9 {
+                    digits[i] = 0;
+                } else {
+                    digits[i] += 1;
+                    break;
+                }
+            }
+        }
+        Decimal::new(self.negative, &digits, exponent).unwrap_or_default()
+    }
+
+    fn cmp_magnitude(&self, other: &Decimal) -> Ordering {
+        match (self.is_zero(), other.is_zero()) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Less,
+            (false, true) => Ordering::Greater,
+            (false, false) => self
+                .exponent
+                .cmp(&other.exponent)
+                .then_with(|| self.digits.cmp(&other.digits)),
+        }
+    }
+}
+
+impl Ord for Decimal {
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (self.negative, other.negative) {
+            (false, false) => self.cmp_magnitude(other),
+            (true, true) => other.cmp_magnitude(self),
+            (true, false) => Ordering::Less,
+            (false, true) => Ordering::Greater,
+        }
+    }
+}
+
+impl PartialOrd for Decimal {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl std::str::FromStr for Decimal {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Decimal::parse(s)
+    }
+}
+
+impl fmt::Display for Decimal {
+    /// Plain notation (`-123.45`, `0.00123`, `1000`) when the exponent is
+    /// between −6 and 40, else scientific (`1.5E+400`, `4.9E-324`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_zero() {
+            return f.write_str("0");
+        }
+        if self.negative {
+            f.write_str("-")?;
+        }
+        let ds: String = self.digits.iter().map(|d| char::from(b'0' + d)).collect();
+        let n = ds.len() as i64;
+        let x = self.exponent;
+        if (-6..=40).contains(&x) {
+            if x <= 0 {
+                write!(f, "0.{}{ds}", "0".repeat((-x) as usize))
+            } else if x >= n {
+                write!(f, "{ds}{}", "0".repeat((x - n) as usize))
+            } else {
+                let (a, b) = ds.split_at(x as usize);
+                write!(f, "{a}.{b}")
+            }
+        } else {
+            let (a, b) = ds.split_at(1);
+            let e = x - 1;
+            let sign = if e < 0 { '-' } else { '+' };
+            if b.is_empty() {
+                write!(f, "{a}E{sign}{}", e.abs())
+            } else {
+                write!(f, "{a}.{b}E{sign}{}", e.abs())
+            }
+        }
+    }
+}
+
+/// A value of the numeric encoding: −infinity < every finite decimal <
+/// +infinity < NaN (the order of the headers `07`, `08`–`22`, `23`, `26`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Numeric {
+    /// −infinity (`07`).
+    NegInfinity,
+    /// A finite number.
+    Finite(Decimal),
+    /// +infinity (`23`).
+    Infinity,
+    /// NaN (`26`).
+    NaN,
+}
+
+impl From<i64> for Numeric {
+    fn from(v: i64) -> Self {
+        Numeric::Finite(Decimal::parse(&v.to_string()).unwrap_or_default())
+    }
+}
+
+impl From<f64> for Numeric {
+    fn from(f: f64) -> Self {
+        if f.is_nan() {
+            Numeric::NaN
+        } else if f == f64::INFINITY {
+            Numeric::Infinity
+        } else if f == f64::NEG_INFINITY {
+            Numeric::NegInfinity
+        } else {
+            Numeric::Finite(Decimal::from_f64(f).unwrap_or_default())
+        }
+    }
+}
+
+impl From<Decimal> for Numeric {
+    fn from(d: Decimal) -> Self {
+        Numeric::Finite(d)
+    }
+}
+
+impl Numeric {
+    /// Parses a decimal ([`Decimal::parse`]) or `inf`, `+inf`, `-inf`,
+    /// `infinity`, `NaN` (either case).
+    ///
+    /// # Errors
+    /// A [`ParseError`] for bad syntax.
+    pub fn parse(text: &str) -> Result<Numeric, ParseError> {
+        Ok(match text.to_ascii_lowercase().as_str() {
+            "inf" | "+inf" | "infinity" | "+infinity" => Numeric::Infinity,
+            "-inf" | "-infinity" => Numeric::NegInfinity,
+            "nan" => Numeric::NaN,
+            _ => Numeric::Finite(Decimal::parse(text)?),
+        })
+    }
+}
+
+impl std::str::FromStr for Numeric {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Numeric::parse(s)
+    }
+}
+
+impl fmt::Display for Numeric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Numeric::NegInfinity => f.write_str("-inf"),
+            Numeric::Finite(d) => d.fmt(f),
+            Numeric::Infinity => f.write_str("inf"),
+            Numeric::NaN => f.write_str("NaN"),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Varint
+// ---------------------------------------------------------------------------
+
+/// Appends SQLite4's order-preserving varint of `v` (HBase's
+/// `putVaruint64`): 1 byte up to 240, 2 up to 2287, 3 up to 67823, then a
+/// length byte `FA`–`FF` and 3 to 8 big-endian bytes.
+///
+/// ```
+/// use lexikey::interop::hbase::encode_varuint64;
+/// let mut out = Vec::new();
+/// encode_varuint64(2287, &mut out);
+/// assert_eq!(out, [0xF8, 0xFF]);
+/// ```
+pub fn encode_varuint64(v: u64, out: &mut Vec<u8>) {
+    if v < 241 {
+        out.push(v as u8);
+    } else if v < 2288 {
+        let y = v - 240;
+        out.extend_from_slice(&[(y / 256 + 241) as u8, (y % 256) as u8]);
+    } else if v < 67824 {
+        let y = v - 2288;
+        out.extend_from_slice(&[249, (y / 256) as u8, (y % 256) as u8]);
+    } else {
+        let n = 8 - (v.leading_zeros() / 8) as usize; // bytes needed: 3..=8
+        out.push(247 + n as u8);
+        out.extend_from_slice(&v.to_be_bytes()[8 - n..]);
+    }
+}
+
+/// Reads a varint written by [`encode_varuint64`] at the start of `key`;
+/// returns the value and its length.
+///
+/// ```
+/// use lexikey::interop::hbase::decode_varuint64;
+/// assert_eq!(decode_varuint64(&[0xF9, 0xFF, 0xFF])?, (67823, 3));
+/// assert!(decode_varuint64(&[0xF1, 0x00]).is_err()); // 240 fits one byte
+/// # Ok::<(), lexikey::DecodeError>(())
+/// ```
+///
+/// # Errors
+/// [`DecodeError::Truncated`] when `key` ends inside the varint,
+/// [`DecodeError::NonCanonical`] (offset 0) when a shorter form exists.
+pub fn decode_varuint64(key: &[u8]) -> Result<(u64, usize), DecodeError> {
+    read_varint(key, 0, 0)
+}
+
+/// Reads a varint at `pos`, each byte XORed with `mask`.
+fn read_varint(key: &[u8], pos: usize, mask: u8) -> Result<(u64, usize), DecodeError> {
+    let byte = |i: usize| -> Result<u64, DecodeError> {
+        key.get(pos + i)
+            .map(|b| u64::from(b ^ mask))
+            .ok_or(DecodeError::Truncated {
+                offset: key.len(),
+                expected: "varint bytes",
+            })
+    };
+    let a0 = byte(0)?;
+    let (v, len, min) = match a0 {
+        0..=240 => (a0, 1, 0),
+        241..=248 => ((a0 - 241) * 256 + byte(1)? + 240, 2, 241),
+        249 => (2288 + 256 * byte(1)? + byte(2)?, 3, 2288),
+        _ => {
+            let n = (a0 - 247) as usize;
+            let mut v = 0u64;
+            for i in 1..=n {
+                v = v << 8 | byte(i)?;
+            }
+            (v, n + 1, if n == 3 { 67824 } else { 1u64 << (8 * (n - 1)) })
+        }
+    };
+    if v < min {
+        return Err(DecodeError::NonCanonical {
+            offset: pos,
+            reason: "varint longer than needed",
+        });
+    }
+    Ok((v, len))
+}
+
+// ---------------------------------------------------------------------------
+// Encoding
+// ---------------------------------------------------------------------------
+
+/// Appends one value in the encoding of `field` (HBase's
+/// `OrderedBytes.encode*` for that type and order).
+///
+/// ```
+/// use lexikey::interop::hbase::{encode_value, Field, Kind, Value};
+/// let mut key = Vec::new();
+/// encode_value(Field::asc(Kind::Int64), &Value::Int64(5), &mut key)?;
+/// assert_eq!(key, [0x2C, 0x80, 0, 0, 0, 0, 0, 0, 0x05]);
+/// key.clear();
+/// encode_value(Field::desc(Kind::Text), &Value::from("a"), &mut key)?;
+/// assert_eq!(key, [!0x34, !b'a', 0xFF]);
+/// # Ok::<(), lexikey::interop::ValueError>(())
+/// ```
+///
+/// # Errors
+/// [`ValueError::TypeMismatch`] when the value's variant is not the
+/// field's; [`ValueError::Unencodable`] for null in a fixed-width field,
+/// U+0000 in text, `00` in a descending blob-copy, and numbers of 100^351
+/// or more in magnitude (see [`MAX_LARGE_EXPONENT`]).
+pub fn encode_value(field: Field, value: &Value, out: &mut Vec<u8>) -> Result<(), ValueError> {
+    encode_at(0, field, value, out)
+}
+
+fn encode_at(
+    index: usize,
+    field: Field,
+    value: &Value,
+    out: &mut Vec<u8>,
+) -> Result<(), ValueError> {
+    let start = out.len();
+    let mismatch = || ValueError::TypeMismatch {
+        field: index,
+        expected: field.kind.name(),
+    };
+    let bad = |reason| ValueError::Unencodable {
+        field: index,
+        reason,
+    };
+    match (field.kind, value) {
+        (k, Value::Null) => {
+            if !k.is_nullable() {
+                return Err(bad("null in a fixed-width field (Java takes a primitive)"));
+            }
+            out.push(NULL);
+            if k == Kind::BlobCopy && field.order == Order::Descending {
+                out.push(0);
+            }
+        }
+        (Kind::Int8, Value::Int8(v)) => out.extend_from_slice(&[FIXED_INT8, (*v as u8) ^ 0x80]),
+        (Kind::Int16, Value::Int16(v)) => {
+            out.push(FIXED_INT16);
+            out.extend_from_slice(&((*v as u16) ^ 0x8000).to_be_bytes());
+        }
+        (Kind::Int32, Value::Int32(v)) => {
+            out.push(FIXED_INT32);
+            out.extend_from_slice(&((*v as u32) ^ 0x8000_0000).to_be_bytes());
+        }
+        (Kind::Int64, Value::Int64(v)) => {
+            out.push(FIXED_INT64);
+            out.extend_from_slice(&((*v as u64) ^ 1 << 63).to_be_bytes());
+        }
+        (Kind::Float32, Value::Float32(v)) => {
+            out.push(FIXED_FLOAT32);
+            out.extend_from_slice(&f32_bits(*v).to_be_bytes());
+        }
+        (Kind::Float64, Value::Float64(v)) => {
+            out.push(FIXED_FLOAT64);
+            out.extend_from_slice(&f64_bits(*v).to_be_bytes());
+        }
+        (Kind::Numeric, Value::Numeric(n)) => encode_numeric(n, out).map_err(bad)?,
+        (Kind::Text, Value::Text(s)) => {
+            if s.contains('\0') {
+                return Err(bad("text may not contain U+0000 (it is the terminator)"));
+            }
+            out.push(TEXT);
+            out.extend_from_slice(s.as_bytes());
+            out.push(0);
+        }
+        (Kind::BlobVar, Value::Bytes(b)) => encode_blob_var(b, out),
+        (Kind::BlobCopy, Value::Bytes(b)) => {
+            if field.order == Order::Descending && b.contains(&0) {
+                return Err(bad("a descending blob-copy may not contain 0x00"));
+            }
+            out.push(BLOB_COPY);
+            out.extend_from_slice(b);
+            if field.order == Order::Descending {
+                out.push(0);
+            }
+        }
+        _ => return Err(mismatch()),
+    }
+    if field.order == Order::Descending {
+        for b in &mut out[start..] {
+            *b = !*b;
+        }
+    }
+    Ok(())
+}
+
+fn encode_blob_var(b: &[u8], out: &mut Vec<u8>) {
+    out.push(BLOB_VAR);
+    if b.is_empty() {
+        out.push(0);
+        return;
+    }
+    // Emit the bits 7 at a time, MSB first, each group with a "more" bit.
+    let total_bits = b.len() * 8;
+    let groups = total_bits.div_ceil(7);
+    for g in 0..groups {
+        let mut payload = 0u8;
+        for j in 0..7 {
+            let bit = g * 7 + j;
+            let set = bit < total_bits && b[bit / 8] & (0x80 >> (bit % 8)) != 0;
+            payload = payload << 1 | u8::from(set);
+        }
+        let more = if g + 1 < groups { 0x80 } else { 0 };
+        out.push(more | payload);
+    }
+}
+
+fn encode_numeric(n: &Numeric, out: &mut Vec<u8>) -> Result<(), &'static str> {
+    let d = match n {
+        Numeric::NegInfinity => {
+            out.push(NEG_INF);
+            return Ok(());
+        }
+        Numeric::Infinity => {
+            out.push(POS_INF);
+            return Ok(());
+        }
+        Numeric::NaN => {
+            out.push(NAN);
+            return Ok(());
+        }
+        Numeric::Finite(d) => d.normalized(),
+    };
+    if d.is_zero() {
+        out.push(ZERO);
+        return Ok(());
+    }
+    // value = 0.D × 10^x; E = ceil(x / 2); the mantissa gets a leading zero
+    // digit when x is odd.
+    let x = d.exponent;
+    let e = (x + 1).div_euclid(2);
+    let mut dec: Vec<u8> = Vec::with_capacity(d.digits.len() + 2);
+    if x.rem_euclid(2) == 1 {
+        dec.push(0);
+    }
+    dec.extend_from_slice(&d.digits);
+    if dec.len() % 2 == 1 {
+        dec.push(0);
+    }
+    let n_digits = dec.len() / 2;
+    let mantissa = dec.chunks(2).enumerate().map(|(i, p)| {
+        let c = p[0] * 10 + p[1];
+        if i + 1 < n_digits {
+            2 * c + 1
+        } else {
+            2 * c
+        }
+    });
+    let neg = d.negative;
+    let m_mask = if neg { 0xFF } else { 0 };
+    if e >= 1 {
+        if e as u64 > MAX_LARGE_EXPONENT {
+            return Err("numbers of 100^351 or more are beyond HBase's numeric encoder");
+        }
+        if e <= 10 {
+            out.push(if neg {
+                NEG_MED_MAX - e as u8
+            } else {
+                POS_MED_MIN + e as u8
+            });
+        } else {
+            out.push(if neg { NEG_LARGE } else { POS_LARGE });
+            let at = out.len();
+            encode_varuint64(e as u64, out);
+            if neg {
+                out[at..].iter_mut().for_each(|b| *b = !*b);
+            }
+        }
+    } else {
+        let small = e.unsigned_abs();
+        if small > MAX_SMALL_EXPONENT {
+            return Err("the exponent is beyond java.math.BigDecimal's range");
+        }
+        out.push(if neg { NEG_SMALL } else { POS_SMALL });
+        let at = out.len();
+        encode_varuint64(small, out);
+        if !neg {
+            out[at..].iter_mut().for_each(|b| *b = !*b);
+        }
+    }
+    out.extend(mantissa.map(|b| b ^ m_mask));
+    Ok(())
+}
+
+/// Appends the fields of a struct (HBase `Struct.encode`): each value in
+/// its field's encoding, trailing nulls omitted. `values` may be shorter
+/// than `schema` (the rest are null).
+///
+/// # Errors
+/// [`ValueError::Schema`] when there are more values than fields or a
+/// blob-copy field is not the last; otherwise as [`encode_value`], with the
+/// index of the field.
+pub fn encode_struct(
+    schema: &[Field],
+    values: &[Value],
+    out: &mut Vec<u8>,
+) -> Result<(), ValueError> {
+    check_schema(schema)?;
+    if values.len() > schema.len() {
+        return Err(ValueError::Schema {
+            reason: "more values than fields",
+        });
+    }
+    let last = values
+        .iter()
+        .rposition(|v| !matches!(v, Value::Null))
+        .map_or(0, |i| i + 1);
+    for (i, (f, v)) in schema.iter().zip(&values[..last]).enumerate() {
+        encode_at(i, *f, v, out)?;
+    }
+    Ok(())
+}
+
+fn check_schema(schema: &[Field]) -> Result<(), ValueError> {
+    let n = schema.len();
+    if schema
+        .iter()
+        .take(n.saturating_sub(1))
+        .any(|f| f.kind == Kind::BlobCopy)
+    {
+        return Err(ValueError::Schema {
+            reason: "blob-copy runs to the end of the key: only the last field may use it",
+        });
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Decoding
+// ---------------------------------------------------------------------------
+
+/// Decodes one value of `field` starting at `pos` in `key`; returns it and
+/// the offset after it. Offsets in errors are offsets into `key`.
+///
+/// ```
+/// use lexikey::interop::hbase::{decode_value, Field, Kind, Value};
+/// let key = [0x2C, 0x80, 0, 0, 0, 0, 0, 0, 0x05];
+/// assert_eq!(decode_value(Field::asc(Kind::Int64), &key, 0)?, (Value::Int64(5), 9));
+/// let err = decode_value(Field::desc(Kind::Int64), &key, 0).unwrap_err();
+/// assert_eq!(err.offset(), 0); // an ascending header where a descending one belongs
+/// # Ok::<(), lexikey::DecodeError>(())
+/// ```
+///
+/// # Errors
+/// [`DecodeError::UnexpectedTag`] for a header of another type or order,
+/// [`DecodeError::Truncated`] when the key ends inside the value,
+/// [`DecodeError::NonCanonical`] and [`DecodeError::InvalidSymbol`] for
+/// bytes HBase's encoder would not write, [`DecodeError::InvalidUtf8`]
+/// for text.
+pub fn decode_value(field: Field, key: &[u8], pos: usize) -> Result<(Value, usize), DecodeError> {
+    Reader {
+        key,
+        mask: field.order.mask(),
+    }
+    .value(field.kind, pos)
+}
+
+/// Decodes a whole key as a struct of `schema` (HBase `Struct.decode`):
+/// returns one value per field, null for the fields after the end of the
+/// key.
+///
+/// # Errors
+/// As [`decode_value`], plus [`DecodeError::NonCanonical`] for an
+/// explicitly written trailing null (HBase's `Struct` omits them),
+/// [`DecodeError::TrailingBytes`] after the last field, and
+/// [`DecodeError::SchemaRequired`] (offset 0) for a schema with a
+/// blob-copy field that is not the last.
+pub fn decode_struct(schema: &[Field], key: &[u8]) -> Result<Vec<Value>, DecodeError> {
+    if check_schema(schema).is_err() {
+        return Err(DecodeError::SchemaRequired { offset: 0 });
+    }
+    let mut out = Vec::with_capacity(schema.len());
+    let mut pos = 0;
+    let mut last_null_at = None;
+    for f in schema {
+        if pos == key.len() {
+            out.push(Value::Null);
+            continue;
+        }
+        let (v, next) = decode_value(*f, key, pos)?;
+        last_null_at = matches!(v, Value::Null).then_some(pos);
+        out.push(v);
+        pos = next;
+    }
+    if pos < key.len() {
+        return Err(DecodeError::TrailingBytes { offset: pos });
+    }
+    if let Some(at) = last_null_at {
+        return Err(DecodeError::NonCanonical {
+            offset: at,
+            reason: "trailing null written out (HBase's Struct omits trailing nulls)",
+        });
+    }
+    Ok(out)
+}
+
+struct Reader<'a> {
+    key: &'a [u8],
+    mask: u8,
+}
+
+impl Reader<'_> {
+    fn get(&self, i: usize, expected: &'static str) -> Result<u8, DecodeError> {
+        self.key
+            .get(i)
+            .map(|b| b ^ self.mask)
+            .ok_or(DecodeError::Truncated {
+                offset: self.key.len(),
+                expected,
+            })
+    }
+
+    fn fixed<const N: usize>(&self, pos: usize) -> Result<[u8; N], DecodeError> {
+        let mut a = [0u8; N];
+        for (i, b) in a.iter_mut().enumerate() {
+            *b = self.get(pos + i, "fixed-width value bytes")?;
+        }
+        Ok(a)
+    }
+
+    fn value(&self, kind: Kind, pos: usize) -> Result<(Value, usize), DecodeError> {
+        let raw = *self.key.get(pos).ok_or(DecodeError::Truncated {
+            offset: self.key.len(),
+            expected: "a header byte",
+        })?;
+        let h = raw ^ self.mask;
+        let body = pos + 1;
+        let wrong = |expected| DecodeError::UnexpectedTag {
+            offset: pos,
+            found: raw,
+            expected,
+        };
+        // Ascending headers are below 0x80: the header's own order must be
+        // the field's.
+        if raw >= 0x80 && self.mask == 0 || raw < 0x80 && self.mask != 0 {
+            return Err(wrong(if self.mask == 0 {
+                "an ascending header (below 0x80)"
+            } else {
+                "a descending header (0x80 or above)"
+            }));
+        }
+        if h == NULL && kind.is_nullable() {
+            if kind == Kind::BlobCopy && self.mask != 0 {
+                let t = self.get(body, "0x00 ending a descending blob-copy null")?;
+                if t != 0 {
+                    return Err(DecodeError::InvalidSymbol {
+                        offset: body,
+                        found: self.key[body],
+                        expected: "0xFF ending a descending blob-copy null",
+                    });
+                }
+                return Ok((Value::Null, body + 1));
+            }
+            return Ok((Value::Null, body));
+        }
+        Ok(match kind {
+            Kind::Int8 if h == FIXED_INT8 => {
+                let [b] = self.fixed::<1>(body)?;
+                (Value::Int8((b ^ 0x80) as i8), body + 1)
+            }
+            Kind::Int16 if h == FIXED_INT16 => {
+                let b = self.fixed::<2>(body)?;
+                (
+                    Value::Int16((u16::from_be_bytes(b) ^ 0x8000) as i16),
+                    body + 2,
+                )
+            }
+            Kind::Int32 if h == FIXED_INT32 => {
+                let b = self.fixed::<4>(body)?;
+                (
+                    Value::Int32((u32::from_be_bytes(b) ^ 0x8000_0000) as i32),
+                    body + 4,
+                )
+            }
+            Kind::Int64 if h == FIXED_INT64 => {
+                let b = self.fixed::<8>(body)?;
+                (
+                    Value::Int64((u64::from_be_bytes(b) ^ 1 << 63) as i64),
+                    body + 8,
+                )
+            }
+            Kind::Float32 if h == FIXED_FLOAT32 => {
+                let t = u32::from_be_bytes(self.fixed::<4>(body)?);
+                let bits = if t >> 31 == 1 { t ^ 1 << 31 } else { !t };
+                let f = f32::from_bits(bits);
+                if f.is_nan() && bits != 0x7FC0_0000 {
+                    return Err(DecodeError::NonCanonical {
+                        offset: body,
+                        reason: "a NaN other than Java's canonical 0x7fc00000",
+                    });
+                }
+                (Value::Float32(f), body + 4)
+            }
+            Kind::Float64 if h == FIXED_FLOAT64 => {
+                let t = u64::from_be_bytes(self.fixed::<8>(body)?);
+                let bits = if t >> 63 == 1 { t ^ 1 << 63 } else { !t };
+                let f = f64::from_bits(bits);
+                if f.is_nan() && bits != 0x7FF8_0000_0000_0000 {
+                    return Err(DecodeError::NonCanonical {
+                        offset: body,
+                        reason: "a NaN other than Java's canonical 0x7ff8000000000000",
+                    });
+                }
+                (Value::Float64(f), body + 8)
+            }
+            Kind::Numeric if (NEG_INF..=NAN).contains(&h) && h != 0x24 && h != 0x25 => {
+                let (n, next) = self.numeric(h, pos)?;
+                (Value::Numeric(n), next)
+            }
+            Kind::Text if h == TEXT => {
+                let mut i = body;
+                let mut bytes = Vec::new();
+                loop {
+                    let b = self.get(i, "0x00 ending the text")?;
+                    if b == 0 {
+                        break;
+                    }
+                    bytes.push(b);
+                    i += 1;
+                }
+                match String::from_utf8(bytes) {
+                    Ok(s) => (Value::Text(s), i + 1),
+                    Err(e) => {
+                        return Err(DecodeError::InvalidUtf8 {
+                            offset: body + e.utf8_error().valid_up_to(),
+                        })
+                    }
+                }
+            }
+            Kind::BlobVar if h == BLOB_VAR => self.blob_var(body)?,
+            Kind::BlobCopy if h == BLOB_COPY => {
+                let end = if self.mask == 0 {
+                    self.key.len()
+                } else {
+                    // Descending: the value, then an inverted 0x00 at the very end.
+                    let last = self.key.len().checked_sub(1).filter(|&l| l >= body);
+                    match last {
+                        Some(l) if self.key[l] == 0xFF => l,
+                        Some(l) => {
+                            return Err(DecodeError::InvalidSymbol {
+                                offset: l,
+                                found: self.key[l],
+                                expected: "0xFF ending a descending blob-copy",
+                            })
+                        }
+                        None => {
+                            return Err(DecodeError::Truncated {
+                                offset: self.key.len(),
+                                expected: "0xFF ending a descending blob-copy",
+                            })
+                        }
+                    }
+                };
+                let mut v = Vec::with_capacity(end - body);
+                for i in body..end {
+                    let b = self.key[i] ^ self.mask;
+                    if b == 0 && self.mask != 0 {
+                        return Err(DecodeError::InvalidSymbol {
+                            offset: i,
+                            found: self.key[i],
+                            expected: "no 0xFF (0x00) inside a descending blob-copy",
+                        });
+                    }
+                    v.push(b);
+                }
+                let next = if self.mask == 0 { end } else { end + 1 };
+                (Value::Bytes(v), next)
+            }
+            _ => {
+                return Err(wrong(match kind {
+                    Kind::Int8 => "the int8 header 0x29 (0xD6 descending)",
+                    Kind::Int16 => "the int16 header 0x2A (0xD5 descending)",
+                    Kind::Int32 => "the int32 header 0x2B (0xD4 descending)",
+                    Kind::Int64 => "the int64 header 0x2C (0xD3 descending)",
+                    Kind::Float32 => "the float32 header 0x30 (0xCF descending)",
+                    Kind::Float64 => "the float64 header 0x31 (0xCE descending)",
+                    Kind::Numeric => "a numeric header 0x05-0x23 or 0x26 (inverted descending)",
+                    Kind::Text => "the text header 0x34 (0xCB descending) or null",
+                    Kind::BlobVar => "the blob-var header 0x37 (0xC8 descending) or null",
+                    Kind::BlobCopy => "the blob-copy header 0x38 (0xC7 descending) or null",
+                }))
+            }
+        })
+    }
+
+    fn blob_var(&self, body: usize) -> Result<(Value, usize), DecodeError> {
+        // Collect the 7-bit groups up to the one with the MSB clear.
+        let mut groups = Vec::new();
+        let mut i = body;
+        loop {
+            let b = self.get(i, "a blob-var byte with the high bit clear")?;
+            groups.push(b & 0x7F);
+            i += 1;
+            if b & 0x80 == 0 {
+                break;
+            }
+        }
+        let last = i - 1;
+        if groups.len() == 1 && groups[0] == 0 {
+            return Ok((Value::Bytes(Vec::new()), i));
+        }
+        let total_bits = groups.len() * 7;
+        let n = total_bits / 8;
+        if n == 0 || (n * 8).div_ceil(7) != groups.len() {
+            return Err(DecodeError::NonCanonical {
+                offset: last,
+                reason: "blob-var longer than its bytes need",
+            });
+        }
+        let mut out = vec![0u8; n];
+        for bit in 0..total_bits {
+            let set = groups[bit / 7] & (0x40 >> (bit % 7)) != 0;
+            if bit < n * 8 {
+                if set {
+                    out[bit / 8] |= 0x80 >> (bit % 8);
+                }
+            } else if set {
+                return Err(DecodeError::NonCanonical {
+                    offset: last,
+                    reason: "blob-var padding bits are not zero",
+                });
+            }
+        }
+        Ok((Value::Bytes(out), i))
+    }
+
+    /// Decodes a numeric value whose (de-masked) header `h` is at `pos`.
+    fn numeric(&self, h: u8, pos: usize) -> Result<(Numeric, usize), DecodeError> {
+        let body = pos + 1;
+        let noncanon = |offset, reason| DecodeError::NonCanonical { offset, reason };
+        let (negative, e, m_at, m_comp): (bool, i64, usize, bool) = match h {
+            NEG_INF => return Ok((Numeric::NegInfinity, body)),
+            POS_INF => return Ok((Numeric::Infinity, body)),
+            NAN => return Ok((Numeric::NaN, body)),
+            ZERO => return Ok((Numeric::Finite(Decimal::default()), body)),
+            NEG_LARGE | POS_LARGE => {
+                let neg = h == NEG_LARGE;
+                let (e, len) = read_varint(self.key, body, self.mask ^ if neg { 0xFF } else { 0 })?;
+                if e <= 10 {
+                    return Err(noncanon(
+                        pos,
+                        "large-number header for an exponent of 10 or less",
+                    ));
+                }
+                if e > MAX_LARGE_EXPONENT {
+                    return Err(noncanon(
+                        body,
+                        "exponent beyond what HBase's encoder writes",
+                    ));
+                }
+                (neg, e as i64, body + len, neg)
+            }
+            NEG_SMALL | POS_SMALL => {
+                let neg = h == NEG_SMALL;
+                let (e, len) = read_varint(self.key, body, self.mask ^ if neg { 0 } else { 0xFF })?;
+                if e > MAX_SMALL_EXPONENT {
+                    return Err(noncanon(
+                        body,
+                        "exponent beyond java.math.BigDecimal's range",
+                    ));
+                }
+                (neg, -(e as i64), body + len, neg)
+            }
+            NEG_MED_MIN..=NEG_MED_MAX | POS_MED_MIN..=POS_MED_MAX => {
+                let neg = h <= NEG_MED_MAX;
+                let e = if neg {
+                    NEG_MED_MAX - h
+                } else {
+                    h - POS_MED_MIN
+                };
+                if e == 0 {
+                    return Err(noncanon(
+                        pos,
+                        "medium-number header for exponent 0 (a small number)",
+                    ));
+                }
+                (neg, i64::from(e), body, neg)
+            }
+            _ => unreachable!("numeric() is only called with numeric headers"),
+        };
+        // The mantissa: bytes 2X+1, the last one 2X.
+        let comp = if m_comp { 0xFF } else { 0 };
+        let mut dec = Vec::new();
+        let mut i = m_at;
+        loop {
+            let b = self.get(i, "numeric mantissa bytes")? ^ comp;
+            let c = b >> 1;
+            if c > 99 {
+                return Err(DecodeError::InvalidSymbol {
+                    offset: i,
+                    found: self.key[i],
+                    expected: "a centimal digit byte (2X or 2X+1, X <= 99)",
+                });
+            }
+            if i == m_at && c == 0 {
+                return Err(noncanon(i, "leading zero centimal digit"));
+            }
+            dec.push(c / 10);
+            dec.push(c % 10);
+            i += 1;
+            if b & 1 == 0 {
+                if c == 0 {
+                    return Err(noncanon(i - 1, "trailing zero centimal digit"));
+                }
+                break;
+            }
+        }
+        let d = Decimal::new(negative, &dec, 2 * e).unwrap_or_default();
+        if d.digits.len() > MAX_PRECISION {
+            return Err(noncanon(m_at, "more than 31 significant digits"));
+        }
+        Ok((Numeric::Finite(d), i))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Component syntax
+// ---------------------------------------------------------------------------
+
+/// Parses a `KIND[.desc]:VALUE` component; a bare `KIND[.desc]` (no `:`)
+/// is null.
+///
+/// | `KIND` | `VALUE` |
+/// |---|---|
+/// | `int8` `int16` `int32` `int64` | decimal |
+/// | `float32` `float64` | Rust float syntax, `NaN`, `inf`, `-inf` |
+/// | `numeric` | decimal with optional exponent (`-1.5e-7`), `inf`, `-inf`, `NaN` |
+/// | `text` (`str`) | the text, verbatim |
+/// | `blob-var`, `blob-copy` (`blob`) | hex |
+///
+/// ```
+/// use lexikey::interop::hbase::{parse_component, Field, Kind, Numeric, Value};
+/// let (f, v) = parse_component("numeric.desc:-12.5")?;
+/// assert_eq!(f, Field::desc(Kind::Numeric));
+/// assert_eq!(v, Value::Numeric("-12.5".parse()?));
+/// assert_eq!(parse_component("text")?.1, Value::Null);
+/// # Ok::<(), lexikey::ParseError>(())
+/// ```
+///
+/// # Errors
+/// A [`ParseError`] naming the component.
+pub fn parse_component(s: &str) -> Result<(Field, Value), ParseError> {
+    let Some((spec, text)) = s.split_once(':') else {
+        return Ok((Field::parse(s)?, Value::Null));
+    };
+    let field = Field::parse(spec)?;
+    Ok((field, parse_value(field.kind, text)?))
+}
+
+/// Parses the text of a value of `kind` (see [`parse_component`]).
+///
+/// # Errors
+/// A [`ParseError`] for text that is not a value of the kind.
+pub fn parse_value(kind: Kind, text: &str) -> Result<Value, ParseError> {
+    let bad = || ParseError::new(format!("invalid {kind} value {text:?}"));
+    Ok(match kind {
+        Kind::Int8 => Value::Int8(text.parse().map_err(|_| bad())?),
+        Kind::Int16 => Value::Int16(text.parse().map_err(|_| bad())?),
+        Kind::Int32 => Value::Int32(text.parse().map_err(|_| bad())?),
+        Kind::Int64 => Value::Int64(text.parse().map_err(|_| bad())?),
+        Kind::Float32 => Value::Float32(text.parse().map_err(|_| bad())?),
+        Kind::Float64 => Value::Float64(text.parse().map_err(|_| bad())?),
+        Kind::Numeric => Value::Numeric(Numeric::parse(text)?),
+        Kind::Text => Value::Text(text.to_string()),
+        Kind::BlobVar | Kind::BlobCopy => Value::Bytes(crate::input::parse_hex(text)?),
+    })
+}
+
+/// Writes a component in the syntax of [`parse_component`].
+///
+/// ```
+/// use lexikey::interop::hbase::{format_component, Field, Kind, Value};
+/// assert_eq!(format_component(Field::desc(Kind::Int8), &Value::Int8(-3)), "int8.desc:-3");
+/// assert_eq!(format_component(Field::asc(Kind::Text), &Value::Null), "text");
+/// ```
+pub fn format_component(field: Field, value: &Value) -> String {
+    let v = match value {
+        Value::Null => return field.to_string(),
+        Value::Int8(v) => v.to_string(),
+        Value::Int16(v) => v.to_string(),
+        Value::Int32(v) => v.to_string(),
+        Value::Int64(v) => v.to_string(),
+        Value::Float32(v) => format!("{v:?}"),
+        Value::Float64(v) => format!("{v:?}"),
+        Value::Numeric(n) => n.to_string(),
+        Value::Text(s) => s.clone(),
+        Value::Bytes(b) => crate::to_hex(b),
+    };
+    format!("{field}:{v}")
+}
