@@ -224,7 +224,25 @@ pub fn parse_ts(text: &str) -> Result<i64, ParseError> {
             "invalid ts {text:?}: {why}; expected RFC 3339 like 2024-05-01T12:00:00.000Z or integer milliseconds"
         ))
     };
-    let b = text.as_bytes();
+    // An extended year (`+12345-…`, `-0001-…`, as `format_ts` writes
+    // outside 0000–9999): parse it apart, then the rest as a 4-digit year.
+    let (ext_year, normalized);
+    let b = match text.as_bytes().first() {
+        Some(&sign @ (b'+' | b'-')) => {
+            let n = text[1..].bytes().take_while(u8::is_ascii_digit).count();
+            if n < 4 || n > 12 {
+                return Err(err("an extended year has a sign and 4 to 12 digits"));
+            }
+            let y: i64 = text[1..=n].parse().map_err(|_| err("bad year"))?;
+            ext_year = Some(if sign == b'-' { -y } else { y });
+            normalized = format!("0000{}", &text[1 + n..]);
+            normalized.as_bytes()
+        }
+        _ => {
+            ext_year = None;
+            text.as_bytes()
+        }
+    };
     let digits = |r: std::ops::Range<usize>| -> Result<i64, ParseError> {
         let s = b.get(r).ok_or_else(|| err("too short"))?;
         if !s.iter().all(u8::is_ascii_digit) {
@@ -239,6 +257,7 @@ pub fn parse_ts(text: &str) -> Result<i64, ParseError> {
         }
     };
     let (y, mo, d) = (digits(0..4)?, digits(5..7)?, digits(8..10)?);
+    let y = ext_year.unwrap_or(y);
     sep(4, b"-")?;
     sep(7, b"-")?;
     sep(10, b"Tt ")?;
@@ -296,8 +315,10 @@ pub fn parse_ts(text: &str) -> Result<i64, ParseError> {
     {
         return Err(err("date or time out of range"));
     }
-    let days = days_from_civil(y, mo, d);
-    Ok(((days * 24 + h) * 60 + mi - offset_min) * 60_000 + s * 1000 + ms)
+    let days = i128::from(days_from_civil(y, mo, d));
+    let total = ((days * 24 + i128::from(h)) * 60 + i128::from(mi - offset_min)) * 60_000
+        + i128::from(s * 1000 + ms);
+    i64::try_from(total).map_err(|_| err("out of the range of i64 milliseconds"))
 }
 
 /// Writes milliseconds since the epoch as RFC 3339 UTC with milliseconds

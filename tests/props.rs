@@ -315,3 +315,15 @@ proptest! {
         prop_assert_eq!(ra.cmp(&rb), b.cmp(&a));
     }
 }
+
+proptest! {
+    #![proptest_config(config())]
+    /// Timestamps print as RFC 3339 (extended years outside 0000–9999) and
+    /// parse back to the same millisecond, over the whole i64 range.
+    #[test]
+    fn ts_text_round_trip(ms in i64s()) {
+        let mut s = String::new();
+        lexikey::input::format_ts(ms, &mut s);
+        prop_assert_eq!(lexikey::input::parse_ts(&s), Ok(ms), "{}", s);
+    }
+}
