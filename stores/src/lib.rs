@@ -40,6 +40,8 @@
 //!   etcd and RocksDB. A name is 1–48 characters of `A–Z a–z 0–9 _ . -`.
 //! - `fsync=false` (redb only) — do not sync to disk on every commit (see
 //!   [`RedbOptions::fsync`]); for tests and bulk loads.
+//! - `processes=many` (redb only) — several processes may open the file at
+//!   once (see [`RedbOptions::multi_process`]); default `one`.
 //! - `timeout_ms=N` (etcd, redis, postgres) — bound on one request / connect,
 //!   default 5000.
 //! - any other option of a `postgres://` or `redis://` URL is passed to its
@@ -170,7 +172,17 @@ fn open_redb(url: &str, rest: &str) -> Result<Box<dyn Store>, StoreError> {
     if let Some(v) = opts.take_bool(url, "fsync")? {
         o.fsync = v;
     }
-    opts.finish(url, &["ns", "fsync"])?;
+    match opts.take("processes").as_deref() {
+        None | Some("one") => {}
+        Some("many") => o.multi_process = true,
+        Some(v) => {
+            return Err(bad_url(
+                url,
+                format!("option `processes={v}`: expected one or many"),
+            ))
+        }
+    }
+    opts.finish(url, &["ns", "fsync", "processes"])?;
     Ok(Box::new(RedbStore::open_with(path, o)?))
 }
 
@@ -262,6 +274,8 @@ mod tests {
             "redb:/tmp/x?ns=a/b",
             "redb:/tmp/x?fsync=maybe",
             "redb:/tmp/x?what=1",
+            "redb:/tmp/x?processes=2",
+            "redb:/tmp/x?processes=many&fsync=false",
             "redb:/tmp/x?ns",
             "rocksdb:",
             "etcd://",

@@ -5,7 +5,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use lexikey::store::{btree_bounds, Entry, Store, StoreError};
 use lexikey::KeyRange;
-use redb::{Database, Durability, ReadableDatabase, ReadableTable, TableDefinition};
+use redb::{
+    ConcurrencyMode, Database, Durability, ReadableDatabase, ReadableTable, TableDefinition,
+};
 
 const NAME: &str = "redb";
 
@@ -25,6 +27,14 @@ pub struct RedbOptions {
     /// dropping the store are durable. Use it in tests that commit a lot
     /// (a durable commit costs 1–2 ms here, a non-durable one 0.3–0.5 ms).
     pub fsync: bool,
+    /// Let several processes open the database at once, each writing (the
+    /// URL's `processes=many`; redb's `ConcurrencyMode::MultiWriter`, file
+    /// byte-range locks; Linux, macOS, Windows). Write transactions stay
+    /// one at a time across all processes, so put-if-absent stays atomic.
+    /// Needs `fsync: true` (a non-durable commit would be invisible to the
+    /// other processes). Default `false`: one process at a time (a second
+    /// open fails).
+    pub multi_process: bool,
 }
 
 impl Default for RedbOptions {
@@ -32,6 +42,7 @@ impl Default for RedbOptions {
         RedbOptions {
             namespace: crate::DEFAULT_NAMESPACE.to_string(),
             fsync: true,
+            multi_process: false,
         }
     }
 }
@@ -43,8 +54,9 @@ impl Default for RedbOptions {
 /// without any retry loop. Reads run on snapshots, concurrently with the
 /// writer.
 ///
-/// One process may open a database file once; share the store between
-/// threads (it is `Sync`) rather than opening it again.
+/// By default one process at a time may open a database file, once; share
+/// the store between threads (it is `Sync`) rather than opening it again.
+/// [`RedbOptions::multi_process`] lets several processes share it.
 pub struct RedbStore {
     db: Database,
     table: String,
@@ -85,8 +97,20 @@ impl RedbStore {
         options: RedbOptions,
     ) -> Result<RedbStore, StoreError> {
         crate::check_namespace(&options.namespace)?;
+        if options.multi_process && !options.fsync {
+            return Err(StoreError::fatal(
+                NAME,
+                "several processes (processes=many) need fsync on every commit",
+            ));
+        }
         let path = path.as_ref();
-        let db = Database::create(path)
+        let db = Database::builder()
+            .set_concurrency_mode(if options.multi_process {
+                ConcurrencyMode::MultiWriter
+            } else {
+                ConcurrencyMode::ExclusiveWriter
+            })
+            .create(path)
             .map_err(|e| StoreError::fatal(NAME, format!("{}: {e}", path.display())))?;
         let store = RedbStore {
             db,
