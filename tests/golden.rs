@@ -47,7 +47,9 @@ fn escape(s: &str) -> String {
             '\t' => out.push_str("\\t"),
             '\n' => out.push_str("\\n"),
             '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
             // Noncharacters (U+FFFE, U+10FFFF, …) are invisible: write them escaped.
             c if (c as u32) & 0xFFFE == 0xFFFE => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
             c => out.push(c),
@@ -65,7 +67,11 @@ fn key_text(format: Format, key: &[u8]) -> String {
 }
 
 fn check_file(format: Format) {
-    let path = format!("{}/fixtures/{}.tsv", env!("CARGO_MANIFEST_DIR"), format.name());
+    let path = format!(
+        "{}/fixtures/{}.tsv",
+        env!("CARGO_MANIFEST_DIR"),
+        format.name()
+    );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let update = std::env::var_os("UPDATE_FIXTURES").is_some();
     let mut out = String::new();
@@ -80,7 +86,9 @@ fn check_file(format: Format) {
         let key_col = cols.pop().unwrap();
         let comps: Vec<Component<'static>> = cols
             .iter()
-            .map(|c| parse_component(&unescape(c)).unwrap_or_else(|e| panic!("{path}:{}: {e}", n + 1)))
+            .map(|c| {
+                parse_component(&unescape(c)).unwrap_or_else(|e| panic!("{path}:{}: {e}", n + 1))
+            })
             .collect();
         let key = tuple::encode(format, &comps).unwrap_or_else(|e| panic!("{path}:{}: {e}", n + 1));
         if update {
@@ -91,14 +99,27 @@ fn check_file(format: Format) {
             continue;
         }
         // value -> key
-        assert_eq!(key_text(format, &key), key_col, "{path}:{}: encoding changed", n + 1);
+        assert_eq!(
+            key_text(format, &key),
+            key_col,
+            "{path}:{}: encoding changed",
+            n + 1
+        );
         // key -> value
-        let raw = if format.is_text() { key_col.as_bytes().to_vec() } else { lexikey::input::parse_hex(key_col).unwrap() };
+        let raw = if format.is_text() {
+            key_col.as_bytes().to_vec()
+        } else {
+            lexikey::input::parse_hex(key_col).unwrap()
+        };
         let schema: Vec<_> = comps.iter().map(Component::field).collect();
-        let back = tuple::decode(format, &raw, Some(&schema)).unwrap_or_else(|e| panic!("{path}:{}: {e}", n + 1));
+        let back = tuple::decode(format, &raw, Some(&schema))
+            .unwrap_or_else(|e| panic!("{path}:{}: {e}", n + 1));
         assert_eq!(back, comps, "{path}:{}: decoding changed", n + 1);
         // and the printed components are the fixture's own text
-        let printed: Vec<String> = back.iter().map(|c| escape(&component_to_string(c))).collect();
+        let printed: Vec<String> = back
+            .iter()
+            .map(|c| escape(&component_to_string(c)))
+            .collect();
         assert_eq!(printed, cols, "{path}:{}: component text changed", n + 1);
         checked += 1;
     }
@@ -133,11 +154,20 @@ fn binary_vectors() {
 #[test]
 fn decimal_width_seven() {
     use lexikey::{Field, Type, Value};
-    let c = Component { width: Some(7), ..Component::asc(389_625_u64) };
+    let c = Component {
+        width: Some(7),
+        ..Component::asc(389_625_u64)
+    };
     let key = tuple::encode(Format::Decimal, std::slice::from_ref(&c)).unwrap();
     assert_eq!(key, b"0389625");
     let f = Field::asc(Type::U64).with_width(7);
-    assert_eq!(tuple::decode(Format::Decimal, b"0389625", Some(&[f])).unwrap()[0].value, Value::U64(389_625));
-    let too_big = Component { width: Some(7), ..Component::asc(10_000_000_u64) };
+    assert_eq!(
+        tuple::decode(Format::Decimal, b"0389625", Some(&[f])).unwrap()[0].value,
+        Value::U64(389_625)
+    );
+    let too_big = Component {
+        width: Some(7),
+        ..Component::asc(10_000_000_u64)
+    };
     assert!(tuple::encode(Format::Decimal, &[too_big]).is_err());
 }
