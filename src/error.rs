@@ -162,6 +162,15 @@ pub enum EncodeError {
         /// A hint on what to use instead (starts with `: ` when present).
         hint: &'static str,
     },
+    /// The key is longer than the limit the target store accepts (see
+    /// [`crate::tuple::check_len`]).
+    #[error("key of {len} bytes is longer than the limit of {max} bytes")]
+    KeyTooLong {
+        /// The key's length.
+        len: usize,
+        /// The limit.
+        max: usize,
+    },
     /// A reverse number asked for a negative input (`i64::MAX - n` overflows).
     #[error("reverse number needs 0 <= n <= {max}, got {n}", max = i64::MAX)]
     ReverseOutOfRange {

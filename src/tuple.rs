@@ -27,6 +27,33 @@ use crate::format::{base64, hex, Format};
 use crate::text::{SEP, SEP_END};
 use crate::value::{Component, Field};
 
+/// HBase's largest row key, in bytes (`Short.MAX_VALUE`): the default limit
+/// of the `lexikey` command.
+pub const HBASE_MAX_KEY_LEN: usize = 32_767;
+/// Cassandra's largest key (partition or clustering component), in bytes
+/// (an unsigned 16-bit length).
+pub const CASSANDRA_MAX_KEY_LEN: usize = 65_535;
+
+/// Checks a key against a store's length limit, so an over-long key is
+/// refused before it reaches the store (where it would fail mid-batch, or be
+/// rejected only by some regions).
+///
+/// # Errors
+/// [`EncodeError::KeyTooLong`] when `key.len() > max`.
+///
+/// ```
+/// use lexikey::tuple::{check_len, HBASE_MAX_KEY_LEN};
+/// assert!(check_len(&[b'a'; 32_767], HBASE_MAX_KEY_LEN).is_ok());
+/// assert!(check_len(&[b'a'; 32_768], HBASE_MAX_KEY_LEN).is_err());
+/// ```
+#[inline]
+pub fn check_len(key: &[u8], max: usize) -> Result<(), EncodeError> {
+    if key.len() > max {
+        return Err(EncodeError::KeyTooLong { len: key.len(), max });
+    }
+    Ok(())
+}
+
 /// Encodes a tuple into a new key.
 ///
 /// # Errors

@@ -45,6 +45,22 @@ pub fn width(args: &Args, format: Format) -> Result<Option<u8>> {
     }
 }
 
+/// The `--max-key-len N` option: the longest key accepted, in bytes.
+/// Default: HBase's row-key limit, 32,767 ([`lexikey::tuple::HBASE_MAX_KEY_LEN`]);
+/// Cassandra users may raise it to 65,535.
+///
+/// # Errors
+/// A value that is not a positive number.
+pub fn max_key_len(args: &Args) -> Result<usize> {
+    match args.value("max-key-len") {
+        None => Ok(lexikey::tuple::HBASE_MAX_KEY_LEN),
+        Some(v) => match v.parse::<usize>() {
+            Ok(n) if n > 0 => Ok(n),
+            _ => bail!("invalid --max-key-len {v:?}: expected a positive number of bytes"),
+        },
+    }
+}
+
 /// Whether `--width` applies to a type (the integer types).
 pub fn takes_width(ty: Type) -> bool {
     matches!(ty, Type::I64 | Type::U64 | Type::I32 | Type::U32 | Type::Ts)

@@ -434,6 +434,41 @@ const CATALOGUE: &[(&[&str], &str, &str)] = &[
         "",
         "takes no COMPONENT",
     ),
+    // --- key length limits (default: HBase's 32,767-byte row key)
+    (
+        &["encode", "--max-key-len", "16", "str:population", "i64:1"],
+        "",
+        "key of 28 bytes is longer than the limit of 16 bytes",
+    ),
+    (
+        &["decode", "--max-key-len", "8", "population"],
+        "",
+        "key of 10 bytes is longer than the limit of 8 bytes",
+    ),
+    (
+        &[
+            "decode",
+            "--format",
+            "binary",
+            "--schema",
+            "i64",
+            "--max-key-len",
+            "4",
+            "8000000000000001",
+        ],
+        "",
+        "key of 8 bytes is longer than the limit of 4 bytes",
+    ),
+    (
+        &["encode", "--stdin", "--schema", "str", "--max-key-len", "3"],
+        "abc\nabcd\n",
+        "line 2: key of 4 bytes is longer than the limit of 3 bytes",
+    ),
+    (
+        &["encode", "--max-key-len", "0", "i64:1"],
+        "",
+        "invalid --max-key-len",
+    ),
     (&["reverse"], "", "missing N"),
     (&["reverse", "1", "2"], "", "exactly one N"),
     // --- range
@@ -606,4 +641,20 @@ fn closed_output_pipe_ends_quietly() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
+}
+
+/// The default limit is HBase's row-key limit: 32,767 bytes pass, 32,768 don't.
+#[test]
+fn default_key_limit_is_hbase_row_key_limit() {
+    let ok = format!("str:{}", "a".repeat(32_767));
+    let o = run_with(&["encode", &ok], b"");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let long = format!("str:{}", "a".repeat(32_768));
+    let msg = fails_with(&["encode", &long], b"");
+    assert!(
+        msg.contains("longer than the limit of 32767 bytes"),
+        "{msg}"
+    );
+    let o = run_with(&["encode", "--max-key-len", "65535", &long], b"");
+    assert_eq!(o.code, 0);
 }

@@ -15,6 +15,7 @@ pub const OPTS: &[Opt] = &[
     Opt::flag("json"),
     Opt::value("schema"),
     Opt::flag("stdin"),
+    Opt::value("max-key-len"),
 ];
 
 /// Help text.
@@ -36,6 +37,8 @@ Options:
                 Without it, hex and base64 keys are read by their tags: a part that
                 is not a valid tagged value is read as an ascending str.
   --width N     decimal only: the width of every integer field (as in encode)
+  --max-key-len N  refuse keys longer than N bytes (default 32767, HBase's row-key
+                limit; 65535 is Cassandra's)
   --json        print {\"components\":[{\"type\":\"i64\",\"dir\":\"asc\",\"value\":3831868},...]}
                 (integers as JSON numbers, NaN/inf as strings, bytes/ts/uuid as strings)
   --stdin       bulk mode: one KEY per line on standard input; prints one line per key
@@ -54,6 +57,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
     let format = common::format(args)?;
     let width = common::width(args, format)?;
     let json = args.flag("json");
+    let max = common::max_key_len(args)?;
     let schema = match args.value("schema") {
         Some(s) => Some(common::schema(s, width)?),
         None if matches!(format, Format::Decimal | Format::Binary) => {
@@ -72,7 +76,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
         if !args.positionals.is_empty() {
             bail!("decode --stdin reads keys from standard input and takes no KEY argument");
         }
-        return bulk(format, schema.as_deref(), json, io);
+        return bulk(format, schema.as_deref(), json, max, io);
     }
     let key = match args.positionals.as_slice() {
         [k] => k,
@@ -84,7 +88,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
     };
     let raw = common::os_bytes(key);
     let mut hexbuf = Vec::new();
-    let bytes = key_bytes(format, &raw, &mut hexbuf)?;
+    let bytes = key_bytes(format, &raw, &mut hexbuf, max)?;
     let comps = tuple::decode(format, bytes, schema.as_deref())
         .map_err(|e| invalid_key(format, &raw, e))?;
     let mut out = Vec::with_capacity(64 * comps.len());
@@ -104,9 +108,22 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
 
 /// The key bytes: the text itself, or for `binary` the bytes of the hex
 /// text (either case), decoded into `buf`.
-fn key_bytes<'a>(format: Format, raw: &'a [u8], buf: &'a mut Vec<u8>) -> Result<&'a [u8]> {
+fn key_bytes<'a>(
+    format: Format,
+    raw: &'a [u8],
+    buf: &'a mut Vec<u8>,
+    max: usize,
+) -> Result<&'a [u8]> {
     if format.is_text() {
+        lexikey::tuple::check_len(raw, max)?;
         return Ok(raw);
+    }
+    if raw.len() > 2 * max {
+        // Binary keys arrive as hex: two digits a byte.
+        bail!(
+            "key of {} bytes is longer than the limit of {max} bytes",
+            raw.len() / 2
+        );
     }
     buf.clear();
     if !raw.len().is_multiple_of(2) {
@@ -150,7 +167,13 @@ fn recycle<'b>(mut v: Vec<Component<'_>>) -> Vec<Component<'b>> {
 }
 
 /// Bulk mode: one key per line → one line of tab-separated components.
-fn bulk(format: Format, schema: Option<&[Field]>, json: bool, io: &mut Io<'_>) -> Result<()> {
+fn bulk(
+    format: Format,
+    schema: Option<&[Field]>,
+    json: bool,
+    max: usize,
+    io: &mut Io<'_>,
+) -> Result<()> {
     let mut out: Vec<u8> = Vec::with_capacity(FLUSH_AT + (FLUSH_AT >> 1));
     let mut hexbuf: Vec<u8> = Vec::with_capacity(256);
     let mut store: Vec<Component<'static>> = Vec::with_capacity(8);
@@ -163,6 +186,7 @@ fn bulk(format: Format, schema: Option<&[Field]>, json: bool, io: &mut Io<'_>) -
             format,
             schema,
             json,
+            max,
             line,
             &mut hexbuf,
             &mut comps,
@@ -187,13 +211,14 @@ fn row<'k>(
     format: Format,
     schema: Option<&[Field]>,
     json: bool,
+    max: usize,
     line: &'k [u8],
     hexbuf: &'k mut Vec<u8>,
     comps: &mut Vec<Component<'k>>,
     scratch: &mut String,
     out: &mut Vec<u8>,
 ) -> Result<()> {
-    let bytes = key_bytes(format, line, hexbuf)?;
+    let bytes = key_bytes(format, line, hexbuf, max)?;
     tuple::decode_into(format, bytes, schema, comps).map_err(|e| invalid_key(format, line, e))?;
     if json {
         common::push_components_json(comps, scratch, out);

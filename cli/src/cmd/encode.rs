@@ -15,6 +15,7 @@ pub const OPTS: &[Opt] = &[
     Opt::flag("json"),
     Opt::value("schema"),
     Opt::flag("stdin"),
+    Opt::value("max-key-len"),
 ];
 
 /// Help text.
@@ -33,6 +34,8 @@ Options:
                 i32, u32, ts; the sign slot of signed types counts), 1 to 20; a value
                 that does not fit is an error. Default: the type's full width.
   --json        print {\"key\":\"...\"} instead of the bare key
+  --max-key-len N  refuse keys longer than N bytes (default 32767, HBase's row-key
+                limit; 65535 is Cassandra's)
   --stdin       bulk mode: read one row per line from standard input, each row the
                 tab-separated VALUEs of the --schema fields, and print one key per
                 line (one JSON object per line with --json). Lines are split on \\n only
@@ -50,6 +53,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
     let format = common::format(args)?;
     let width = common::width(args, format)?;
     let json = args.flag("json");
+    let max = common::max_key_len(args)?;
     if args.flag("stdin") {
         let Some(schema) = args.value("schema") else {
             bail!("encode --stdin needs --schema TYPE[.desc],... to type the tab-separated values");
@@ -58,7 +62,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
             bail!("encode --stdin reads rows from standard input and takes no COMPONENT arguments");
         }
         let fields = common::schema(schema, width)?;
-        return bulk(format, &fields, json, io);
+        return bulk(format, &fields, json, max, io);
     }
     if args.value("schema").is_some() {
         bail!("--schema is for --stdin; each COMPONENT names its own type (TYPE[.desc]:VALUE)");
@@ -69,6 +73,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
     }
     let comps = components(&texts, width)?;
     let key = encode_components(format, &comps)?;
+    tuple::check_len(&key, max)?;
     let mut out = Vec::with_capacity(key.len() * 2 + 16);
     if json {
         common::push_key_json(format, &key, &mut out)?;
@@ -118,7 +123,13 @@ pub fn encode_components(format: Format, comps: &[Component<'_>]) -> Result<Vec<
 }
 
 /// Bulk mode: one tab-separated row per line → one key per line.
-fn bulk(format: Format, fields: &[lexikey::Field], json: bool, io: &mut Io<'_>) -> Result<()> {
+fn bulk(
+    format: Format,
+    fields: &[lexikey::Field],
+    json: bool,
+    max: usize,
+    io: &mut Io<'_>,
+) -> Result<()> {
     let mut out: Vec<u8> = Vec::with_capacity(FLUSH_AT + (FLUSH_AT >> 1));
     let mut key: Vec<u8> = Vec::with_capacity(256);
     let text = format.is_text();
@@ -132,6 +143,7 @@ fn bulk(format: Format, fields: &[lexikey::Field], json: bool, io: &mut Io<'_>) 
                 .map_err(|e| anyhow!("line {lineno}: invalid UTF-8 at byte {}", e.valid_up_to()))?;
             let buf = if direct { &mut out } else { &mut key };
             buf_clear_if(buf, !direct);
+            let key_start = buf.len();
             let mut parts = line.split('\t');
             for (i, f) in fields.iter().enumerate() {
                 let Some(t) = parts.next() else {
@@ -155,6 +167,7 @@ fn bulk(format: Format, fields: &[lexikey::Field], json: bool, io: &mut Io<'_>) 
                     .encode_component(&c, buf)
                     .map_err(|e| anyhow!("line {lineno}, value {} ({f}): {e}", i + 1))?;
             }
+            tuple::check_len(&buf[key_start..], max).map_err(|e| anyhow!("line {lineno}: {e}"))?;
             if parts.next().is_some() {
                 bail!(
                     "line {lineno}: expected {} tab-separated values (one per schema field), found {}",
