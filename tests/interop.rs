@@ -884,3 +884,346 @@ mod hbase_tests {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// Apache Phoenix row keys
+// ---------------------------------------------------------------------------
+
+mod phoenix_tests {
+    use super::*;
+    use lexikey::interop::phoenix::{
+        self, decode_row_key, encode_row_key, encode_value, Column, SortOrder, Table, Type, Value,
+    };
+
+    fn table(schema: &str, salt: &str) -> Table {
+        let t = Table::parse(schema).unwrap();
+        match salt {
+            "-" => t,
+            "legacy" => t.legacy(),
+            n => t.salted(n.parse().unwrap()),
+        }
+    }
+
+    #[test]
+    fn phoenix_golden_both_ways() {
+        let rows = fixture("phoenix.tsv");
+        let (mut hashes, mut values, mut keys) = (0, 0, 0);
+        for (line, cols) in &rows {
+            let at = format!("phoenix.tsv:{line}");
+            match cols[0].as_str() {
+                "hash" => {
+                    hashes += 1;
+                    let key = hex(&cols[1]);
+                    assert_eq!(phoenix::java_hash(&key).to_string(), cols[2], "{at}");
+                    let buckets: u16 = cols[3].parse().unwrap();
+                    let salt = phoenix::salt_byte(&key, buckets);
+                    assert_eq!(salt.to_string(), cols[4], "{at}");
+                    assert!(u16::from(salt) < buckets);
+                }
+                "value" => {
+                    values += 1;
+                    let (column, value) = phoenix::parse_component(&cols[1]).unwrap();
+                    let mut out = Vec::new();
+                    encode_value(column, &value, &mut out).unwrap();
+                    assert_eq!(lexikey::to_hex(&out), cols[2], "{at}");
+                    // As a one-column key (a trailing DESC VARCHAR/VARBINARY gets its FF).
+                    let t = Table::new(vec![column]);
+                    let mut key = Vec::new();
+                    encode_row_key(&t, std::slice::from_ref(&value), &mut key).unwrap();
+                    if column.ty.fixed_width().is_none() && column.order == SortOrder::Desc {
+                        out.push(0xFF);
+                    }
+                    assert_eq!(key, out, "{at}");
+                    assert_eq!(
+                        decode_row_key(&t, &key).unwrap(),
+                        std::slice::from_ref(&value),
+                        "{at}"
+                    );
+                    let again =
+                        phoenix::parse_component(&phoenix::format_component(column, &value))
+                            .unwrap();
+                    assert_eq!(again, (column, value), "{at}: component syntax");
+                }
+                "row" => {
+                    keys += 1;
+                    let t = table(&cols[1], &cols[2]);
+                    let key = hex(&cols[3]);
+                    let comps: Vec<(Column, Value)> = cols[4..]
+                        .iter()
+                        .map(|c| phoenix::parse_component(c).unwrap())
+                        .collect();
+                    for (i, (c, _)) in comps.iter().enumerate() {
+                        assert_eq!(*c, t.columns[i], "{at}: component {i} names its column");
+                    }
+                    let vals: Vec<Value> = comps.into_iter().map(|(_, v)| v).collect();
+                    let mut out = Vec::new();
+                    encode_row_key(&t, &vals, &mut out).unwrap();
+                    assert_eq!(lexikey::to_hex(&out), cols[3], "{at}");
+                    let mut full = vals.clone();
+                    full.resize(t.columns.len(), Value::Null);
+                    assert_eq!(decode_row_key(&t, &key).unwrap(), full, "{at}");
+                }
+                other => panic!("{at}: unknown row kind {other}"),
+            }
+        }
+        assert!(
+            hashes >= 1 && values >= 100 && keys >= 15,
+            "{hashes} {values} {keys}"
+        );
+    }
+
+    #[test]
+    fn phoenix_malformed() {
+        let rows = fixture("phoenix-malformed.tsv");
+        assert!(rows.len() >= 20);
+        for (line, cols) in &rows {
+            let t = table(&cols[0], &cols[1]);
+            let key = hex(&cols[2]);
+            match decode_row_key(&t, &key) {
+                Ok(v) => panic!("phoenix-malformed.tsv:{line}: decoded to {v:?}"),
+                Err(e) => {
+                    assert_eq!(variant(&e), cols[3], "phoenix-malformed.tsv:{line}: {e}");
+                    assert_eq!(
+                        e.offset().to_string(),
+                        cols[4],
+                        "phoenix-malformed.tsv:{line}: {e}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn phoenix_salting_util_test_spread() {
+        // SaltingUtilTest.testGetSaltingByte: Bytes.toBytes(i) for i < 100 over
+        // 3 buckets hits exactly {0, 1, 2}.
+        let salts: std::collections::BTreeSet<u8> = (0i32..100)
+            .map(|i| phoenix::salt_byte(&i.to_be_bytes(), 3))
+            .collect();
+        assert_eq!(salts.into_iter().collect::<Vec<_>>(), [0, 1, 2]);
+        // The edge case: |MIN_VALUE % n|, not |MIN_VALUE| % n (older Phoenix).
+        let edge = [0x96, 0x00, 0xF6, 0x00, 0x13, 0xFE];
+        assert_eq!(phoenix::java_hash(&edge), i32::MIN);
+        for n in 1..=256u16 {
+            assert_eq!(
+                u32::from(phoenix::salt_byte(&edge, n)),
+                (i32::MIN % i32::from(n)).unsigned_abs()
+            );
+        }
+    }
+
+    #[test]
+    fn phoenix_legacy_layout_misorders_desc_prefixes() {
+        // Why rowKeyOrderOptimizable exists: with a 00 separator, DESC "a" sorts
+        // before DESC "ab" although DESC order wants "ab" first.
+        let row = |t: &Table, s: &str| {
+            let mut k = Vec::new();
+            encode_row_key(t, &[Value::from(s), Value::from("z")], &mut k).unwrap();
+            k
+        };
+        let new = Table::parse("varchar.desc,varchar").unwrap();
+        let old = new.clone().legacy();
+        assert!(row(&new, "ab") < row(&new, "a"));
+        assert!(row(&old, "ab") > row(&old, "a"));
+    }
+
+    #[test]
+    fn phoenix_unencodable() {
+        let t = Table::parse("varchar,integer").unwrap();
+        let mut out = Vec::new();
+        assert!(encode_row_key(&t, &[Value::from("a")], &mut out).is_err());
+        assert!(encode_row_key(&t, &[Value::Null, Value::Null], &mut out).is_err());
+        let u = Table::parse("unsigned_int").unwrap();
+        assert!(encode_row_key(&u, &[Value::Int(-1)], &mut out).is_err());
+        let i = Table::parse("tinyint").unwrap();
+        assert!(encode_row_key(&i, &[Value::Int(128)], &mut out).is_err());
+        let v = Table::parse("varchar").unwrap();
+        assert!(encode_row_key(&v, &[Value::from("a\0b")], &mut out).is_err());
+        let d = Table::parse("unsigned_double").unwrap();
+        assert!(encode_row_key(&d, &[Value::Double(-0.0)], &mut out).is_err());
+        let b = Table::parse("varbinary,varchar").unwrap();
+        assert!(encode_row_key(&b, &[Value::Varbinary(vec![1])], &mut out).is_err());
+        assert!(encode_row_key(&v.clone().salted(0), &[Value::from("a")], &mut out).is_err());
+        assert!(encode_row_key(&v.clone().salted(257), &[Value::from("a")], &mut out).is_err());
+    }
+
+    fn value_of(ty: Type) -> BoxedStrategy<Value> {
+        if let Some((lo, hi)) = ty.int_range() {
+            return prop_oneof![
+                1 => prop::sample::select(vec![lo, hi, 0.max(lo), 1.min(hi), (-1).max(lo)]),
+                3 => lo..=hi,
+            ]
+            .prop_map(Value::Int)
+            .boxed();
+        }
+        let non_neg32 = |f: f32| if f.is_nan() { f } else { f.abs().max(0.0) };
+        let non_neg64 = |f: f64| if f.is_nan() { f } else { f.abs().max(0.0) };
+        let nanos = prop_oneof![
+            prop::sample::select(vec![0u32, 1, 999_999]),
+            0u32..1_000_000
+        ];
+        match ty {
+            Type::Float => common::f32s().prop_map(Value::Float).boxed(),
+            Type::Double => common::f64s().prop_map(Value::Double).boxed(),
+            Type::UnsignedFloat => common::f32s().prop_map(move |f| Value::Float(non_neg32(f))).boxed(),
+            Type::UnsignedDouble => common::f64s().prop_map(move |f| Value::Double(non_neg64(f))).boxed(),
+            Type::Boolean => any::<bool>().prop_map(Value::Bool).boxed(),
+            Type::Date | Type::Time => common::i64s().prop_map(Value::Date).boxed(),
+            Type::UnsignedDate | Type::UnsignedTime => {
+                common::i64s().prop_map(|v| Value::Date(v.checked_abs().unwrap_or(0))).boxed()
+            }
+            Type::Timestamp => (common::i64s(), nanos).prop_map(|(m, n)| Value::Timestamp(m, n)).boxed(),
+            Type::UnsignedTimestamp => (common::i64s(), nanos)
+                .prop_map(|(m, n)| Value::Timestamp(m.checked_abs().unwrap_or(0), n))
+                .boxed(),
+            Type::Varchar => prop_oneof![
+                1 => Just(Value::Null),
+                6 => common::strings().prop_map(|s| {
+                    let s = s.replace('\0', "\u{1}");
+                    if s.is_empty() { Value::Null } else { Value::Varchar(s) }
+                }),
+            ]
+            .boxed(),
+            _ => prop_oneof![
+                1 => Just(Value::Null),
+                6 => common::bytes().prop_map(|b| if b.is_empty() { Value::Null } else { Value::Varbinary(b) }),
+            ]
+            .boxed(),
+        }
+    }
+
+    fn columns() -> BoxedStrategy<Column> {
+        (prop::sample::select(Type::ALL.to_vec()), any::<bool>())
+            .prop_map(|(ty, desc)| {
+                if desc {
+                    Column::desc(ty)
+                } else {
+                    Column::asc(ty)
+                }
+            })
+            .boxed()
+    }
+
+    /// A valid table (VARBINARY only last) and rows of it (not all null).
+    fn table_rows(salt: bool) -> BoxedStrategy<(Table, Vec<Vec<Value>>)> {
+        (
+            prop::collection::vec(columns(), 1..4),
+            prop_oneof![Just(None), (1u16..=256).prop_map(Some)],
+        )
+            .prop_map(move |(mut cols, buckets)| {
+                let n = cols.len();
+                for c in cols.iter_mut().take(n - 1) {
+                    if c.ty == Type::Varbinary {
+                        c.ty = Type::Varchar;
+                    }
+                }
+                let mut t = Table::new(cols);
+                if salt {
+                    t.salt_buckets = buckets;
+                }
+                t
+            })
+            .prop_flat_map(|t| {
+                let row = t.columns.iter().map(|c| value_of(c.ty)).collect::<Vec<_>>();
+                let row = row.prop_filter("not all null", |r| r.iter().any(|v| !v.is_null()));
+                (Just(t), prop::collection::vec(row, 2..4))
+            })
+            .boxed()
+    }
+
+    /// Whether `y` is `x` followed by a 00 byte (and maybe more).
+    fn desc_varbinary_quirk(x: &Value, y: &Value) -> bool {
+        match (x, y) {
+            (Value::Varbinary(a), Value::Varbinary(b)) => {
+                b.len() > a.len() && b.starts_with(a) && b[a.len()] == 0
+            }
+            _ => false,
+        }
+    }
+
+    /// Row order: column by column, null first whatever the order, DESC reversed.
+    fn row_cmp(t: &Table, a: &[Value], b: &[Value]) -> Ordering {
+        for ((c, x), y) in t.columns.iter().zip(a).zip(b) {
+            let o = match (x.is_null(), y.is_null()) {
+                (true, true) => Ordering::Equal,
+                (true, false) => Ordering::Less,
+                (false, true) => Ordering::Greater,
+                // Phoenix's quirk: the trailing FF of a DESC VARBINARY equals an
+                // inverted 00, so x sorts before x ++ 00 ++ ... although DESC.
+                _ if c.order == SortOrder::Desc && desc_varbinary_quirk(x, y) => Ordering::Less,
+                _ if c.order == SortOrder::Desc && desc_varbinary_quirk(y, x) => Ordering::Greater,
+                _ if c.order == SortOrder::Desc => y.cmp(x),
+                _ => x.cmp(y),
+            };
+            if o.is_ne() {
+                return o;
+            }
+        }
+        Ordering::Equal
+    }
+
+    proptest! {
+        #![proptest_config(common::config())]
+
+        #[test]
+        fn phoenix_row_order_round_trip((t, rows) in table_rows(false)) {
+            let mut keys = Vec::new();
+            for r in &rows {
+                let mut k = Vec::new();
+                encode_row_key(&t, r, &mut k).unwrap();
+                prop_assert_eq!(&decode_row_key(&t, &k).unwrap(), r, "{:?}", t);
+                keys.push(k);
+            }
+            prop_assert_eq!(keys[0].cmp(&keys[1]), row_cmp(&t, &rows[0], &rows[1]), "{:?} {:?} {:?}", t, rows[0], rows[1]);
+        }
+
+        #[test]
+        fn phoenix_desc_varchar_order(a in common::strings(), b in common::strings(), tail in common::strings(), optimizable in any::<bool>()) {
+            // The trap: DESC variable-width values that are prefixes of each other,
+            // followed by more columns or not.
+            let clean = |s: String| {
+                let s = s.replace('\0', "\u{1}");
+                if s.is_empty() { "a".to_string() } else { s }
+            };
+            let (a, b, tail) = (clean(a), clean(b), clean(tail));
+            let mut t = Table::parse("varchar.desc,varchar").unwrap();
+            t.row_key_order_optimizable = optimizable;
+            let key = |s: &str, more: bool| {
+                let mut k = Vec::new();
+                let vals = if more { vec![Value::from(s), Value::from(tail.as_str())] } else { vec![Value::from(s)] };
+                encode_row_key(&t, &vals, &mut k).unwrap();
+                k
+            };
+            for more in [false, true] {
+                let (ka, kb) = (key(&a, more), key(&b, more));
+                let prefix_pair = a.starts_with(&b) || b.starts_with(&a);
+                if optimizable || !prefix_pair {
+                    prop_assert_eq!(ka.cmp(&kb), b.cmp(&a));
+                }
+                prop_assert_eq!(decode_row_key(&t, &ka).unwrap()[0].clone(), Value::from(a.as_str()));
+            }
+        }
+
+        #[test]
+        fn phoenix_salted_canonical_and_no_panic((t, rows) in table_rows(true), i in any::<prop::sample::Index>(), b in any::<u8>(), op in 0u8..4, junk in prop::collection::vec(any::<u8>(), 0..20)) {
+            let mut k = Vec::new();
+            encode_row_key(&t, &rows[0], &mut k).unwrap();
+            if let Some(n) = t.salt_buckets {
+                prop_assert_eq!(k[0], phoenix::salt_byte(&k[1..], n));
+                prop_assert!(u16::from(k[0]) < n);
+            }
+            prop_assert_eq!(&decode_row_key(&t, &k).unwrap(), &rows[0]);
+            match op {
+                0 => k = junk,
+                1 => { let i = i.index(k.len()); k[i] = b; }
+                2 => k.truncate(i.index(k.len())),
+                _ => k.insert(i.index(k.len()), b),
+            }
+            if let Ok(v) = decode_row_key(&t, &k) {
+                let mut again = Vec::new();
+                encode_row_key(&t, &v, &mut again).unwrap();
+                prop_assert_eq!(again, k);
+            }
+        }
+    }
+}

@@ -5,6 +5,7 @@
 //! |---|---|---|---|
 //! | FoundationDB tuple layer | [`fdb`] | `fdb-tuple` | [`fdb::Element`] (self-describing: type codes) |
 //! | HBase `OrderedBytes` / `Struct` | [`hbase`] | `hbase-ordered` | [`hbase::Field`] schema + [`hbase::Value`] |
+//! | Apache Phoenix row keys | [`phoenix`] | `phoenix` | [`phoenix::Table`] (columns, salt) + [`phoenix::Value`] |
 //!
 //! # FoundationDB (`fdb-tuple`)
 //!
@@ -36,11 +37,44 @@
 //! - Encoding errors are [`ValueError`] (U+0000 in text, `00` in a
 //!   descending blob-copy, null in a fixed-width field, |numeric| >= 100^351).
 //!
+//! # Apache Phoenix (`phoenix`)
+//!
+//! - A table: [`phoenix::Table::parse`]`("varchar,bigint.desc")`, then
+//!   `.salted(n)` for `SALT_BUCKETS = n` (the CLI's `--salt-buckets N`)
+//!   and `.legacy()` for tables older than Phoenix 4.4.
+//! - [`phoenix::encode_row_key`]`(&Table, &[Value], &mut Vec<u8>)` and
+//!   [`phoenix::decode_row_key`]`(&Table, &[u8]) -> Vec<Value>`; one value's
+//!   bytes: [`phoenix::encode_value`]; the salt byte alone:
+//!   [`phoenix::salt_byte`].
+//! - Components: [`phoenix::parse_component`] /
+//!   [`phoenix::format_component`] with `TYPE[.desc]:VALUE`, types named as
+//!   in SQL, lowercase (`integer`/`int`, `bigint`, `smallint`, `tinyint`,
+//!   `unsigned_int`, …, `float`, `double`, `boolean`, `date`, `time`,
+//!   `timestamp`, `varchar`, `varbinary` as hex); a bare `TYPE[.desc]` or
+//!   an empty `varchar:` is null. `DECIMAL`, `CHAR`, `BINARY` and arrays
+//!   are not supported.
+//!
+//! # Mapping `TYPE[.desc]:VALUE` onto each profile
+//!
+//! | lexikey component | `fdb-tuple` | `hbase-ordered` | `phoenix` |
+//! |---|---|---|---|
+//! | `str:` | `str:` | `text:` | `varchar:` |
+//! | `bytes:` | `bytes:` | `blob-var:` (or `blob-copy:` last) | `varbinary:` (last) |
+//! | `i64:` | `int:` (or `i64:`) | `int64:` (or `numeric:`) | `bigint:` |
+//! | `i32:` | `int:` (or `i32:`) | `int32:` | `integer:` |
+//! | `u64:` | `int:` (or `u64:`) | `numeric:` | `unsigned_long:` (up to 2^63−1) |
+//! | `f64:` / `f32:` | `f64:` / `f32:` | `float64:` / `float32:` | `double:` / `float:` |
+//! | `bool:` | `bool:` | — | `boolean:` |
+//! | `ts:` | `int:` (ms) | `int64:` (ms) | `timestamp:` / `date:` |
+//! | `uuid:` | `uuid:` | `blob-var:` (hex) | `varbinary:` (hex) |
+//! | `.desc` | not available | `.desc` (every byte inverted) | `.desc` |
+//!
 //! Every decoder returns [`crate::DecodeError`] with the offset of the byte
 //! at fault and never panics, whatever the input.
 
 pub mod fdb;
 pub mod hbase;
+pub mod phoenix;
 
 /// Why a value could not be encoded in an interop profile (the Java side
 /// would throw, or would write a key that does not decode to the value).
