@@ -230,7 +230,7 @@ pub fn parse_ts(text: &str) -> Result<i64, ParseError> {
     let b = match text.as_bytes().first() {
         Some(&sign @ (b'+' | b'-')) => {
             let n = text[1..].bytes().take_while(u8::is_ascii_digit).count();
-            if n < 4 || n > 12 {
+            if !(4..=12).contains(&n) {
                 return Err(err("an extended year has a sign and 4 to 12 digits"));
             }
             let y: i64 = text[1..=n].parse().map_err(|_| err("bad year"))?;
