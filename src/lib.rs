@@ -27,10 +27,13 @@
 pub mod alloc;
 pub mod error;
 pub mod format;
+pub mod geo;
 pub mod input;
 pub mod interop;
+pub mod queue;
 pub mod range;
 pub mod render;
+pub mod salt;
 pub mod store;
 pub mod text;
 pub mod tuple;

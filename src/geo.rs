@@ -1,0 +1,1 @@
+//! geo (work in progress).

@@ -1,0 +1,1 @@
+//! salt (work in progress).
