@@ -20,8 +20,26 @@ pub const FLUSH_AT: usize = 1 << 16;
 pub fn format(args: &Args) -> Result<Format> {
     match args.value("format") {
         None => Ok(Format::Hex),
+        Some(f) if crate::interop::Profile::parse(f).is_some() => bail!(
+            "--format {f} is an interop profile, which applies to encode, decode and range only"
+        ),
         Some(f) => Ok(Format::parse(f)?),
     }
+}
+
+/// The `--format` option of `encode`, `decode` and `range` when it is not
+/// an interop profile: as [`format`], with the profiles named in the
+/// message for an unknown name.
+///
+/// # Errors
+/// An unknown format name.
+pub fn key_format(args: &Args) -> Result<Format> {
+    format(args).map_err(|e| {
+        anyhow!(
+            "{e}, or an interop profile: {}",
+            crate::interop::Profile::NAMES
+        )
+    })
 }
 
 /// The `--width N` option: the decimal width of integer components. Only

@@ -14,6 +14,7 @@ use anyhow::{bail, Result};
 pub mod args;
 pub mod cmd;
 pub mod common;
+pub mod interop;
 
 /// Where a subcommand reads and writes.
 pub struct Io<'a> {

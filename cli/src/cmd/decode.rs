@@ -6,7 +6,7 @@ use lexikey::{tuple, Component, Field, Format};
 
 use crate::args::{Args, Opt};
 use crate::common::{self, FLUSH_AT};
-use crate::Io;
+use crate::{interop, Io};
 
 /// The options `decode` accepts.
 pub const OPTS: &[Opt] = &[
@@ -16,6 +16,7 @@ pub const OPTS: &[Opt] = &[
     Opt::value("schema"),
     Opt::flag("stdin"),
     Opt::value("max-key-len"),
+    Opt::value("salt-buckets"),
 ];
 
 /// Help text.
@@ -32,7 +33,8 @@ Decoding is canonical: a key the encoder could not have produced (wrong case, wi
 tag or escape, truncated, trailing bytes, invalid UTF-8) is an error naming the byte.
 
 Options:
-  --format F    hex (default), base64, decimal, binary (KEY given as hex, either case)
+  --format F    hex (default), base64, decimal, binary (KEY given as hex, either case),
+                or an interop profile: fdb-tuple, hbase-ordered, phoenix (below)
   --schema S    the fields, e.g. str,i64.desc; required for decimal and binary keys.
                 Without it, hex and base64 keys are read by their tags: a part that
                 is not a valid tagged value is read as an ascending str.
@@ -47,6 +49,32 @@ Options:
                 it are printed, then one error line naming the line number, exit 2.
 A str value holding a newline (or, in bulk mode, a tab) cannot be shown in the
 line-oriented text output: that is an error pointing to --json.
+
+Interop profiles (see 'lexikey help encode' for the component syntax):
+  lexikey decode --format fdb-tuple [--json] KEY
+  lexikey decode --format hbase-ordered|phoenix --schema TYPE[.desc],... [--salt-buckets N]
+                 [--json] KEY
+  (--stdin: one KEY per line, as above)
+KEY is hex (either case). Prints one component per line in the profile's syntax, so
+the output encodes back to the same key, e.g.
+  lexikey decode --format fdb-tuple 0268656c6c6f001505  ->  str:hello
+                                                            int:5
+  lexikey decode --format hbase-ordered --schema numeric,text 180234666f6f00  ->  numeric:1
+                                                                                  text:foo
+  lexikey decode --format phoenix --schema varchar,bigint.desc 61007ffffffffffffffe  ->  varchar:a
+                                                                                         bigint.desc:1
+fdb-tuple keys are self-describing (no --schema); a nested tuple prints as
+nested:[ELEMENT, ...] (for reading: encode has no syntax for it). hbase-ordered and
+phoenix keys need --schema: the struct's fields, or the primary-key columns in order,
+plus --salt-buckets N for a salted Phoenix table. Fields after the end of the key are
+null and print as a bare TYPE. Decoding is canonical: a key the Java side or the
+FoundationDB bindings could not have written (unknown type code or header, integer
+longer than needed, missing terminator or separator, wrong salt byte, trailing
+bytes) is an error naming the byte.
+--json: {\"components\":[{\"type\":\"int\",\"dir\":\"asc\",\"value\":5},...]}: null as null,
+integers and finite floats as numbers, booleans as true/false, hbase numeric as a
+string (its exact decimal), bytes as hex, dates and timestamps as RFC 3339, a nested
+tuple as an array of components.
 ";
 
 /// Runs `lexikey decode`.
@@ -54,7 +82,11 @@ line-oriented text output: that is an error pointing to --json.
 /// # Errors
 /// Usage errors and keys that do not decode.
 pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
-    let format = common::format(args)?;
+    if let Some(profile) = interop::profile(args) {
+        return interop::decode(profile, args, io);
+    }
+    let format = common::key_format(args)?;
+    interop::reject_salt(args)?;
     let width = common::width(args, format)?;
     let json = args.flag("json");
     let max = common::max_key_len(args)?;

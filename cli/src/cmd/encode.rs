@@ -6,7 +6,7 @@ use lexikey::{input, text::SEP, tuple, Component, Format};
 
 use crate::args::{Args, Opt};
 use crate::common::{self, FLUSH_AT};
-use crate::Io;
+use crate::{interop, Io};
 
 /// The options `encode` accepts.
 pub const OPTS: &[Opt] = &[
@@ -16,6 +16,7 @@ pub const OPTS: &[Opt] = &[
     Opt::value("schema"),
     Opt::flag("stdin"),
     Opt::value("max-key-len"),
+    Opt::value("salt-buckets"),
 ];
 
 /// Help text.
@@ -29,7 +30,8 @@ Prints the key of the tuple of COMPONENTs and a newline. COMPONENT is TYPE[.desc
   lexikey encode str:population i64:3831868      ->  population#l80000000003A783C
 
 Options:
-  --format F    hex (default), base64, decimal, binary (printed as lowercase hex)
+  --format F    hex (default), base64, decimal, binary (printed as lowercase hex), or an
+                interop profile: fdb-tuple, hbase-ordered, phoenix (below)
   --width N     decimal only: width in digits of every integer component (i64, u64,
                 i32, u32, ts; the sign slot of signed types counts), 1 to 20; a value
                 that does not fit is an error. Default: the type's full width.
@@ -43,6 +45,41 @@ Options:
                 the keys of the rows before it are printed, then one error line
                 naming the line number, exit code 2.
   --schema S    bulk mode: the fields, e.g. str,i64.desc
+
+Interop profiles: keys byte for byte as Java (HBase OrderedBytes/Struct, Apache Phoenix)
+and the FoundationDB tuple layer write them, printed as lowercase hex:
+  lexikey encode --format fdb-tuple|hbase-ordered|phoenix [--salt-buckets N] [--json]
+                 COMPONENT...
+  lexikey encode --format PROFILE --schema TYPE[.desc],... --stdin [--salt-buckets N] [--json]
+COMPONENT is in the profile's own syntax:
+  fdb-tuple      null:, bytes:HEX, str:TEXT, int:DEC (up to 255 bytes of magnitude; i64,
+                 u64, i32, u32 are range-checked aliases), f32:, f64: (also 0x + the raw
+                 IEEE bits), bool:, uuid:, versionstamp:HEX24. No .desc: the tuple layer
+                 has no descending order. Nested tuples have no syntax.
+  hbase-ordered  KIND[.desc]:VALUE, KIND one of int8, int16, int32, int64, float32,
+                 float64, numeric (decimal, 1.5e-7, inf, -inf, NaN), text, blob-var,
+                 blob-copy (hex; the last field only). A bare KIND[.desc] is null;
+                 trailing nulls are left out, as HBase's Struct does.
+  phoenix        TYPE[.desc]:VALUE, TYPE the column's SQL type in lowercase: tinyint,
+                 smallint, integer (int), bigint, unsigned_tinyint, unsigned_smallint,
+                 unsigned_int, unsigned_long, float, double, unsigned_float,
+                 unsigned_double, boolean, date, time, timestamp (RFC 3339 or integer
+                 milliseconds; timestamp takes up to 9 fraction digits), unsigned_date,
+                 unsigned_time, unsigned_timestamp, varchar, varbinary (hex; the last
+                 column only). A bare TYPE[.desc] or an empty varchar:/varbinary: is null.
+                 The columns are the primary key's, in order (a table created by Phoenix
+                 4.4 or later); trailing nulls are left out, as Phoenix does.
+  --salt-buckets N  phoenix only: the table's SALT_BUCKETS (1 to 256); the key starts
+                 with the salt byte, computed from the rest of the key
+e.g.
+  lexikey encode --format fdb-tuple str:hello int:5           ->  0268656c6c6f001505
+  lexikey encode --format hbase-ordered numeric:1 text:foo    ->  180234666f6f00
+  lexikey encode --format phoenix varchar:a bigint.desc:1     ->  61007ffffffffffffffe
+  lexikey encode --format phoenix --salt-buckets 4 varchar:a  ->  0061
+With --stdin, each line holds the tab-separated VALUEs (the text after the ':') of
+the --schema fields; an fdb-tuple schema lists element types (str,int). In bulk mode
+an hbase-ordered text cell is never null (an empty cell is the empty string), and a
+phoenix varchar or varbinary cell is null when empty.
 ";
 
 /// Runs `lexikey encode`.
@@ -50,7 +87,11 @@ Options:
 /// # Errors
 /// Usage errors, components that do not parse, values the format cannot hold.
 pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
-    let format = common::format(args)?;
+    if let Some(profile) = interop::profile(args) {
+        return interop::encode(profile, args, io);
+    }
+    let format = common::key_format(args)?;
+    interop::reject_salt(args)?;
     let width = common::width(args, format)?;
     let json = args.flag("json");
     let max = common::max_key_len(args)?;

@@ -3,12 +3,12 @@
 
 use anyhow::{anyhow, bail, Result};
 use lexikey::range::{RangeError, RangeQuery};
-use lexikey::render::{render, Dialect, RenderOptions};
+use lexikey::render::{render, render_into, Dialect, RenderOptions};
 use lexikey::{Component, Dir, Format, KeyRange};
 
 use crate::args::{Args, Opt};
 use crate::common;
-use crate::Io;
+use crate::{interop, Io};
 
 /// The options `range` accepts.
 pub const OPTS: &[Opt] = &[
@@ -27,6 +27,7 @@ pub const OPTS: &[Opt] = &[
     Opt::repeated("lt"),
     Opt::repeated("eq"),
     Opt::repeated("prefix"),
+    Opt::value("salt-buckets"),
 ];
 
 /// Help text.
@@ -63,9 +64,48 @@ Options:
                 --for is not raw
   --ge/--gt/--le/--lt/--eq C   predicates on the next component (repeatable)
   --prefix STR  the next component is an ascending str starting with STR
-  --format F, --width N        as in encode
+  --format F, --width N        as in encode (F may also be an interop profile, below)
 A query no key can match (e.g. --gt i64:9223372036854775807, or --ge i64:5 --lt i64:3)
 is an error (exit 2).
+
+Interop profiles (binary keys: lowercase hex in raw output):
+  lexikey range --format fdb-tuple|hbase-ordered|phoenix [--salt-buckets N] [--for D ...]
+                [--json] PREFIX_COMPONENT... [--ge C] [--gt C] [--le C] [--lt C] [--eq C]
+                [--prefix STR]
+Components and predicates are in the profile's syntax ('lexikey help encode'). The
+bounds are exact: no key outside the answer lies inside the range.
+  fdb-tuple: with no predicate, FoundationDB's Subspace(prefix).range():
+    [prefix+00, prefix+FF), every tuple longer than the prefix (not the prefix tuple
+    itself). Predicates compare elements in the tuple layer's order, which orders
+    types first (null < bytes < str < int < f32 < f64 < bool < uuid < versionstamp):
+    --ge int:5 also matches every f32, f64, bool... element. --eq e gives
+    [prefix+pack(e), prefix+pack(e)+FF): the tuple (prefix..., e) and every tuple
+    extending it.
+  hbase-ordered, phoenix: with no predicate, every row under the prefix, including
+    the row whose remaining fields are all null (written as the prefix alone). The
+    predicates are on the next field: they must all have its TYPE[.desc].
+    Comparisons and --prefix never match a null (as in SQL); --eq with a bare TYPE
+    matches the rows where the next field is null. --prefix STR: an ascending text
+    (hbase-ordered) or varchar (phoenix) starting with STR. A DESC varbinary takes
+    --eq only (Phoenix's trailing FF breaks its order). Left out: with hbase-ordered,
+    the row written as the prefix alone when the range needs a descending null there
+    (a prefix ending in a .desc null, --eq KIND.desc).
+  --salt-buckets N  phoenix: the salt byte hashes the whole key, so the answer is one
+    range per bucket, [b start, b end) for b = 00 to N-1: raw prints a pair of lines
+    per bucket (bucket 00 first), other --for targets one rendering per bucket
+    (--limit and --reversed apply per bucket), --json {\"ranges\":[{\"start\":...,
+    \"end\":...},...]}.
+e.g.
+  lexikey range --format fdb-tuple str:users  ->  0275736572730000
+                                                  02757365727300ff
+  lexikey range --format fdb-tuple str:users --ge int:18 --lt int:65  ->  027573657273001512
+                                                                          027573657273001541
+  lexikey range --format hbase-ordered text:eu --ge int64.desc:100  ->  3465750000
+                                                                        34657500d37fffffffffffff9c
+  lexikey range --format phoenix --salt-buckets 2 varchar:us  ->  007573
+                                                                  00757301
+                                                                  017573
+                                                                  01757301
 ";
 
 /// Runs `lexikey range`.
@@ -74,29 +114,13 @@ is an error (exit 2).
 /// Usage errors, components that do not parse or encode, predicates that
 /// disagree, an empty range.
 pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
-    let format = common::format(args)?;
+    if let Some(profile) = interop::profile(args) {
+        return run_profile(profile, args, io);
+    }
+    let format = common::key_format(args)?;
+    interop::reject_salt(args)?;
     let width = common::width(args, format)?;
-    let dialect =
-        Dialect::parse(args.value("for").unwrap_or("raw")).map_err(|e| anyhow!("--for: {e}"))?;
-    let mut opts = RenderOptions::new().text(format.is_text());
-    if let Some(t) = args.value("table") {
-        opts = opts.table(t);
-    }
-    if let Some(l) = args.value("limit") {
-        let Ok(n) = l.parse::<u64>() else {
-            bail!("invalid --limit {l:?}: expected a number from 1 to 2147483647");
-        };
-        opts = opts.limit(n);
-    }
-    if args.flag("reversed") {
-        opts = opts.reversed(true);
-    }
-    if let Some(c) = args.value("column") {
-        opts = opts.column(c);
-    }
-    if let Some(c) = args.value("partition-key") {
-        opts = opts.partition_key(c);
-    }
+    let (dialect, opts) = render_options(args, format.is_text())?;
     let texts = args.positional_strs("PREFIX_COMPONENT")?;
     let prefix = super::encode::components(&texts, width)?;
     let range = build(format, &prefix, args, width)?;
@@ -118,6 +142,83 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
     } else {
         io.stdout.write_all(rendered.as_bytes())?;
     }
+    Ok(())
+}
+
+/// `--for` and the render options (`--table`, `--limit`, `--reversed`,
+/// `--column`, `--partition-key`); `text`: the keys are text keys.
+fn render_options(args: &Args, text: bool) -> Result<(Dialect, RenderOptions)> {
+    let dialect =
+        Dialect::parse(args.value("for").unwrap_or("raw")).map_err(|e| anyhow!("--for: {e}"))?;
+    let mut opts = RenderOptions::new().text(text);
+    if let Some(t) = args.value("table") {
+        opts = opts.table(t);
+    }
+    if let Some(l) = args.value("limit") {
+        let Ok(n) = l.parse::<u64>() else {
+            bail!("invalid --limit {l:?}: expected a number from 1 to 2147483647");
+        };
+        opts = opts.limit(n);
+    }
+    if args.flag("reversed") {
+        opts = opts.reversed(true);
+    }
+    if let Some(c) = args.value("column") {
+        opts = opts.column(c);
+    }
+    if let Some(c) = args.value("partition-key") {
+        opts = opts.partition_key(c);
+    }
+    Ok((dialect, opts))
+}
+
+/// `range --format PROFILE`: binary keys; a salted Phoenix table gives one
+/// range per bucket, rendered one after another (raw: a pair of lines per
+/// bucket, bucket 0 first).
+fn run_profile(profile: interop::Profile, args: &Args, io: &mut Io<'_>) -> Result<()> {
+    let (dialect, opts) = render_options(args, false)?;
+    let ranges = interop::ranges(profile, args)?;
+    let mut rendered = String::new();
+    for r in &ranges {
+        render_into(dialect, r, &opts, &mut rendered)?;
+    }
+    if !args.flag("json") {
+        io.stdout.write_all(rendered.as_bytes())?;
+        return Ok(());
+    }
+    let mut out = Vec::with_capacity(256);
+    let push_range = |r: &KeyRange, out: &mut Vec<u8>| -> Result<()> {
+        out.extend_from_slice(b"{\"start\":");
+        side_json(Format::Binary, r.start.as_deref(), out)?;
+        out.extend_from_slice(b",\"end\":");
+        side_json(Format::Binary, r.end.as_deref(), out)?;
+        out.push(b'}');
+        Ok(())
+    };
+    match ranges.as_slice() {
+        [r] if args.value("salt-buckets").is_none() => {
+            push_range(r, &mut out)?;
+            out.pop();
+        }
+        _ => {
+            out.extend_from_slice(b"{\"ranges\":[");
+            for (i, r) in ranges.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                push_range(r, &mut out)?;
+            }
+            out.push(b']');
+        }
+    }
+    if dialect != Dialect::Raw {
+        out.extend_from_slice(b",\"for\":\"");
+        out.extend_from_slice(dialect.name().as_bytes());
+        out.extend_from_slice(b"\",\"output\":");
+        common::push_json_str(&rendered, &mut out);
+    }
+    out.extend_from_slice(b"}\n");
+    io.stdout.write_all(&out)?;
     Ok(())
 }
 
