@@ -223,8 +223,9 @@ pub struct Cover {
     /// `(covered − box) / covered`: the fraction of covered cells outside
     /// the box, 0 for an exact cover.
     pub over_coverage: f64,
-    /// The deepest quadtree level reached (`bits` when the walk was not cut
-    /// short by the work budget).
+    /// The deepest quadtree level walked: below `bits` when every node was
+    /// settled earlier (whole or outside) or the work budget cut the walk
+    /// short, leaving some nodes covered whole.
     pub depth: u8,
 }
 

@@ -191,6 +191,8 @@ proptest! {
         (g, a, c) in grids().prop_flat_map(|g| (Just(g), cells(g.bits()), cells(g.bits()))),
         k in 0u8..=32,
         format in common::formats(),
+        raw in any::<u64>(),
+        shift in prop_oneof![Just(0u32), 0u32..64],
     ) {
         let k = k.min(g.bits());
         let (ca, cc) = (g.code(a), g.code(c));
@@ -201,6 +203,23 @@ proptest! {
         prop_assert_eq!(same_block, same_run);
         let enc = |code: u64| tuple::encode(format, &[Component::asc(code)]).expect("u64 encodes");
         prop_assert_eq!(ca.cmp(&cc), enc(ca).cmp(&enc(cc)));
+        // Canonical decode of a key: its u64 is a cell of this grid exactly
+        // when it is below 4^bits, and then the cell re-encodes to it.
+        let any_code = raw >> shift;
+        let key = enc(any_code);
+        let parts = tuple::decode(format, &key, Some(&[Field::asc(Type::U64)])).expect("decodes");
+        prop_assert_eq!(&parts[0].value, &Value::U64(any_code));
+        match g.decode(any_code) {
+            Ok(cell) => {
+                prop_assert!(any_code <= g.max_code());
+                prop_assert_eq!(g.code(cell), any_code);
+                prop_assert_eq!(enc(g.code(cell)), key);
+            }
+            Err(e) => {
+                prop_assert!(any_code > g.max_code());
+                prop_assert_eq!(e, GeoError::Code { code: any_code, bits: g.bits() });
+            }
+        }
     }
 
     /// A cell's center encodes back to the cell; a point lies inside the
