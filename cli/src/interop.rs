@@ -139,18 +139,28 @@ pub enum Row {
 /// # Errors
 /// The first component that does not parse, named.
 pub fn parse_components(profile: Profile, texts: &[&str]) -> Result<Row> {
-    let ctx = |t: &str| format!("component {t:?}");
+    // The library's messages sometimes quote the component already.
+    fn ctx(t: &str) -> impl Fn(lexikey::ParseError) -> anyhow::Error + '_ {
+        move |e| {
+            let quoted = format!("{t:?}");
+            if e.to_string().contains(&quoted) {
+                anyhow!("{e}")
+            } else {
+                anyhow!("component {quoted}: {e}")
+            }
+        }
+    }
     Ok(match profile {
         Profile::Fdb => Row::Fdb(
             texts
                 .iter()
-                .map(|t| fdb::parse_component(t).with_context(|| ctx(t)))
+                .map(|t| fdb::parse_component(t).map_err(ctx(t)))
                 .collect::<Result<_>>()?,
         ),
         Profile::Hbase => {
             let (mut fs, mut vs) = (Vec::new(), Vec::new());
             for t in texts {
-                let (f, v) = hbase::parse_component(t).with_context(|| ctx(t))?;
+                let (f, v) = hbase::parse_component(t).map_err(ctx(t))?;
                 fs.push(f);
                 vs.push(v);
             }
@@ -159,7 +169,7 @@ pub fn parse_components(profile: Profile, texts: &[&str]) -> Result<Row> {
         Profile::Phoenix => {
             let (mut cs, mut vs) = (Vec::new(), Vec::new());
             for t in texts {
-                let (c, v) = phoenix::parse_component(t).with_context(|| ctx(t))?;
+                let (c, v) = phoenix::parse_component(t).map_err(ctx(t))?;
                 cs.push(c);
                 vs.push(v);
             }
@@ -980,9 +990,6 @@ fn predicates(args: &Args) -> Vec<Pred<'_>> {
 /// different types, an empty range.
 pub fn ranges(profile: Profile, args: &Args) -> Result<Vec<KeyRange>> {
     let salt = common_options(args, profile)?;
-    if args.value("schema").is_some() {
-        bail!("range takes no --schema: each PREFIX_COMPONENT and predicate names its type");
-    }
     let texts = args.positional_strs("PREFIX_COMPONENT")?;
     let row = parse_components(profile, &texts)?;
     let preds = predicates(args);
@@ -1155,17 +1162,21 @@ fn hbase_range(
         }
     }
     if let Some(f) = field.filter(|_| compares) {
-        // Comparisons never match null: keep the non-null values only (not
-        // the row written as the prefix alone, nor a written null).
-        let nullable = f.kind.is_nullable();
-        if nullable && f.order == Order::Ascending {
-            b.raise(Some(cat(&p, &[hbase::NULL + 1])));
-        } else {
-            b.raise(Some(cat(&p, &[0x00])));
-        }
-        if nullable && f.order == Order::Descending {
-            b.lower(Some(cat(&p, &[!hbase::NULL])));
-        }
+        // Comparisons match the non-null values of the field's kind only:
+        // the keys whose next header is one of the kind's (not a written
+        // null, not the row written as the prefix alone).
+        let (lo, hi) = match f.kind {
+            Kind::Numeric => (hbase::NEG_INF, hbase::NAN),
+            k => (k.header(), k.header()),
+        };
+        let (lo, hi) = match f.order {
+            Order::Ascending => (lo, hi),
+            Order::Descending => (!hi, !lo),
+        };
+        b.within(Span {
+            lo: Some(cat(&p, &[lo])),
+            hi: Some(cat(&p, &[hi + 1])),
+        });
     }
     b.finish()
 }

@@ -100,7 +100,7 @@ e.g.
                                                   02757365727300ff
   lexikey range --format fdb-tuple str:users --ge int:18 --lt int:65  ->  027573657273001512
                                                                           027573657273001541
-  lexikey range --format hbase-ordered text:eu --ge int64.desc:100  ->  3465750000
+  lexikey range --format hbase-ordered text:eu --ge int64.desc:100  ->  34657500d3
                                                                         34657500d37fffffffffffff9c
   lexikey range --format phoenix --salt-buckets 2 varchar:us  ->  007573
                                                                   00757301
