@@ -1,0 +1,449 @@
+//! Criterion benches of the decreasing row-ID allocator
+//! ([`lexikey::alloc::Allocator`]) on every store, next to that store's raw
+//! `put_if_absent` rate.
+//!
+//! One group per store: `alloc/memory`, `alloc/redb` (`fsync=false`),
+//! `alloc/redb-fsync` (a sync per commit, redb's default), `alloc/rocksdb`,
+//! `alloc/redis`, `alloc/postgres`, `alloc/etcd` (one node) and
+//! `alloc/etcd-cluster` (3 nodes). Each group holds:
+//!
+//! - `raw_put_if_absent`: one client, [`Store::put_if_absent`] of fresh keys
+//!   shaped like row keys (the store's own cost of one conditional write);
+//! - `raw_put_if_absent_8way`: the same from 8 threads at once (fresh keys
+//!   never collide), the store's parallel write rate;
+//! - `alloc_uncontended`: one client, [`Allocator::insert`] (first key, then
+//!   put-if-absent: two round trips);
+//! - `alloc_guard`: the same with the reuse guard on (get, CAS of the
+//!   low-water mark, put: three round trips);
+//! - `alloc_8way`: 8 threads, each its own allocator on one shared table,
+//!   each doing a batch of N inserts; one iteration is one batch, timed with
+//!   `iter_custom` and reported as `8 × N` elements, so criterion's
+//!   throughput is allocations/s. N depends on the store (see
+//!   [`STORES`]).
+//!
+//! Every figure is an element rate (`thrpt`, elements/s = operations/s).
+//! After each allocator bench the allocators' [`lexikey::alloc::AllocStats`]
+//! (over warm-up and measurement) go to stderr: inserts, retries (attempts
+//! beyond the first), lost races, retryable store errors, and failed calls.
+//!
+//! Embedded stores live in a temporary directory under `LEXIKEY_BENCH_DIR`
+//! (default: the system temp dir; put it on the disk you care about for
+//! `redb-fsync`). Server stores read their URL from `LEXIKEY_REDIS_URL`,
+//! `LEXIKEY_POSTGRES_URL`, `LEXIKEY_ETCD_URL` and `LEXIKEY_ETCD_CLUSTER_URL`;
+//! a group whose variable is missing (or whose feature is off, or whose
+//! server does not answer) is skipped with a message on stderr. Each run
+//! writes into a fresh namespace (`?ns=bench_PID_NANOS`) and leaves its rows
+//! there. The memory store deletes what each sample wrote (untimed), so its
+//! millions of rows do not pile up in RAM.
+//!
+//! Run with private servers on loopback (they are stopped afterwards):
+//!
+//! ```text
+//! scripts/with-stores.sh cargo bench -p lexikey-stores --features all-servers --bench alloc \
+//!     -- --warm-up-time 1 --measurement-time 3
+//! scripts/with-stores.sh cargo bench -p lexikey-stores --features all-servers -- --test  # smoke
+//! cargo bench -p lexikey-stores --bench alloc -- alloc/redb        # embedded only, one group
+//! ```
+//!
+//! Defaults: 10 samples, 1 s warm-up, 3 s measurement per bench; the command
+//! line overrides them. Results and how to read them: `stores/BENCHES.md`.
+
+// criterion_group! generates an undocumented `pub fn benches`.
+#![allow(missing_docs)]
+
+use std::fmt::Display;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
+use lexikey::alloc::{AllocStats, Allocator, AllocatorConfig};
+use lexikey::store::Store;
+use lexikey::{Component, Format, KeyRange};
+
+/// Concurrent clients in the contended benches.
+const CLIENTS: usize = 8;
+
+/// The value of every row (24 bytes).
+const VALUE: &[u8] = b"lexikey bench row value.";
+
+/// One store to bench.
+struct Spec {
+    /// The group is `alloc/{name}`.
+    name: &'static str,
+    /// The cargo feature the adapter needs, and whether this build has it.
+    feature: (&'static str, bool),
+    /// Where the store is: `Embedded(scheme, options)` or `Server(env var)`.
+    place: Place,
+    /// Inserts per client in one batch of the 8-way benches.
+    batch: usize,
+}
+
+/// Where a store lives.
+enum Place {
+    /// Built-in memory store.
+    Memory,
+    /// A file or directory in a temp dir: scheme and URL options.
+    Embedded(&'static str, &'static str),
+    /// A server whose URL is in this environment variable.
+    Server(&'static str),
+}
+
+/// Every store, in the order the groups run. The batch sizes keep one
+/// 8-way batch around 10–300 ms on a small machine.
+const STORES: &[Spec] = &[
+    Spec {
+        name: "memory",
+        feature: ("", true),
+        place: Place::Memory,
+        batch: 1000,
+    },
+    Spec {
+        name: "redb",
+        feature: ("redb", cfg!(feature = "redb")),
+        place: Place::Embedded("redb", "fsync=false"),
+        batch: 200,
+    },
+    Spec {
+        name: "redb-fsync",
+        feature: ("redb", cfg!(feature = "redb")),
+        place: Place::Embedded("redb", "fsync=true"),
+        batch: 10,
+    },
+    Spec {
+        name: "rocksdb",
+        feature: ("rocksdb", cfg!(feature = "rocksdb")),
+        place: Place::Embedded("rocksdb", ""),
+        batch: 200,
+    },
+    Spec {
+        name: "redis",
+        feature: ("redis", cfg!(feature = "redis")),
+        place: Place::Server("LEXIKEY_REDIS_URL"),
+        batch: 100,
+    },
+    Spec {
+        name: "postgres",
+        feature: ("postgres", cfg!(feature = "postgres")),
+        place: Place::Server("LEXIKEY_POSTGRES_URL"),
+        batch: 50,
+    },
+    Spec {
+        name: "etcd",
+        feature: ("etcd", cfg!(feature = "etcd")),
+        place: Place::Server("LEXIKEY_ETCD_URL"),
+        batch: 20,
+    },
+    Spec {
+        name: "etcd-cluster",
+        feature: ("etcd", cfg!(feature = "etcd")),
+        place: Place::Server("LEXIKEY_ETCD_CLUSTER_URL"),
+        batch: 20,
+    },
+];
+
+/// An open store, and the temp dir it must not outlive.
+struct Opened {
+    store: Arc<dyn Store>,
+    /// Delete each sample's rows after timing it (memory store).
+    tidy: bool,
+    _dir: Option<tempfile::TempDir>,
+}
+
+/// `URL?ns=NS` (or `URL&ns=NS`).
+fn with_ns(url: &str, ns: &str) -> String {
+    let sep = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{sep}ns={ns}")
+}
+
+/// Opens the store of `spec` in namespace `ns`, or says why not.
+fn open(spec: &Spec, ns: &str) -> Result<Opened, String> {
+    let (feature, enabled) = spec.feature;
+    if !enabled {
+        return Err(format!(
+            "built without cargo feature `{feature}` (add `--features {feature}` or `all-servers`)"
+        ));
+    }
+    let store = |url: &str| lexikey_stores::open(url).map_err(|e| format!("open {url}: {e}"));
+    match spec.place {
+        Place::Memory => Ok(Opened {
+            store: Arc::from(store("memory:")?),
+            tidy: true,
+            _dir: None,
+        }),
+        Place::Embedded(scheme, opts) => {
+            let parent = std::env::var_os("LEXIKEY_BENCH_DIR")
+                .map(std::path::PathBuf::from)
+                .unwrap_or_else(std::env::temp_dir);
+            let dir = tempfile::Builder::new()
+                .prefix("lexikey-bench-")
+                .tempdir_in(&parent)
+                .map_err(|e| format!("temp dir in {}: {e}", parent.display()))?;
+            let mut url = format!("{scheme}:{}", dir.path().join("db").display());
+            if !opts.is_empty() {
+                url = format!("{url}?{opts}");
+            }
+            Ok(Opened {
+                store: Arc::from(store(&with_ns(&url, ns))?),
+                tidy: false,
+                _dir: Some(dir),
+            })
+        }
+        Place::Server(var) => {
+            let url = std::env::var(var).map_err(|_| {
+                format!(
+                    "{var} is not set (run through scripts/with-stores.sh, \
+                     or export it; see stores/BENCHES.md)"
+                )
+            })?;
+            Ok(Opened {
+                store: Arc::from(store(&with_ns(&url, ns))?),
+                tidy: false,
+                _dir: None,
+            })
+        }
+    }
+}
+
+/// Failed operations of one bench, and the first error's text.
+#[derive(Default)]
+struct Failures {
+    count: AtomicU64,
+    first: Mutex<Option<String>>,
+}
+
+impl Failures {
+    fn note(&self, what: impl Display) {
+        if self.count.fetch_add(1, Ordering::Relaxed) == 0 {
+            *self.first.lock().unwrap_or_else(|p| p.into_inner()) = Some(what.to_string());
+        }
+    }
+
+    /// `", N failed (first: …)"`, or nothing.
+    fn summary(&self) -> String {
+        match self.count.load(Ordering::Relaxed) {
+            0 => String::new(),
+            n => {
+                let first = self.first.lock().unwrap_or_else(|p| p.into_inner());
+                format!(", {n} FAILED (first: {})", first.as_deref().unwrap_or("?"))
+            }
+        }
+    }
+}
+
+/// The allocator configuration of a bench table: hex keys, defaults
+/// otherwise (64 attempts, 500 µs – 50 ms jittered backoff).
+fn config(table: &'static str) -> AllocatorConfig {
+    AllocatorConfig::new(Format::Hex, &[Component::asc(table)])
+}
+
+fn allocator(store: &Arc<dyn Store>, config: AllocatorConfig) -> Allocator<Arc<dyn Store>> {
+    Allocator::new(Arc::clone(store), config).expect("bench allocator configuration")
+}
+
+/// Deletes every key of `range` (untimed housekeeping for the memory store).
+fn clear(store: &dyn Store, range: &KeyRange) {
+    loop {
+        let rows = store.scan(range, 10_000).expect("scan for cleanup");
+        if rows.is_empty() {
+            return;
+        }
+        for (k, _) in rows {
+            let _ = store.delete(&k).expect("delete for cleanup");
+        }
+    }
+}
+
+/// Runs `op(client)` `per_client` times on each of `clients` threads, all at
+/// once; returns the wall time from the first spawn to the last join.
+fn batch(clients: usize, per_client: usize, op: impl Fn(usize) + Sync) -> Duration {
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for client in 0..clients {
+            let op = &op;
+            let _ = s.spawn(move || {
+                for _ in 0..per_client {
+                    op(client);
+                }
+            });
+        }
+    });
+    start.elapsed()
+}
+
+/// One insert, failures counted.
+fn insert(alloc: &Allocator<Arc<dyn Store>>, fails: &Failures) {
+    if let Err(e) = alloc.insert(VALUE) {
+        fails.note(e);
+    }
+}
+
+/// Prints the allocators' counters for one bench.
+fn report(group: &str, bench: &str, stats: AllocStats, fails: &Failures) {
+    if stats.attempts == 0 {
+        return; // filtered out
+    }
+    eprintln!(
+        "{group}/{bench}: {} inserted, {} retries ({:.3} per insert), {} lost races, \
+         {} retryable store errors{}",
+        stats.inserted,
+        stats.retries,
+        stats.retries as f64 / stats.inserted.max(1) as f64,
+        stats.conflicts,
+        stats.store_errors,
+        fails.summary()
+    );
+}
+
+/// Sums the counters of several allocators.
+fn sum(stats: impl IntoIterator<Item = AllocStats>) -> AllocStats {
+    stats
+        .into_iter()
+        .fold(AllocStats::default(), |a, s| AllocStats {
+            inserted: a.inserted + s.inserted,
+            attempts: a.attempts + s.attempts,
+            retries: a.retries + s.retries,
+            conflicts: a.conflicts + s.conflicts,
+            store_errors: a.store_errors + s.store_errors,
+            ambiguous: a.ambiguous + s.ambiguous,
+            skipped: a.skipped + s.skipped,
+        })
+}
+
+/// The raw benches: `put_if_absent` of fresh row-shaped keys (table `raw`,
+/// IDs counting down from `u64::MAX`), by one client and by 8.
+fn raw_benches(g: &mut BenchmarkGroup<'_, WallTime>, opened: &Opened, spec: &Spec) {
+    let store = &opened.store;
+    let keys = allocator(store, config("raw")); // only builds keys
+    let next = AtomicU64::new(u64::MAX);
+    let fails = Failures::default();
+    let put = || {
+        let key = keys.key(next.fetch_sub(1, Ordering::Relaxed));
+        match store.put_if_absent(&key, VALUE) {
+            Ok(true) => {}
+            Ok(false) => fails.note("a fresh key was already present"),
+            Err(e) => fails.note(e),
+        }
+    };
+    let tidy = || {
+        if opened.tidy {
+            clear(&**store, keys.range());
+        }
+    };
+
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("raw_put_if_absent", |b| {
+        b.iter_custom(|iters| {
+            let start = Instant::now();
+            for _ in 0..iters {
+                put();
+            }
+            let elapsed = start.elapsed();
+            tidy();
+            elapsed
+        })
+    });
+
+    let n = spec.batch;
+    g.throughput(Throughput::Elements((CLIENTS * n) as u64));
+    g.bench_function("raw_put_if_absent_8way", |b| {
+        b.iter_custom(|iters| {
+            let elapsed = (0..iters).map(|_| batch(CLIENTS, n, |_| put())).sum();
+            tidy();
+            elapsed
+        })
+    });
+    if fails.count.load(Ordering::Relaxed) > 0 {
+        eprintln!("alloc/{}/raw: {}", spec.name, fails.summary());
+    }
+}
+
+/// The allocator benches: one client without and with the guard, then 8
+/// clients on one table.
+fn alloc_benches(g: &mut BenchmarkGroup<'_, WallTime>, opened: &Opened, spec: &Spec) {
+    let group = format!("alloc/{}", spec.name);
+    let store = &opened.store;
+    g.throughput(Throughput::Elements(1));
+    for (bench, table, guard) in [
+        ("alloc_uncontended", "solo", false),
+        ("alloc_guard", "guard", true),
+    ] {
+        let alloc = allocator(store, config(table).with_guard(guard));
+        let fails = Failures::default();
+        g.bench_function(bench, |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    insert(&alloc, &fails);
+                }
+                let elapsed = start.elapsed();
+                if opened.tidy {
+                    clear(&**store, alloc.range());
+                }
+                elapsed
+            })
+        });
+        report(&group, bench, alloc.stats(), &fails);
+    }
+
+    let n = spec.batch;
+    let clients: Vec<_> = (0..CLIENTS)
+        .map(|_| allocator(store, config("multi")))
+        .collect();
+    let fails = Failures::default();
+    g.throughput(Throughput::Elements((CLIENTS * n) as u64));
+    g.bench_function("alloc_8way", |b| {
+        b.iter_custom(|iters| {
+            let elapsed = (0..iters)
+                .map(|_| batch(CLIENTS, n, |c| insert(&clients[c], &fails)))
+                .sum();
+            if opened.tidy {
+                clear(&**store, clients[0].range());
+            }
+            elapsed
+        })
+    });
+    report(
+        &group,
+        &format!("alloc_8way ({CLIENTS} x {n} per batch)"),
+        sum(clients.iter().map(Allocator::stats)),
+        &fails,
+    );
+}
+
+/// A namespace of this run's own.
+fn namespace() -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    format!("bench_{}_{nanos:08x}", std::process::id())
+}
+
+fn alloc(c: &mut Criterion) {
+    let ns = namespace();
+    for spec in STORES {
+        let opened = match open(spec, &ns) {
+            Ok(o) => o,
+            Err(why) => {
+                eprintln!("alloc/{}: SKIPPED: {why}", spec.name);
+                continue;
+            }
+        };
+        let mut g = c.benchmark_group(format!("alloc/{}", spec.name));
+        raw_benches(&mut g, &opened, spec);
+        alloc_benches(&mut g, &opened, spec);
+        g.finish();
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    targets = alloc
+}
+criterion_main!(benches);
