@@ -2188,3 +2188,35 @@ fn help_texts_name_the_profiles() {
     ]);
     let _ = fails_with(&["decode", "--format", "fdb-tuple", "--stdin"], b"zz\n");
 }
+
+#[test]
+fn readme_examples_run() {
+    // Every `$ lexikey …` line of the README's interop section is executed;
+    // the lines up to the next `$` or the end of the block are its output.
+    let path = format!("{}/../README.md", env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(&path).unwrap();
+    let start = readme
+        .find("## Sharing tables with Java/FoundationDB")
+        .expect("the README section");
+    let section = &readme[start..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |i| i + 3)];
+    let mut checked = 0;
+    let lines: Vec<&str> = section.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(cmd) = line.strip_prefix("$ lexikey ") else {
+            continue;
+        };
+        let mut want = String::new();
+        for next in &lines[i + 1..] {
+            if next.starts_with("$ ") || next.starts_with("```") {
+                break;
+            }
+            want.push_str(next);
+            want.push('\n');
+        }
+        let args: Vec<&str> = cmd.split_whitespace().collect();
+        assert_eq!(ok(&args), want, "README: lexikey {cmd}");
+        checked += 1;
+    }
+    assert!(checked >= 10, "{checked}");
+}
