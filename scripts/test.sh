@@ -21,4 +21,4 @@ fi
 
 export PROPTEST_CASES="${PROPTEST_CASES:-10000}"
 export RUST_BACKTRACE="${RUST_BACKTRACE:-0}"
-exec scripts/with-stores.sh cargo test --workspace --features lexikey-stores/all-servers -j2 "$@"
+exec scripts/with-stores.sh cargo test --workspace --features lexikey-stores/all-servers,lexikey/serde -j2 "$@"
