@@ -34,8 +34,11 @@ pub mod queue;
 pub mod range;
 pub mod render;
 pub mod salt;
+#[cfg(feature = "serde")]
+pub mod serde_key;
 pub mod store;
 pub mod text;
+pub mod timeid;
 pub mod tuple;
 pub mod value;
 

@@ -1,0 +1,1 @@
+//! serde keys (work in progress).

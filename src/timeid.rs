@@ -1,0 +1,1 @@
+//! Time-ordered IDs: ULID and UUIDv7 (work in progress).
