@@ -215,6 +215,93 @@ fn seed_parsers(lines: &[Line], seeds: &mut Seeds) {
     }
 }
 
+/// The data rows of an interop fixture (tab-separated, comment columns
+/// and lines dropped); component texts are kept escaped, only their
+/// `TYPE[.desc]` part is used.
+fn interop_rows(dir: &Path, name: &str) -> Result<Vec<Vec<String>>, String> {
+    let path = dir.join(name);
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            l.split('\t')
+                .filter(|c| !c.starts_with('#'))
+                .map(str::to_string)
+                .collect()
+        })
+        .collect())
+}
+
+/// The `TYPE[.desc]` part of a `TYPE[.desc]:VALUE` component.
+fn spec(component: &str) -> &str {
+    component.split(':').next().unwrap_or_default()
+}
+
+/// Seeds of `decode_fdb_tuple`, `decode_hbase_ordered` and `decode_phoenix`
+/// from `fixtures/interop/*.tsv` (vectors and malformed keys).
+fn seed_interop(dir: &Path, seeds: &mut Seeds) -> Result<(), String> {
+    use lexikey::interop::{hbase, phoenix};
+    use lexikey_fuzz::interop::{hbase_input, phoenix_input};
+    for name in ["fdb.tsv", "fdb-malformed.tsv"] {
+        for row in interop_rows(dir, name)? {
+            seeds.add("decode_fdb_tuple", hex_bytes(&row[0])?);
+        }
+    }
+    let fields = |specs: &[&str]| -> Result<Vec<hbase::Field>, String> {
+        specs
+            .iter()
+            .map(|f| hbase::Field::parse(f).map_err(|e| e.to_string()))
+            .collect()
+    };
+    for row in interop_rows(dir, "hbase.tsv")? {
+        let (key, specs): (&str, Vec<&str>) = match row[0].as_str() {
+            "value" => (&row[2], vec![spec(&row[1])]),
+            "struct" => (&row[1], row[3..].iter().map(|c| spec(c)).collect()),
+            _ => continue,
+        };
+        seeds.add(
+            "decode_hbase_ordered",
+            hbase_input(&fields(&specs)?, &hex_bytes(key)?),
+        );
+    }
+    for row in interop_rows(dir, "hbase-malformed.tsv")? {
+        let specs: Vec<&str> = row[0].split(',').collect();
+        seeds.add(
+            "decode_hbase_ordered",
+            hbase_input(&fields(&specs)?, &hex_bytes(&row[1])?),
+        );
+    }
+    let table = |schema: &str, salt: &str| -> Result<phoenix::Table, String> {
+        let mut t = phoenix::Table::parse(schema).map_err(|e| e.to_string())?;
+        if salt == "legacy" {
+            t = t.legacy();
+        } else if let Ok(n) = salt.parse() {
+            t = t.salted(n);
+        }
+        Ok(t)
+    };
+    for row in interop_rows(dir, "phoenix.tsv")? {
+        let (t, key) = match row[0].as_str() {
+            "hash" => (
+                table("varbinary", &row[3])?,
+                format!("{:02x}{}", row[4].parse::<u8>().unwrap_or(0), row[1]),
+            ),
+            "value" => (table(spec(&row[1]), "-")?, row[2].clone()),
+            "row" => (table(&row[1], &row[2])?, row[3].clone()),
+            _ => continue,
+        };
+        seeds.add("decode_phoenix", phoenix_input(&t, &hex_bytes(&key)?));
+    }
+    for row in interop_rows(dir, "phoenix-malformed.tsv")? {
+        seeds.add(
+            "decode_phoenix",
+            phoenix_input(&table(&row[0], &row[1])?, &hex_bytes(&row[2])?),
+        );
+    }
+    Ok(())
+}
+
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [fixtures, corpus] = &args[..] else {
@@ -227,6 +314,7 @@ fn main() -> Result<(), String> {
         seed_format(format, &lines, &mut seeds);
         seed_parsers(&lines, &mut seeds);
     }
+    seed_interop(&Path::new(fixtures).join("interop"), &mut seeds)?;
     // A few hand-written parser seeds the fixtures do not spell.
     for s in [
         "ts:1709164800000",

@@ -1,0 +1,339 @@
+//! The interop profiles' decoders (`lexikey::interop`): targets
+//! `decode_fdb_tuple`, `decode_hbase_ordered` and `decode_phoenix`.
+//!
+//! Each checks, on arbitrary input:
+//! - the decoder never panics, and an error's offset lies inside the key;
+//! - **canonical decode**: whenever it accepts a key, encoding what it
+//!   returned gives back exactly that key;
+//! - every decoded value survives the CLI's component syntax:
+//!   `parse_component(format_component(v)) == v` (nested FDB tuples have no
+//!   component syntax and are skipped).
+//!
+//! # Input layouts
+//!
+//! * `decode_fdb_tuple` — the whole input is the key.
+//! * `decode_hbase_ordered` — one header byte, bits 0–2 the number of
+//!   fields (0–7); then one byte per field: `b & 0x0F` modulo 10 indexes
+//!   [`hbase::Kind::ALL`] (int8 int16 int32 int64 float32 float64 numeric
+//!   text blob-var blob-copy), bit 7 means descending; then the key.
+//! * `decode_phoenix` — one header byte, bits 0–2 the number of columns
+//!   (0–7), bit 3 "salted" (a byte follows: `SALT_BUCKETS − 1`, so 1–256),
+//!   bit 4 the pre-4.4 layout ([`phoenix::Table::legacy`]); then one byte per
+//!   column: `b & 0x1F` modulo 21 indexes [`phoenix::Type::ALL`], bit 7
+//!   means DESC; then the key.
+//!
+//! Missing bytes read as zero, as everywhere in this crate.
+
+use arbitrary::Unstructured;
+use lexikey::interop::{fdb, hbase, phoenix};
+
+use crate::{assert_error_located, show, Reader};
+
+/// Field-byte / column-byte bit: descending.
+pub const DESC: u8 = 0x80;
+/// Phoenix header bit: a salt-buckets byte follows.
+pub const SALTED: u8 = 0x08;
+/// Phoenix header bit: the pre-4.4 separator layout.
+pub const LEGACY: u8 = 0x10;
+
+// ---------------------------------------------------------------------------
+// decode_fdb_tuple
+// ---------------------------------------------------------------------------
+
+/// `decode_fdb_tuple`: `fdb::unpack` and `fdb::unpack_lenient` on the input.
+pub fn check_fdb_unpack(key: &[u8]) {
+    match fdb::unpack(key) {
+        Ok(t) => {
+            let again = fdb::pack_to_vec(&t);
+            assert!(
+                again == key,
+                "non-canonical fdb::unpack: {} → {t:?} → {}",
+                show(key),
+                show(&again)
+            );
+            match fdb::unpack_lenient(key) {
+                Ok(l) => assert!(l == t, "unpack_lenient disagrees on {}", show(key)),
+                Err(e) => panic!("unpack accepts {} but unpack_lenient fails: {e}", show(key)),
+            }
+            for e in &t {
+                check_fdb_text(e);
+            }
+        }
+        Err(e) => assert_error_located(&e, key, "fdb::unpack"),
+    }
+    match fdb::unpack_lenient(key) {
+        // A lenient key's canonical form decodes to the same elements.
+        Ok(t) => {
+            let canon = fdb::pack_to_vec(&t);
+            match fdb::unpack(&canon) {
+                Ok(u) => assert!(
+                    u == t,
+                    "canonical form of {} decodes differently",
+                    show(key)
+                ),
+                Err(e) => panic!(
+                    "unpack_lenient({}) = {t:?} packs to {}, which unpack rejects: {e}",
+                    show(key),
+                    show(&canon)
+                ),
+            }
+        }
+        Err(e) => assert_error_located(&e, key, "fdb::unpack_lenient"),
+    }
+}
+
+fn check_fdb_text(e: &fdb::Element) {
+    if let fdb::Element::Nested(v) = e {
+        // `nested:[…]` is for reading only; its elements still print.
+        for x in v {
+            check_fdb_text(x);
+        }
+        return;
+    }
+    let text = fdb::format_component(e);
+    match fdb::parse_component(&text) {
+        Ok(back) => assert!(back == *e, "{text:?} parses to {back:?}, not {e:?}"),
+        Err(err) => panic!("fdb::format_component wrote {text:?}, which does not parse: {err}"),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// decode_hbase_ordered
+// ---------------------------------------------------------------------------
+
+/// Splits a `decode_hbase_ordered` input into its fields and key.
+pub fn split_hbase_input(data: &[u8]) -> (Vec<hbase::Field>, &[u8]) {
+    let mut u = Unstructured::new(data);
+    let mut r = Reader::new(&mut u);
+    let n = r.byte() & 0x07;
+    let fields = (0..n)
+        .map(|_| {
+            let b = r.byte();
+            let kind = hbase::Kind::ALL[usize::from(b & 0x0F) % hbase::Kind::ALL.len()];
+            if b & DESC != 0 {
+                hbase::Field::desc(kind)
+            } else {
+                hbase::Field::asc(kind)
+            }
+        })
+        .collect();
+    (fields, r.rest())
+}
+
+/// The `decode_hbase_ordered` input for `key` under `fields` (at most 7).
+pub fn hbase_input(fields: &[hbase::Field], key: &[u8]) -> Vec<u8> {
+    let fields = &fields[..fields.len().min(7)];
+    let mut out = vec![fields.len() as u8];
+    for f in fields {
+        let i = hbase::Kind::ALL
+            .iter()
+            .position(|k| *k == f.kind)
+            .unwrap_or(0) as u8;
+        out.push(if f.order == hbase::Order::Descending {
+            i | DESC
+        } else {
+            i
+        });
+    }
+    out.extend_from_slice(key);
+    out
+}
+
+/// `decode_hbase_ordered`: `hbase::decode_struct` under a fuzzed schema,
+/// and `hbase::decode_value` of its first field.
+pub fn check_hbase_decode(data: &[u8]) {
+    let (schema, key) = split_hbase_input(data);
+    match hbase::decode_struct(&schema, key) {
+        Ok(values) => {
+            assert_eq!(values.len(), schema.len(), "one value per field");
+            let mut again = Vec::new();
+            if let Err(e) = hbase::encode_struct(&schema, &values, &mut again) {
+                panic!(
+                    "{} (schema {schema:?}) decodes to {values:?}, which does not encode: {e}",
+                    show(key)
+                );
+            }
+            assert!(
+                again == key,
+                "non-canonical hbase::decode_struct (schema {schema:?}): {} → {values:?} → {}",
+                show(key),
+                show(&again)
+            );
+            for (f, v) in schema.iter().zip(&values) {
+                let text = hbase::format_component(*f, v);
+                match hbase::parse_component(&text) {
+                    Ok(back) => assert!(
+                        back == (*f, v.clone()),
+                        "{text:?} parses to {back:?}, not {:?}",
+                        (f, v)
+                    ),
+                    Err(e) => panic!("hbase::format_component wrote {text:?}: {e}"),
+                }
+            }
+        }
+        Err(e) => assert_error_located(&e, key, "hbase::decode_struct"),
+    }
+    if let Some(&f) = schema.first() {
+        match hbase::decode_value(f, key, 0) {
+            Ok((v, next)) => {
+                assert!(
+                    next <= key.len(),
+                    "decode_value ends at {next}, past the key"
+                );
+                let mut again = Vec::new();
+                if hbase::encode_value(f, &v, &mut again).is_ok() {
+                    assert!(
+                        again == key[..next],
+                        "non-canonical hbase::decode_value ({f}): {} → {v:?} → {}",
+                        show(&key[..next]),
+                        show(&again)
+                    );
+                }
+            }
+            Err(e) => assert_error_located(&e, key, "hbase::decode_value"),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// decode_phoenix
+// ---------------------------------------------------------------------------
+
+/// Splits a `decode_phoenix` input into its table and key.
+pub fn split_phoenix_input(data: &[u8]) -> (phoenix::Table, &[u8]) {
+    let mut u = Unstructured::new(data);
+    let mut r = Reader::new(&mut u);
+    let h = r.byte();
+    let salt = (h & SALTED != 0).then(|| u16::from(r.byte()) + 1);
+    let columns = (0..h & 0x07)
+        .map(|_| {
+            let b = r.byte();
+            let ty = phoenix::Type::ALL[usize::from(b & 0x1F) % phoenix::Type::ALL.len()];
+            if b & DESC != 0 {
+                phoenix::Column::desc(ty)
+            } else {
+                phoenix::Column::asc(ty)
+            }
+        })
+        .collect();
+    let mut table = phoenix::Table::new(columns);
+    if let Some(n) = salt {
+        table = table.salted(n);
+    }
+    if h & LEGACY != 0 {
+        table = table.legacy();
+    }
+    (table, r.rest())
+}
+
+/// The `decode_phoenix` input for `key` in `table` (at most 7 columns).
+pub fn phoenix_input(table: &phoenix::Table, key: &[u8]) -> Vec<u8> {
+    let columns = &table.columns[..table.columns.len().min(7)];
+    let mut h = columns.len() as u8;
+    if table.salt_buckets.is_some() {
+        h |= SALTED;
+    }
+    if !table.row_key_order_optimizable {
+        h |= LEGACY;
+    }
+    let mut out = vec![h];
+    if let Some(n) = table.salt_buckets {
+        out.push(n.clamp(1, 256).wrapping_sub(1) as u8);
+    }
+    for c in columns {
+        let i = phoenix::Type::ALL
+            .iter()
+            .position(|t| *t == c.ty)
+            .unwrap_or(0) as u8;
+        out.push(if c.order == phoenix::SortOrder::Desc {
+            i | DESC
+        } else {
+            i
+        });
+    }
+    out.extend_from_slice(key);
+    out
+}
+
+/// `decode_phoenix`: `phoenix::decode_row_key` of a fuzzed table.
+pub fn check_phoenix_decode(data: &[u8]) {
+    let (table, key) = split_phoenix_input(data);
+    match phoenix::decode_row_key(&table, key) {
+        Ok(values) => {
+            assert_eq!(values.len(), table.columns.len(), "one value per column");
+            let mut again = Vec::new();
+            if let Err(e) = phoenix::encode_row_key(&table, &values, &mut again) {
+                panic!(
+                    "{} (table {table:?}) decodes to {values:?}, which does not encode: {e}",
+                    show(key)
+                );
+            }
+            assert!(
+                again == key,
+                "non-canonical phoenix::decode_row_key (table {table:?}): {} → {values:?} → {}",
+                show(key),
+                show(&again)
+            );
+            for (c, v) in table.columns.iter().zip(&values) {
+                let text = phoenix::format_component(*c, v);
+                match phoenix::parse_component(&text) {
+                    Ok(back) => assert!(
+                        back == (*c, v.clone()),
+                        "{text:?} parses to {back:?}, not {:?}",
+                        (c, v)
+                    ),
+                    Err(e) => panic!("phoenix::format_component wrote {text:?}: {e}"),
+                }
+            }
+        }
+        Err(e) => assert_error_located(&e, key, "phoenix::decode_row_key"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_read_back() {
+        let fields = [
+            hbase::Field::asc(hbase::Kind::Numeric),
+            hbase::Field::desc(hbase::Kind::BlobCopy),
+        ];
+        let data = hbase_input(&fields, b"\x18\x02");
+        assert_eq!(
+            split_hbase_input(&data),
+            (fields.to_vec(), &b"\x18\x02"[..])
+        );
+        let table = phoenix::Table::parse("varchar.desc,bigint")
+            .unwrap()
+            .salted(256)
+            .legacy();
+        let data = phoenix_input(&table, b"\x00a");
+        assert_eq!(split_phoenix_input(&data), (table, &b"\x00a"[..]));
+        let table = phoenix::Table::parse("unsigned_timestamp").unwrap();
+        let data = phoenix_input(&table, b"");
+        assert_eq!(split_phoenix_input(&data), (table, &b""[..]));
+    }
+
+    #[test]
+    fn published_vectors_pass() {
+        check_fdb_unpack(b"\x02F\xc3\x94O\x00\xffbar\x00\x11\xabK\x93");
+        check_fdb_unpack(b"\x1d\x08\xff\xff\xff\xff\xff\xff\xff\xff");
+        let fields = [
+            hbase::Field::asc(hbase::Kind::Numeric),
+            hbase::Field::asc(hbase::Kind::Text),
+        ];
+        check_hbase_decode(&hbase_input(&fields, b"\x18\x02\x34foo\x00"));
+        let table = phoenix::Table::parse("varchar,bigint.desc").unwrap();
+        check_phoenix_decode(&phoenix_input(
+            &table,
+            b"a\x00\x7f\xff\xff\xff\xff\xff\xff\xfe",
+        ));
+        for data in [&b""[..], b"\xff", b"\x0f\xff\xff\xff"] {
+            check_fdb_unpack(data);
+            check_hbase_decode(data);
+            check_phoenix_decode(data);
+        }
+    }
+}
