@@ -7,6 +7,8 @@
 //!   borrowed `tuple::decode_into` a reused `Vec`);
 //! - `lexikey_generic` (scalars): the same value through
 //!   `Format::encode_component` / `decode_component`;
+//! - `lexikey_*_typed` (tuples): the same keys through
+//!   `format::typed::{KeyWriter, KeyReader}` (no `Component` per value);
 //! - `naive`: what a hand-rolled `format!` / `from_str_radix` / `str::parse`
 //!   implementation does;
 //! - `copy_floor`: appending the finished keys' bytes to a reused buffer,
@@ -34,6 +36,7 @@ use std::time::Duration;
 use base64::Engine as _;
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
+use lexikey::format::typed::{KeyReader, KeyWriter};
 use lexikey::format::{base64 as lb64, binary, decimal, hex as lhex};
 use lexikey::{tuple, Component, Field, Format, Type, Value};
 use serde::Serialize as _;
@@ -816,6 +819,10 @@ trait Shape: Sized {
     fn gen(rng: &mut Rng) -> Vec<Self>;
     /// `tuple::encode_into(format, &[…components…], out)`.
     fn lexikey(&self, format: Format, out: &mut Vec<u8>);
+    /// The same key through `format::typed::KeyWriter`.
+    fn typed(&self, format: Format, out: &mut Vec<u8>);
+    /// Reads it back through `format::typed::KeyReader`.
+    fn typed_decode(format: Format, key: &[u8]) -> usize;
     fn schema() -> Vec<Field>;
     fn naive(&self) -> String;
     fn naive_decode(key: &str) -> usize;
@@ -848,6 +855,16 @@ impl Shape for StrI64 {
     fn lexikey(&self, format: Format, out: &mut Vec<u8>) {
         let c = [Component::asc(self.0.as_str()), Component::asc(self.1)];
         tuple::encode_into(format, &c, out).unwrap();
+    }
+    fn typed(&self, format: Format, out: &mut Vec<u8>) {
+        KeyWriter::new(format, out).str(&self.0).i64(self.1);
+    }
+    fn typed_decode(format: Format, key: &[u8]) -> usize {
+        let mut r = KeyReader::new(format, key);
+        let s = r.str().unwrap();
+        let i = r.i64().unwrap();
+        r.finish().unwrap();
+        s.len() + i as usize
     }
     fn schema() -> Vec<Field> {
         vec![Field::asc(Type::Str), Field::asc(Type::I64)]
@@ -907,6 +924,12 @@ impl Shape for PlainStrI64 {
     fn lexikey(&self, format: Format, out: &mut Vec<u8>) {
         self.0.lexikey(format, out)
     }
+    fn typed(&self, format: Format, out: &mut Vec<u8>) {
+        self.0.typed(format, out)
+    }
+    fn typed_decode(format: Format, key: &[u8]) -> usize {
+        StrI64::typed_decode(format, key)
+    }
     fn schema() -> Vec<Field> {
         StrI64::schema()
     }
@@ -958,6 +981,20 @@ impl Shape for StrStrI64 {
             Component::asc(self.2),
         ];
         tuple::encode_into(format, &c, out).unwrap();
+    }
+    fn typed(&self, format: Format, out: &mut Vec<u8>) {
+        KeyWriter::new(format, out)
+            .str(&self.0)
+            .str(&self.1)
+            .i64(self.2);
+    }
+    fn typed_decode(format: Format, key: &[u8]) -> usize {
+        let mut r = KeyReader::new(format, key);
+        let a = r.str().unwrap();
+        let b = r.str().unwrap();
+        let i = r.i64().unwrap();
+        r.finish().unwrap();
+        a.len() + b.len() + i as usize
     }
     fn schema() -> Vec<Field> {
         vec![
@@ -1031,6 +1068,21 @@ impl Shape for I64F64Str {
         ];
         tuple::encode_into(format, &c, out).unwrap();
     }
+    fn typed(&self, format: Format, out: &mut Vec<u8>) {
+        KeyWriter::new(format, out)
+            .i64(self.0)
+            .f64(self.1)
+            .unwrap()
+            .str(&self.2);
+    }
+    fn typed_decode(format: Format, key: &[u8]) -> usize {
+        let mut r = KeyReader::new(format, key);
+        let i = r.i64().unwrap();
+        let f = r.f64().unwrap();
+        let s = r.str().unwrap();
+        r.finish().unwrap();
+        s.len() + i as usize + f.to_bits() as usize
+    }
     fn schema() -> Vec<Field> {
         vec![
             Field::asc(Type::I64),
@@ -1101,7 +1153,9 @@ fn tuple_encode<S: Shape>(g: &mut BenchmarkGroup<'_, WallTime>, values: &[S]) {
         });
     };
     run("lexikey_hex", &|t, o| lexikey_key(Format::Hex, t, o));
+    run("lexikey_hex_typed", &|t, o| t.typed(Format::Hex, o));
     run("lexikey_binary", &|t, o| lexikey_key(Format::Binary, t, o));
+    run("lexikey_binary_typed", &|t, o| t.typed(Format::Binary, o));
     run("storekey", &|t, o| t.storekey(o));
     run("memcomparable", &|t, o| t.memcomparable(o));
     run("fdb_tuple", &|t, o| t.fdb(o));
@@ -1148,6 +1202,16 @@ fn tuple_decode<S: Shape>(g: &mut BenchmarkGroup<'_, WallTime>, values: &[S]) {
             })
         });
     };
+    run(
+        "lexikey_hex_typed",
+        Keys::build(values, |t, o| t.typed(Format::Hex, o)),
+        |k| S::typed_decode(Format::Hex, k),
+    );
+    run(
+        "lexikey_binary_typed",
+        Keys::build(values, |t, o| t.typed(Format::Binary, o)),
+        |k| S::typed_decode(Format::Binary, k),
+    );
     let sk = Keys::build(values, S::storekey);
     run(
         "storekey_borrowed",

@@ -24,7 +24,7 @@
 use std::borrow::Cow;
 
 use crate::error::DecodeError;
-use crate::value::{f64_from_order_bits, f64_order_bits, Component, Dir, Field, Type, Value};
+use crate::value::{Component, Dir, Field, Type, Value, CANONICAL_NAN_F64};
 
 /// The component separator of text keys.
 pub const SEP: u8 = b'#';
@@ -86,28 +86,60 @@ pub(crate) fn find_escape(s: &[u8], from: usize) -> usize {
     i
 }
 
-/// Appends the escaped form of `s`.
+/// The high bit of exactly those bytes of `w` that are `<= ESC` (no
+/// borrow between bytes: `(b & 0x7F) + 0x5A` cannot carry).
+#[inline(always)]
+fn escape_bits_exact(w: u64) -> u64 {
+    !((w & (0x7F * ONES)) + (0x80 - (ESC as u64 + 1)) * ONES) & !w & HIGH
+}
+
+/// Appends `b` escaped (`b <= ESC`): `%` and two UPPERCASE hex digits.
+#[inline(always)]
+fn push_escape(b: u8, out: &mut Vec<u8>) {
+    out.extend_from_slice(&[
+        ESC,
+        UPPER_HEX[(b >> 4) as usize],
+        UPPER_HEX[(b & 15) as usize],
+    ]);
+}
+
+/// Appends the escaped form of `s`. The bytes before the first one to
+/// escape are copied at once (found eight bytes at a time); from the word
+/// holding it on, a word without a byte to escape is copied whole (a
+/// fixed-size copy), a word with one byte by byte.
 #[inline]
 pub(crate) fn escape_into(s: &[u8], out: &mut Vec<u8>) {
-    let mut i = find_escape(s, 0);
-    if i == s.len() {
+    let first = find_escape(s, 0);
+    if first == s.len() {
         out.extend_from_slice(s);
         return;
     }
     out.reserve(s.len() + 8);
-    let mut start = 0;
-    while i < s.len() {
-        let b = s[i];
-        out.extend_from_slice(&s[start..i]);
-        out.extend_from_slice(&[
-            ESC,
-            UPPER_HEX[(b >> 4) as usize],
-            UPPER_HEX[(b & 15) as usize],
-        ]);
-        start = i + 1;
-        i = find_escape(s, start);
+    let (clean, rest) = s.split_at(first & !7);
+    out.extend_from_slice(clean);
+    let words = rest.chunks_exact(8);
+    let tail = words.remainder();
+    for w in words {
+        let w: &[u8; 8] = w.try_into().unwrap_or(&[0; 8]);
+        if escape_bits_exact(u64::from_le_bytes(*w)) == 0 {
+            out.extend_from_slice(w);
+        } else {
+            for &b in w {
+                if needs_escape(b) {
+                    push_escape(b, out);
+                } else {
+                    out.push(b);
+                }
+            }
+        }
     }
-    out.extend_from_slice(&s[start..]);
+    for &b in tail {
+        if needs_escape(b) {
+            push_escape(b, out);
+        } else {
+            out.push(b);
+        }
+    }
 }
 
 #[inline]
@@ -276,6 +308,31 @@ pub(crate) trait Body {
     }
     /// The body length of `n` bytes.
     fn encoded_len(n: usize) -> usize;
+}
+
+/// [`crate::value::f64_order_bits`] without a branch on the sign (random
+/// signs would mispredict): XOR with `1 << 63` when the sign is clear, with
+/// all ones when it is set.
+#[inline(always)]
+pub(crate) fn f64_order_bits(v: f64) -> u64 {
+    let bits = if v.is_nan() {
+        CANONICAL_NAN_F64
+    } else {
+        v.to_bits()
+    };
+    bits ^ (((bits as i64 >> 63) as u64) | 1 << 63)
+}
+
+/// [`crate::value::f64_from_order_bits`] without a branch on the sign;
+/// `None` for a NaN other than the canonical one.
+#[inline(always)]
+pub(crate) fn f64_from_order_bits(b: u64) -> Option<f64> {
+    let bits = b ^ ((b >> 63).wrapping_sub(1) | 1 << 63);
+    let v = f64::from_bits(bits);
+    if v.is_nan() && bits != CANONICAL_NAN_F64 {
+        return None;
+    }
+    Some(v)
 }
 
 /// The order bits of an 8-byte fixed-width value.
@@ -550,8 +607,55 @@ mod tests {
     }
 
     #[test]
+    fn escape_bits_exact_is_exact() {
+        for pos in 0..8 {
+            for b in 0..=255u8 {
+                for fill in [0x00u8, 0x25, 0x26, 0x7F, 0x80, 0xFF] {
+                    let mut w = [fill; 8];
+                    w[pos] = b;
+                    let m = super::escape_bits_exact(u64::from_le_bytes(w));
+                    for (i, &x) in w.iter().enumerate() {
+                        assert_eq!(m >> (8 * i + 7) & 1 == 1, needs_escape(x), "{w:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn branch_free_float_transform_matches_value_module() {
+        use crate::value;
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let specials = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            -f64::NAN,
+            5e-324,
+        ];
+        for i in 0..100_000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = if (i as usize) < specials.len() {
+                specials[i as usize]
+            } else {
+                f64::from_bits(x)
+            };
+            assert_eq!(super::f64_order_bits(v), value::f64_order_bits(v));
+            let a = super::f64_from_order_bits(x).map(f64::to_bits);
+            let b = value::f64_from_order_bits(x).map(f64::to_bits);
+            assert_eq!(a, b, "{x:#x}");
+        }
+    }
+
+    #[test]
     fn escape_round_trip_every_byte_position() {
-        for len in 0..20 {
+        for len in 0..80 {
             for b in 0u8..0x80 {
                 let s: String = (0..len)
                     .map(|i| if i % 3 == 1 { char::from(b) } else { 'x' })

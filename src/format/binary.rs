@@ -42,7 +42,7 @@ const HIGH: u64 = 0x8080_8080_8080_8080;
 /// index into `s`), or `None`. Scans eight bytes at a time: the classic
 /// "has zero byte" test on `word ^ needle`, exact for the lowest hit.
 #[inline]
-fn find_byte(s: &[u8], from: usize, needle: u8) -> Option<usize> {
+pub(crate) fn find_byte(s: &[u8], from: usize, needle: u8) -> Option<usize> {
     let pattern = u64::from(needle) * ONES;
     // `skip` sets bytes of `x` to 0xFF: they neither hit nor borrow.
     let hits = |w: &[u8], skip: u64| {
@@ -72,7 +72,7 @@ fn find_byte(s: &[u8], from: usize, needle: u8) -> Option<usize> {
 
 /// Appends `bytes` escaped and terminated, inverted when `invert`.
 #[inline]
-fn put_escaped(bytes: &[u8], invert: bool, out: &mut Vec<u8>) {
+pub(crate) fn put_escaped(bytes: &[u8], invert: bool, out: &mut Vec<u8>) {
     let start_len = out.len();
     out.reserve(bytes.len() + 2);
     let mut start = 0;
@@ -96,7 +96,7 @@ fn order_u64(v: &Value<'_>) -> Option<u64> {
     match *v {
         Value::I64(v) | Value::Ts(v) => Some((v as u64) ^ (1 << 63)),
         Value::U64(v) => Some(v),
-        Value::F64(v) => Some(crate::value::f64_order_bits(v)),
+        Value::F64(v) => Some(crate::text::f64_order_bits(v)),
         _ => None,
     }
 }
@@ -279,14 +279,14 @@ pub fn decode_i64(key: &[u8]) -> Result<i64, DecodeError> {
 /// The 8-byte `binary` key of an `f64`.
 #[inline]
 pub fn encode_f64(v: f64) -> [u8; 8] {
-    crate::value::f64_order_bits(v).to_be_bytes()
+    crate::text::f64_order_bits(v).to_be_bytes()
 }
 
 /// Decodes an 8-byte `binary` `f64`.
 #[inline]
 pub fn decode_f64(key: &[u8]) -> Result<f64, DecodeError> {
     match <[u8; 8]>::try_from(key) {
-        Ok(b) => crate::value::f64_from_order_bits(u64::from_be_bytes(b)).ok_or(
+        Ok(b) => crate::text::f64_from_order_bits(u64::from_be_bytes(b)).ok_or(
             DecodeError::NonCanonical {
                 offset: 0,
                 reason: non_canonical_reason(Type::F64),

@@ -28,7 +28,8 @@
 
 use crate::error::DecodeError;
 use crate::text::{self, Body, Sink, SliceSink, UPPER_HEX};
-use crate::value::{f64_from_order_bits, f64_order_bits, Component, Field};
+use crate::text::{f64_from_order_bits, f64_order_bits};
+use crate::value::{Component, Field};
 
 /// Two UPPERCASE hex digits for every byte value.
 static PAIRS: [[u8; 2]; 256] = {
@@ -158,31 +159,40 @@ pub(crate) const fn hex16(v: u64) -> [u8; 16] {
     out
 }
 
-/// The value of 8 UPPERCASE hex digits (first digit in the low byte of
-/// `c`), or `None` when any byte is not one. SWAR: each byte's nibble is
-/// `(c & 0xF) + 9 * (bit 6 of c)`; the byte was a canonical digit exactly
-/// when that nibble (kept to 4 bits) spells it again.
+/// The nibble held by each byte of `c` if that byte is an UPPERCASE hex
+/// digit: `(c & 0xF) + 9 * (bit 6 of c)`, kept to 4 bits. A byte was a
+/// canonical digit exactly when its nibble spells it again
+/// (`nibbles_to_ascii(n) == c`).
 #[inline(always)]
-fn unhex8(c: u64) -> Option<u32> {
+const fn nibbles(c: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const LOW: u64 = 0x0F * ONES;
-    let n = ((c & LOW) + ((c >> 6) & ONES) * 9) & LOW;
-    if nibbles_to_ascii(n) != c {
-        return None;
-    }
-    // Pairs, then quads, then all eight, earlier digits more significant.
-    let x = (n << 4 | n >> 8) & 0x00FF_00FF_00FF_00FF;
-    let x = (x << 8 | x >> 16) & 0x0000_FFFF_0000_FFFF;
-    Some((x << 16 | x >> 32) as u32)
+    ((c & LOW) + ((c >> 6) & ONES) * 9) & LOW
 }
 
-/// The value of 16 UPPERCASE hex digits, `None` when any is not one.
+/// Packs 8 nibbles, one per byte with the first in the low byte, into 32
+/// bits, the first most significant. Each step is one multiply: in a lane
+/// `lo + hi << k`, `lane * (1 + 1 << (k + k/2))` holds `lo << k/2 | hi`
+/// in its upper half (the parts never overlap, so nothing carries).
+#[inline(always)]
+const fn pack_nibbles(n: u64) -> u32 {
+    let x = (n.wrapping_mul(1 + (16 << 8)) >> 8) & 0x00FF_00FF_00FF_00FF;
+    let x = (x.wrapping_mul(1 + (256 << 16)) >> 16) & 0x0000_FFFF_0000_FFFF;
+    (x.wrapping_mul(1 + (65_536 << 32)) >> 32) as u32
+}
+
+/// The value of 16 UPPERCASE hex digits, `None` when any is not one
+/// (SWAR, two words of eight digits).
 #[inline]
 pub(crate) fn unhex16(d: &[u8; 16]) -> Option<u64> {
     let (a, b) = d.split_at(8);
-    let hi = unhex8(u64::from_le_bytes(a.try_into().ok()?))?;
-    let lo = unhex8(u64::from_le_bytes(b.try_into().ok()?))?;
-    Some(u64::from(hi) << 32 | u64::from(lo))
+    let a = u64::from_le_bytes(a.try_into().ok()?);
+    let b = u64::from_le_bytes(b.try_into().ok()?);
+    let (na, nb) = (nibbles(a), nibbles(b));
+    if (nibbles_to_ascii(na) ^ a) | (nibbles_to_ascii(nb) ^ b) != 0 {
+        return None;
+    }
+    Some(u64::from(pack_nibbles(na)) << 32 | u64::from(pack_nibbles(nb)))
 }
 
 impl Hex {

@@ -15,6 +15,7 @@ pub mod base64;
 pub mod binary;
 pub mod decimal;
 pub mod hex;
+pub mod typed;
 
 use std::fmt;
 use std::str::FromStr;
