@@ -54,6 +54,11 @@ bool, bytes (hex), ts (RFC 3339 or milliseconds), uuid; everything after the fir
 as lowercase hex). Arguments that begin with '-' (-5, -9999999999999999998) are
 positionals unless shaped like an option (-x, --name); after '--' every argument
 is a positional. Every error prints one line on stderr and exits with code 2.
+
+For keys shared with Java and FoundationDB code, encode, decode and range also take
+--format fdb-tuple, hbase-ordered or phoenix (keys as lowercase hex, components in
+the profile's own types; --salt-buckets N for a salted Phoenix table): see
+'lexikey help encode'.
 ";
 
 /// Runs `lexikey` with `argv` (the arguments after the program name).
