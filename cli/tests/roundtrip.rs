@@ -284,17 +284,28 @@ fn bulk_handles_crlf_long_lines_and_no_final_newline() {
     // `\r` is data (part of the last value), not a line ending.
     let out = ok_with(&["encode", "--schema", "str", "--stdin"], b"a\r\nb");
     assert_eq!(out, "a%0D\nb\n");
-    // A line longer than the 1 MiB read buffer.
+    // A line longer than the 1 MiB read buffer (and than the default
+    // 32,767-byte key limit, raised here).
     let long = "x".repeat(3 << 20);
     let out = ok_with(
-        &["encode", "--schema", "str,i64", "--stdin"],
+        &[
+            "encode",
+            "--schema",
+            "str,i64",
+            "--stdin",
+            "--max-key-len",
+            "4000000",
+        ],
         format!("{long}\t1\nshort\t2\n").as_bytes(),
     );
     assert_eq!(
         out,
         format!("{long}#l8000000000000001\nshort#l8000000000000002\n")
     );
-    let back = ok_with(&["decode", "--stdin"], out.as_bytes());
+    let back = ok_with(
+        &["decode", "--stdin", "--max-key-len", "4000000"],
+        out.as_bytes(),
+    );
     assert_eq!(back, format!("str:{long}\ti64:1\nstr:short\ti64:2\n"));
 }
 
