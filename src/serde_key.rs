@@ -79,7 +79,9 @@
 //! shift the ones after it), and `deserialize_any` (untagged enums,
 //! `serde_json::Value`: a key does not say its types). `Vec<u8>` is a
 //! sequence of `u32`s unless its field says
-//! `#[serde(with = "lexikey::serde_key::bytes")]`.
+//! `#[serde(with = "lexikey::serde_key::bytes")]`; a borrowed `&[u8]`
+//! field needs `#[serde(serialize_with = "lexikey::serde_key::bytes::serialize")]`
+//! (serde writes `&[u8]` as a sequence but reads it from bytes).
 //!
 //! # Directions
 //!
