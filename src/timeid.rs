@@ -53,7 +53,8 @@
 //! (`encode(parse_strict(s)) == s`): use it on keys read back from a store.
 //! [`Ulid::parse`] follows the spec's advice for human input (case
 //! insensitive, Crockford's `I`/`L`/`O` substitutions) and is what
-//! [`FromStr`] uses. Both report the byte offset of the first bad symbol.
+//! [`FromStr`] uses. Both report the byte offset of the first bad symbol
+//! (ulid-rs says only `InvalidChar` or `InvalidLength`).
 //!
 //! # Monotonic generation
 //!
