@@ -49,7 +49,10 @@ pub const CASSANDRA_MAX_KEY_LEN: usize = 65_535;
 #[inline]
 pub fn check_len(key: &[u8], max: usize) -> Result<(), EncodeError> {
     if key.len() > max {
-        return Err(EncodeError::KeyTooLong { len: key.len(), max });
+        return Err(EncodeError::KeyTooLong {
+            len: key.len(),
+            max,
+        });
     }
     Ok(())
 }
