@@ -182,13 +182,15 @@ pub fn decode_into<'k>(
         }
         return Ok(());
     }
-    let mut pos = 0;
+    let mut pos: usize = 0;
     let mut index = 0;
     for part in key.split(|&b| b == SEP) {
         let c = match schema {
             Some(s) => {
                 let Some(&field) = s.get(index) else {
-                    return Err(DecodeError::TrailingBytes { offset: pos - 1 });
+                    return Err(DecodeError::TrailingBytes {
+                        offset: pos.saturating_sub(1),
+                    });
                 };
                 format.decode_component(field, part)
             }

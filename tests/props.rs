@@ -157,7 +157,7 @@ proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(
         format in formats(),
-        schema in prop::collection::vec(fields(), 1..4),
+        schema in prop::collection::vec(fields(), 0..4),
         use_schema in any::<bool>(),
         input in prop_oneof![
             prop::collection::vec(any::<u8>(), 0..40),
@@ -325,5 +325,17 @@ proptest! {
         let mut s = String::new();
         lexikey::input::format_ts(ms, &mut s);
         prop_assert_eq!(lexikey::input::parse_ts(&s), Ok(ms), "{}", s);
+    }
+}
+
+/// An empty schema never panics (regression: `pos - 1` underflowed).
+#[test]
+fn empty_schema_is_an_error_or_nothing() {
+    for format in Format::ALL {
+        for key in [&b""[..], b"x", b"#", b"\x00\x01"] {
+            if let Ok(c) = tuple::decode(format, key, Some(&[])) {
+                assert!(c.is_empty() && key.is_empty(), "{format} {key:?} {c:?}");
+            }
+        }
     }
 }
