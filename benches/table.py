@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Prints the ns/value table of the last `cargo bench --bench formats` run.
 
-Reads target/criterion/**/new/{benchmark,estimates}.json (criterion's own
-output), divides each median by the batch size (Throughput::Elements), and
-prints, per group and value type: every implementation's ns/value, its ratio
-to the naive baseline, to the copy floor and to the best peer
-(storekey, memcomparable, fdb_tuple) of the same group and type.
+Reads criterion's own output (target/criterion/**/new/{benchmark,estimates,
+sample}.json) and divides by the batch size (Throughput::Elements). For
+every group and value type it prints each implementation's median ns/value
+(criterion's estimate) and its fastest sample (the best of the samples: on a
+shared, noisy machine the figure least disturbed by other processes), and
+the ratios to the naive baseline, to the copy floor and to the best peer
+(storekey, memcomparable, foundationdb-tuple) of the same group and type.
 
-With --min, the fastest sample (per-iteration mean of one sample) replaces
-the median: on a shared, noisy machine it is the figure least disturbed by
-other processes.
+Ratios come from the medians, or with --min from the fastest samples.
 
 Usage: python3 benches/table.py [--min] [target/criterion]
 """
@@ -17,8 +17,8 @@ import json
 import os
 import sys
 
-MIN = "--min" in sys.argv
 PEERS = ("storekey", "storekey_borrowed", "memcomparable", "fdb_tuple")
+ORDER = ["hex", "b64", "decimal", "binary", "tuple"]
 
 
 def load(root):
@@ -30,38 +30,49 @@ def load(root):
             bench = json.load(f)
         with open(os.path.join(dirpath, "estimates.json")) as f:
             est = json.load(f)
+        with open(os.path.join(dirpath, "sample.json")) as f:
+            sample = json.load(f)
         n = (bench.get("throughput") or {}).get("Elements", 1)
-        if MIN:
-            with open(os.path.join(dirpath, "sample.json")) as f:
-                sample = json.load(f)
-            best = min(t / i for t, i in zip(sample["times"], sample["iters"]))
-            est = {"median": {"point_estimate": best}}
+        best = min(t / i for t, i in zip(sample["times"], sample["iters"]))
         ty, _, impl = bench["function_id"].partition("/")
         rows.setdefault(bench["group_id"], {}).setdefault(ty, {})[impl] = (
-            est["median"]["point_estimate"] / n
+            est["median"]["point_estimate"] / n,
+            best / n,
         )
     return rows
 
 
+def group_key(g):
+    head = g.split("/")[0]
+    return (ORDER.index(head) if head in ORDER else len(ORDER), g)
+
+
 def main():
     args = [a for a in sys.argv[1:] if a != "--min"]
+    use_min = "--min" in sys.argv
     root = args[0] if args else "target/criterion"
     rows = load(root)
-    order = ["hex", "b64", "decimal", "binary", "tuple"]
-    groups = sorted(rows, key=lambda g: (order.index(g.split("/")[0]) if g.split("/")[0] in order else 9, g))
-    print("| group | values | implementation | ns/value | × naive | × copy floor | × best peer |")
-    print("|---|---|---|---:|---:|---:|---:|")
-    for g in groups:
+    col = 1 if use_min else 0
+    print("| group | values | implementation | median ns/value | fastest ns/value "
+          "| × naive | × copy floor | × best peer |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
+    for g in sorted(rows, key=group_key):
         for ty in sorted(rows[g]):
             impls = rows[g][ty]
-            naive = next((v for k, v in impls.items() if k.startswith("naive")), None)
-            floor = impls.get("copy_floor")
-            peers = [v for k, v in impls.items() if k in PEERS]
+            naive = next((v[col] for k, v in impls.items() if k.startswith("naive")), None)
+            floor = impls["copy_floor"][col] if "copy_floor" in impls else None
+            peers = [v[col] for k, v in impls.items() if k in PEERS]
             best = min(peers) if peers else None
-            for impl, ns in sorted(impls.items(), key=lambda kv: kv[1]):
+            for impl, v in sorted(impls.items(), key=lambda kv: kv[1][col]):
+                x = v[col]
+
                 def ratio(base):
-                    return f"{ns / base:.2f}" if base else ""
-                print(f"| {g} | {ty} | {impl} | {ns:.2f} | {ratio(naive)} | {ratio(floor)} | {ratio(best)} |")
+                    return f"{x / base:.2f}" if base else ""
+
+                print(f"| {g} | {ty} | {impl} | {v[0]:.2f} | {v[1]:.2f} "
+                      f"| {ratio(naive)} | {ratio(floor)} | {ratio(best)} |")
+    basis = "fastest samples" if use_min else "medians"
+    print(f"\nRatios from the {basis}.")
 
 
 if __name__ == "__main__":

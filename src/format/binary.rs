@@ -191,6 +191,7 @@ fn raw_offset(input: &[u8], invert: bool, unescaped_index: usize) -> usize {
 
 /// Decodes one component of type `field` from the start of `input`;
 /// returns it and the number of bytes used.
+#[inline]
 pub fn decode_component(field: Field, input: &[u8]) -> Result<(Component<'_>, usize), DecodeError> {
     let desc = field.dir.is_desc();
     let (value, used) = match field.ty {

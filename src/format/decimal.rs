@@ -114,7 +114,12 @@ fn complement(buf: &mut [u8], signed: bool) {
 /// # Errors
 /// [`EncodeError::Unsupported`] for floats; [`EncodeError::WidthOverflow`]
 /// when the value needs more digits than the width; [`EncodeError::BadWidth`].
+#[inline]
 pub fn encode_component(c: &Component<'_>, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    if let (Value::I64(v) | Value::Ts(v), None, false) = (&c.value, c.width, c.dir.is_desc()) {
+        out.extend_from_slice(&encode_i64(*v));
+        return Ok(());
+    }
     let ty = c.value.ty();
     let (signed, neg, mag): (bool, bool, u128) = match c.value {
         Value::Str(_) | Value::Bytes(_) => {
@@ -162,8 +167,24 @@ pub fn encode_component(c: &Component<'_>, out: &mut Vec<u8>) -> Result<(), Enco
 }
 
 /// Decodes one `#`-free component of type `field`.
+#[inline]
 pub fn decode_component(field: Field, input: &[u8]) -> Result<Component<'_>, DecodeError> {
     let ty = field.ty;
+    // Fast path: a full-width ascending i64/ts (anything unusual falls
+    // through to the general decoder, which says what is wrong).
+    if matches!(ty, Type::I64 | Type::Ts) && field.width.is_none() && !field.dir.is_desc() {
+        if let Some(v) = read_i64(input) {
+            return Ok(Component {
+                value: if ty == Type::Ts {
+                    Value::Ts(v)
+                } else {
+                    Value::I64(v)
+                },
+                dir: field.dir,
+                width: field.width,
+            });
+        }
+    }
     if matches!(ty, Type::Str | Type::Bytes) {
         return text::decode_tagged::<Hex>(field, input);
     }
