@@ -198,7 +198,7 @@ enum Pred<'a> {
 #[derive(Debug, Clone)]
 pub struct RangeQuery<'a> {
     format: Format,
-    prefix: Vec<Component<'a>>,
+    prefix: std::borrow::Cow<'a, [Component<'a>]>,
     preds: Vec<Pred<'a>>,
 }
 
@@ -211,14 +211,14 @@ impl<'a> RangeQuery<'a> {
     pub fn new(format: Format) -> Self {
         RangeQuery {
             format,
-            prefix: Vec::new(),
+            prefix: std::borrow::Cow::Borrowed(&[]),
             preds: Vec::new(),
         }
     }
 
     /// Sets the fixed leading components.
-    pub fn prefix(mut self, prefix: &[Component<'a>]) -> Self {
-        self.prefix = prefix.to_vec();
+    pub fn prefix(mut self, prefix: &'a [Component<'a>]) -> Self {
+        self.prefix = std::borrow::Cow::Borrowed(prefix);
         self
     }
 
@@ -286,17 +286,26 @@ impl<'a> RangeQuery<'a> {
     /// type or direction.
     pub fn build(&self) -> Result<KeyRange, RangeError> {
         let f = self.format;
-        let (all_start, all_end) = crate::tuple::prefix_range(f, &self.prefix)?;
-        let all_start = (!all_start.is_empty()).then_some(all_start);
-        let mut start = all_start.clone();
-        let mut end = all_end.clone();
+        let text = f.is_text();
+        // X = the prefix's key (plus the separator in text formats): where
+        // the next component starts. Encoded once; every bound extends it.
+        let mut x = Vec::with_capacity(64);
+        crate::tuple::encode_into(f, &self.prefix, &mut x)?;
+        let plen = x.len();
+        if text && !self.prefix.is_empty() {
+            x.push(crate::text::SEP);
+        }
+        // Bounds from the predicates; `None` = the prefix's own bound. Every
+        // predicate's bounds lie inside the prefix range, so intersecting
+        // keys alone is enough.
+        let mut start: Option<Vec<u8>> = None;
+        let mut end: Option<Vec<u8>> = None;
         let mut field: Option<(Type, Dir)> = None;
         for p in &self.preds {
             let Some(p) = normalize(p) else {
                 return Err(RangeError::Empty);
             };
-            let p = &p;
-            let (ty, dir) = match p {
+            let (ty, dir) = match &p {
                 Pred::Eq(c) | Pred::Ge(c) | Pred::Gt(c) | Pred::Le(c) | Pred::Lt(c) => {
                     (c.value.ty(), c.dir)
                 }
@@ -313,78 +322,87 @@ impl<'a> RangeQuery<'a> {
                     )))
                 }
             }
-            let (lo, hi) = self.pred_range(p, &all_start, &all_end)?;
+            let (lo, hi) = pred_bounds(f, &p, &x)?;
             if let Some(lo) = lo {
                 if start.as_ref().is_none_or(|s| lo > *s) {
                     start = Some(lo);
                 }
             }
-            // `hi == None` means unbounded above only when the predicate
-            // allows it; pred_range returns all_end in that case.
-            match (hi, &end) {
-                (Some(h), Some(e)) if h < *e => end = Some(h),
-                (Some(h), None) => end = Some(h),
-                _ => {}
+            if let Some(hi) = hi {
+                if end.as_ref().is_none_or(|e| hi < *e) {
+                    end = Some(hi);
+                }
             }
         }
+        // The prefix's own bounds where no predicate set one.
+        let end = match end {
+            Some(e) => Some(e),
+            None if text => (!self.prefix.is_empty()).then(|| {
+                let mut e = Vec::with_capacity(plen + 1);
+                e.extend_from_slice(&x[..plen]);
+                e.push(crate::text::SEP_END);
+                e
+            }),
+            None => prefix_end(&x[..plen]),
+        };
+        let start = match start {
+            Some(s) => Some(s),
+            None if x.is_empty() => None,
+            None => {
+                if !text {
+                    // Binary: the key of the prefix itself is not inside.
+                    x.push(0);
+                }
+                Some(x)
+            }
+        };
         Ok(KeyRange::new(start, end)?)
     }
+}
 
-    /// The key range of one predicate.
-    fn pred_range(
-        &self,
-        p: &Pred<'a>,
-        all_start: &Option<Vec<u8>>,
-        all_end: &Option<Vec<u8>>,
-    ) -> Result<Bounds, RangeError> {
-        let f = self.format;
-        // X = the prefix's key plus the separator: where the next component starts.
-        let mut x = crate::tuple::encode(f, &self.prefix)?;
-        if f.is_text() && !self.prefix.is_empty() {
-            x.push(crate::text::SEP);
+/// The key bounds of one predicate on the component that starts at `x`;
+/// `None` on a side = the prefix's own bound there.
+fn pred_bounds(f: Format, p: &Pred<'_>, x: &[u8]) -> Result<Bounds, RangeError> {
+    let c = match p {
+        Pred::StrPrefix(text, dir) => {
+            let (lo, hi) = str_prefix_bounds(f, x, text, *dir);
+            // An empty prefix adds nothing: the prefix's own start (in
+            // binary, just above the bare prefix key).
+            return Ok((lo.filter(|lo| lo.len() > x.len()), hi));
         }
-        if let Pred::StrPrefix(text, dir) = p {
-            let (lo, hi) = str_prefix_bounds(f, &x, text, *dir);
-            return Ok((lo, hi.or_else(|| all_end.clone())));
-        }
-        let c = match p {
-            Pred::Eq(c) | Pred::Ge(c) | Pred::Gt(c) | Pred::Le(c) | Pred::Lt(c) => c,
-            Pred::StrPrefix(..) => unreachable!("handled above"),
-        };
-        let mut at = x;
-        f.encode_component(c, &mut at)?;
-        // The end of the keys whose component is exactly c (with or without
-        // more components after it). None: beyond the last key.
-        let at_end = if f.is_text() {
-            let mut e = at.clone();
+        Pred::Eq(c) | Pred::Ge(c) | Pred::Gt(c) | Pred::Le(c) | Pred::Lt(c) => c,
+    };
+    let mut at = Vec::with_capacity(x.len() + 24);
+    at.extend_from_slice(x);
+    f.encode_component(c, &mut at)?;
+    // The end of the keys whose component is exactly c (with or without
+    // more components after it). None: beyond the last key.
+    let at_end = |at: &[u8]| {
+        if f.is_text() {
+            let mut e = Vec::with_capacity(at.len() + 1);
+            e.extend_from_slice(at);
             e.push(crate::text::SEP_END);
             Some(e)
         } else {
-            prefix_end(&at)
-        };
-        // Key-order bounds.
-        let key_ge = || (Some(at.clone()), all_end.clone());
-        let key_gt = || match &at_end {
-            Some(e) => Ok((Some(e.clone()), all_end.clone())),
-            None => Err(RangeError::Empty),
-        };
-        let key_le = || {
-            (
-                all_start.clone(),
-                at_end.clone().or_else(|| all_end.clone()),
-            )
-        };
-        let key_lt = || (all_start.clone(), Some(at.clone()));
-        let desc = c.dir.is_desc();
-        Ok(match (p, desc) {
-            (Pred::Eq(_), _) => (Some(at.clone()), at_end.clone().or_else(|| all_end.clone())),
-            (Pred::Ge(_), false) | (Pred::Le(_), true) => key_ge(),
-            (Pred::Gt(_), false) | (Pred::Lt(_), true) => key_gt()?,
-            (Pred::Le(_), false) | (Pred::Ge(_), true) => key_le(),
-            (Pred::Lt(_), false) | (Pred::Gt(_), true) => key_lt(),
-            (Pred::StrPrefix(..), _) => unreachable!("handled above"),
-        })
-    }
+            prefix_end(at)
+        }
+    };
+    // Value predicates become key-order bounds; a descending component
+    // swaps the sides.
+    Ok(match (p, c.dir.is_desc()) {
+        (Pred::Eq(_), _) => {
+            let e = at_end(&at);
+            (Some(at), e)
+        }
+        (Pred::Ge(_), false) | (Pred::Le(_), true) => (Some(at), None),
+        (Pred::Gt(_), false) | (Pred::Lt(_), true) => match at_end(&at) {
+            Some(e) => (Some(e), None),
+            None => return Err(RangeError::Empty),
+        },
+        (Pred::Le(_), false) | (Pred::Ge(_), true) => (None, at_end(&at)),
+        (Pred::Lt(_), false) | (Pred::Gt(_), true) => (None, Some(at)),
+        (Pred::StrPrefix(..), _) => unreachable!("returned above"),
+    })
 }
 
 /// Rewrites a strict bound on a fixed-width value as an inclusive bound on

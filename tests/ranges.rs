@@ -203,7 +203,8 @@ fn population_example() {
 
 #[test]
 fn impossible_predicates_are_empty() {
-    let q = RangeQuery::new(Format::Hex).prefix(&[Component::asc("p")]);
+    let p = [Component::asc("p")];
+    let q = RangeQuery::new(Format::Hex).prefix(&p);
     assert_eq!(
         q.clone().gt(Component::asc(i64::MAX)).build(),
         Err(RangeError::Empty)
