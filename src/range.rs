@@ -198,7 +198,7 @@ enum Pred<'a> {
 #[derive(Debug, Clone)]
 pub struct RangeQuery<'a> {
     format: Format,
-    prefix: std::borrow::Cow<'a, [Component<'a>]>,
+    prefix: &'a [Component<'a>],
     preds: Vec<Pred<'a>>,
 }
 
@@ -211,14 +211,14 @@ impl<'a> RangeQuery<'a> {
     pub fn new(format: Format) -> Self {
         RangeQuery {
             format,
-            prefix: std::borrow::Cow::Borrowed(&[]),
+            prefix: &[],
             preds: Vec::new(),
         }
     }
 
     /// Sets the fixed leading components.
     pub fn prefix(mut self, prefix: &'a [Component<'a>]) -> Self {
-        self.prefix = std::borrow::Cow::Borrowed(prefix);
+        self.prefix = prefix;
         self
     }
 
@@ -290,7 +290,7 @@ impl<'a> RangeQuery<'a> {
         // X = the prefix's key (plus the separator in text formats): where
         // the next component starts. Encoded once; every bound extends it.
         let mut x = Vec::with_capacity(64);
-        crate::tuple::encode_into(f, &self.prefix, &mut x)?;
+        crate::tuple::encode_into(f, self.prefix, &mut x)?;
         let plen = x.len();
         if text && !self.prefix.is_empty() {
             x.push(crate::text::SEP);

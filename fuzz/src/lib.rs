@@ -963,7 +963,7 @@ impl RangeCase {
     }
 
     /// The query built from this case.
-    pub fn query(&self) -> RangeQuery<'static> {
+    pub fn query(&self) -> RangeQuery<'_> {
         let mut q = RangeQuery::new(self.format).prefix(&self.prefix);
         for p in &self.preds {
             q = match p.clone() {
