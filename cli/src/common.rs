@@ -28,7 +28,7 @@ pub fn format(args: &Args) -> Result<Format> {
 }
 
 /// The `--format` option of `encode`, `decode` and `range` when it is not
-/// an interop profile: as [`format`], with the profiles named in the
+/// an interop profile: as [`format()`], with the profiles named in the
 /// message for an unknown name.
 ///
 /// # Errors
