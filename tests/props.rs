@@ -339,3 +339,23 @@ fn empty_schema_is_an_error_or_nothing() {
         }
     }
 }
+
+/// A digit in the sign slot of a descending decimal key is not a sign: it
+/// must be rejected, not read as `0` (found by fuzzing `redecode_decimal`:
+/// `99999999999999999999` decoded to `i64.desc:0`, which encodes as
+/// `-9999999999999999999`).
+#[test]
+fn decimal_desc_sign_slot_is_strict() {
+    for d in b'1'..=b'9' {
+        let mut key = b"99999999999999999999".to_vec();
+        key[0] = d;
+        let f = Field::desc(Type::I64);
+        let e = tuple::decode(Format::Decimal, &key, Some(&[f])).unwrap_err();
+        assert_eq!(e.offset(), 0, "{e}");
+    }
+    for key in [&b"-9999999999999999999"[..], b"00000000000000000001"] {
+        let f = Field::desc(Type::I64);
+        let c = tuple::decode(Format::Decimal, key, Some(&[f])).unwrap();
+        assert_eq!(tuple::encode(Format::Decimal, &c).unwrap(), key);
+    }
+}

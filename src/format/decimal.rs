@@ -100,11 +100,14 @@ fn write_digits(mut v: u128, buf: &mut [u8]) {
 /// bytes are left for the decoder to reject.
 fn complement(buf: &mut [u8], signed: bool) {
     for (i, b) in buf.iter_mut().enumerate() {
-        *b = match *b {
-            b'0' if signed && i == 0 => b'-',
-            b'-' if signed && i == 0 => b'0',
-            c @ b'0'..=b'9' => b'9' - (c - b'0'),
-            other => other,
+        *b = match (*b, signed && i == 0) {
+            (b'0', true) => b'-',
+            (b'-', true) => b'0',
+            // Any other byte in the sign slot stays as it is, for the
+            // decoder to reject (a digit there must not pass as a sign).
+            (other, true) => other,
+            (c @ b'0'..=b'9', false) => b'9' - (c - b'0'),
+            (other, false) => other,
         };
     }
 }
