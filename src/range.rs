@@ -337,13 +337,7 @@ impl<'a> RangeQuery<'a> {
         // The prefix's own bounds where no predicate set one.
         let end = match end {
             Some(e) => Some(e),
-            None if text => (!self.prefix.is_empty()).then(|| {
-                let mut e = Vec::with_capacity(plen + 1);
-                e.extend_from_slice(&x[..plen]);
-                e.push(crate::text::SEP_END);
-                e
-            }),
-            None => prefix_end(&x[..plen]),
+            None => crate::tuple::extension_end(f, &x[..plen], self.prefix.is_empty()),
         };
         let start = match start {
             Some(s) => Some(s),

@@ -105,21 +105,27 @@ pub fn prefix_range(
     prefix: &[Component<'_>],
 ) -> Result<(Vec<u8>, Option<Vec<u8>>), EncodeError> {
     let mut start = encode(format, prefix)?;
+    let end = extension_end(format, &start, prefix.is_empty());
+    if !prefix.is_empty() {
+        // Text: the separator; binary: just above the key of P itself,
+        // which is not an extension of P.
+        start.push(if format.is_text() { SEP } else { 0 });
+    }
+    Ok((start, end))
+}
+
+/// The exclusive end of the keys that extend a prefix whose key is `enc`
+/// (`empty`: the prefix has no component); `None` = unbounded.
+pub(crate) fn extension_end(format: Format, enc: &[u8], empty: bool) -> Option<Vec<u8>> {
     if format.is_text() {
-        if prefix.is_empty() {
-            return Ok((Vec::new(), None));
-        }
-        let mut end = start.clone();
-        start.push(SEP);
-        end.push(SEP_END);
-        Ok((start, Some(end)))
+        (!empty).then(|| {
+            let mut e = Vec::with_capacity(enc.len() + 1);
+            e.extend_from_slice(enc);
+            e.push(SEP_END);
+            e
+        })
     } else {
-        let end = crate::range::prefix_end(&start);
-        if !prefix.is_empty() {
-            // The key of P itself is not an extension of P: start just above it.
-            start.push(0);
-        }
-        Ok((start, end))
+        crate::range::prefix_end(enc)
     }
 }
 
