@@ -100,6 +100,22 @@ impl DecodeError {
         }
     }
 
+    /// The same error pointing at `offset` instead.
+    pub(crate) fn with_offset(mut self, new: usize) -> Self {
+        match &mut self {
+            DecodeError::InvalidSymbol { offset, .. }
+            | DecodeError::UnexpectedTag { offset, .. }
+            | DecodeError::Truncated { offset, .. }
+            | DecodeError::NonCanonical { offset, .. }
+            | DecodeError::TrailingBytes { offset }
+            | DecodeError::InvalidUtf8 { offset }
+            | DecodeError::OutOfRange { offset, .. }
+            | DecodeError::SchemaRequired { offset }
+            | DecodeError::MissingComponent { offset, .. } => *offset = new,
+        }
+        self
+    }
+
     /// The same error with its offset moved by `base` (used when a component
     /// decoder works on a slice of a larger key).
     pub(crate) fn shift(mut self, base: usize) -> Self {

@@ -10,6 +10,7 @@
 //! | `bytes` | hex (either case), even length | lowercase hex |
 //! | `ts` | RFC 3339 (`2024-05-01T12:00:00Z`, `…+02:00`, up to 3 fraction digits) or integer milliseconds | RFC 3339 UTC with milliseconds |
 //! | `uuid` | hyphenated, either case | hyphenated lowercase |
+//! | `dec` | decimal notation of any size: `-12.50`, `.5`, `1e-40` ([`Dec::parse`](crate::dec::Dec::parse)) | plain notation, trailing zeros dropped: `-12.5`, `0.5`, `0.0…01` |
 
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -69,6 +70,7 @@ pub fn parse_value(ty: Type, text: &str) -> Result<Value<'static>, ParseError> {
         Type::Bytes => Value::Bytes(Cow::Owned(parse_hex(text)?)),
         Type::Ts => Value::Ts(parse_ts(text)?),
         Type::Uuid => Value::Uuid(parse_uuid(text)?),
+        Type::Dec => Value::Dec(crate::dec::Dec::parse(text)?),
     })
 }
 
@@ -81,6 +83,7 @@ pub fn write_value(v: &Value<'_>, out: &mut String) {
             Ok(())
         }
         Value::I64(x) => write!(out, "{x}"),
+        Value::Dec(x) => write!(out, "{x}"),
         Value::U64(x) => write!(out, "{x}"),
         Value::I32(x) => write!(out, "{x}"),
         Value::U32(x) => write!(out, "{x}"),

@@ -25,6 +25,7 @@
 //! [`value`].
 
 pub mod alloc;
+pub mod dec;
 pub mod error;
 pub mod format;
 pub mod geo;
@@ -43,6 +44,7 @@ pub mod tuple;
 pub mod value;
 
 pub use alloc::{AllocError, Allocator, AllocatorConfig};
+pub use dec::Dec;
 pub use error::{DecodeError, EncodeError};
 pub use format::Format;
 pub use range::KeyRange;

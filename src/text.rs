@@ -381,6 +381,13 @@ pub(crate) fn encode_tagged<B: Body>(c: &Component<'_>, out: &mut Vec<u8>) {
                 B::encode(b, false, false, out);
             }
         }
+        Value::Dec(d) => {
+            // The binary encoding is prefix-free: no terminator needed.
+            out.push(tag_of(Type::Dec, c.dir));
+            let mut bytes = Vec::with_capacity(8 + d.parts().0.len() / 2);
+            d.write_binary(desc, &mut bytes);
+            B::encode(&bytes, false, false, out);
+        }
         v => {
             if let Some(bits) = order_u64(v) {
                 out.push(tag_of(v.ty(), c.dir));
@@ -424,33 +431,35 @@ pub(crate) fn expect_tag(field: Field, input: &[u8]) -> Result<(), DecodeError> 
 
 fn tag_name(field: Field) -> &'static str {
     // A static description per (type, direction): small table.
-    const ASC: [&str; 11] = [
+    const ASC: [&str; 12] = [
         "'b' (bool)",
         "'d' (f64)",
         "'f' (f32)",
         "'g' (uuid)",
         "'i' (i32)",
         "'l' (i64)",
+        "'n' (dec)",
         "'t' (ts)",
         "'u' (u64)",
         "'w' (u32)",
         "'x' (bytes)",
         "(none: str)",
     ];
-    const DESC: [&str; 11] = [
+    const DESC: [&str; 12] = [
         "'B' (bool.desc)",
         "'D' (f64.desc)",
         "'F' (f32.desc)",
         "'G' (uuid.desc)",
         "'I' (i32.desc)",
         "'L' (i64.desc)",
+        "'N' (dec.desc)",
         "'T' (ts.desc)",
         "'U' (u64.desc)",
         "'W' (u32.desc)",
         "'X' (bytes.desc)",
         "(none: str.desc)",
     ];
-    let i = Type::ALL.iter().position(|t| *t == field.ty).unwrap_or(10);
+    let i = Type::ALL.iter().position(|t| *t == field.ty).unwrap_or(11);
     if field.dir.is_desc() {
         DESC[i]
     } else {
@@ -512,6 +521,29 @@ pub(crate) fn decode_tagged<'k, B: Body>(
                 B::decode(&input[1..], false, false, &mut bytes).map_err(|e| e.shift(1))?;
             }
             Value::Bytes(Cow::Owned(bytes))
+        }
+        Type::Dec => {
+            expect_tag(field, input)?;
+            let mut bytes = Vec::new();
+            B::decode(&input[1..], false, false, &mut bytes).map_err(|e| e.shift(1))?;
+            // Offsets inside the bytes point at the text character that
+            // holds the first bit of the byte.
+            let at = |i: usize| 1 + (B::encoded_len(i)).min(input.len().saturating_sub(2));
+            let (d, used) =
+                crate::dec::Dec::read_binary(&bytes, field.dir.is_desc()).map_err(|e| match e {
+                    DecodeError::Truncated { expected, .. } => DecodeError::Truncated {
+                        offset: input.len(),
+                        expected,
+                    },
+                    e => {
+                        let o = at(e.offset());
+                        e.with_offset(o)
+                    }
+                })?;
+            if used != bytes.len() {
+                return Err(DecodeError::TrailingBytes { offset: at(used) });
+            }
+            Value::Dec(d)
         }
         ty => {
             expect_tag(field, input)?;

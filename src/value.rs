@@ -18,6 +18,8 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
 
+pub use crate::dec::Dec;
+
 /// The type of a key component.
 ///
 /// The declaration order is the order of the tags, so `Type: Ord` is the
@@ -38,6 +40,8 @@ pub enum Type {
     I32,
     /// `i64`. Tag `l`.
     I64,
+    /// An arbitrary-precision decimal ([`Dec`]). Tag `n`.
+    Dec,
     /// A timestamp: signed milliseconds since 1970-01-01T00:00:00Z. Tag `t`.
     Ts,
     /// `u64`. Tag `u`.
@@ -52,13 +56,14 @@ pub enum Type {
 
 impl Type {
     /// Every type, in tag order.
-    pub const ALL: [Type; 11] = [
+    pub const ALL: [Type; 12] = [
         Type::Bool,
         Type::F64,
         Type::F32,
         Type::Uuid,
         Type::I32,
         Type::I64,
+        Type::Dec,
         Type::Ts,
         Type::U64,
         Type::U32,
@@ -75,6 +80,7 @@ impl Type {
             Type::Uuid => "uuid",
             Type::I32 => "i32",
             Type::I64 => "i64",
+            Type::Dec => "dec",
             Type::Ts => "ts",
             Type::U64 => "u64",
             Type::U32 => "u32",
@@ -107,6 +113,7 @@ impl Type {
             Type::Uuid => b'g',
             Type::I32 => b'i',
             Type::I64 => b'l',
+            Type::Dec => b'n',
             Type::Ts => b't',
             Type::U64 => b'u',
             Type::U32 => b'w',
@@ -130,14 +137,14 @@ impl Type {
     }
 
     /// The number of order bytes of a fixed-width type (`None` for
-    /// variable-length [`Type::Str`] and [`Type::Bytes`]).
+    /// variable-length [`Type::Str`], [`Type::Bytes`] and [`Type::Dec`]).
     pub const fn fixed_len(self) -> Option<usize> {
         match self {
             Type::Bool => Some(1),
             Type::I32 | Type::U32 | Type::F32 => Some(4),
             Type::I64 | Type::U64 | Type::F64 | Type::Ts => Some(8),
             Type::Uuid => Some(16),
-            Type::Bytes | Type::Str => None,
+            Type::Dec | Type::Bytes | Type::Str => None,
         }
     }
 
@@ -242,7 +249,7 @@ impl Field {
         };
         let ty = Type::from_name(name).ok_or_else(|| {
             ParseError::new(format!(
-                "unknown type {name:?}: expected one of str, i64, u64, i32, u32, f64, f32, bool, bytes, ts, uuid"
+                "unknown type {name:?}: expected one of str, i64, u64, i32, u32, f64, f32, dec, bool, bytes, ts, uuid"
             ))
         })?;
         Ok(Field {
@@ -303,6 +310,8 @@ pub enum Value<'a> {
     I32(i32),
     /// A 64-bit signed integer.
     I64(i64),
+    /// An arbitrary-precision decimal.
+    Dec(Dec),
     /// Milliseconds since the Unix epoch.
     Ts(i64),
     /// A 64-bit unsigned integer.
@@ -325,6 +334,7 @@ impl Value<'_> {
             Value::Uuid(_) => Type::Uuid,
             Value::I32(_) => Type::I32,
             Value::I64(_) => Type::I64,
+            Value::Dec(_) => Type::Dec,
             Value::Ts(_) => Type::Ts,
             Value::U64(_) => Type::U64,
             Value::U32(_) => Type::U32,
@@ -342,6 +352,7 @@ impl Value<'_> {
             Value::Uuid(v) => Value::Uuid(v),
             Value::I32(v) => Value::I32(v),
             Value::I64(v) => Value::I64(v),
+            Value::Dec(v) => Value::Dec(v),
             Value::Ts(v) => Value::Ts(v),
             Value::U64(v) => Value::U64(v),
             Value::U32(v) => Value::U32(v),
@@ -372,7 +383,7 @@ impl Value<'_> {
             ),
             Value::U64(v) => put(&mut buf, &v.to_be_bytes()),
             Value::U32(v) => put(&mut buf, &v.to_be_bytes()),
-            Value::Bytes(_) | Value::Str(_) => return None,
+            Value::Dec(_) | Value::Bytes(_) | Value::Str(_) => return None,
         };
         Some((buf, n))
     }
@@ -401,7 +412,7 @@ impl Value<'_> {
             Type::Ts => Value::Ts((u64::from_be_bytes(arr(bytes)?) ^ 0x8000_0000_0000_0000) as i64),
             Type::U64 => Value::U64(u64::from_be_bytes(arr(bytes)?)),
             Type::U32 => Value::U32(u32::from_be_bytes(arr(bytes)?)),
-            Type::Bytes | Type::Str => return None,
+            Type::Dec | Type::Bytes | Type::Str => return None,
         })
     }
 }
@@ -489,6 +500,7 @@ impl Ord for Value<'_> {
             (Value::Uuid(a), Value::Uuid(b)) => a.cmp(b),
             (Value::I32(a), Value::I32(b)) => a.cmp(b),
             (Value::I64(a), Value::I64(b)) | (Value::Ts(a), Value::Ts(b)) => a.cmp(b),
+            (Value::Dec(a), Value::Dec(b)) => a.cmp(b),
             (Value::U64(a), Value::U64(b)) => a.cmp(b),
             (Value::U32(a), Value::U32(b)) => a.cmp(b),
             (Value::Bytes(a), Value::Bytes(b)) => a.cmp(b),
@@ -529,6 +541,7 @@ from_impl!(i32, I32);
 from_impl!(i64, I64);
 from_impl!(u64, U64);
 from_impl!(u32, U32);
+from_impl!(Dec, Dec);
 
 impl<'a> From<&'a str> for Value<'a> {
     fn from(v: &'a str) -> Self {

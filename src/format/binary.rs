@@ -108,6 +108,7 @@ pub fn encode_component(c: &Component<'_>, out: &mut Vec<u8>) {
     match &c.value {
         Value::Str(s) => put_escaped(s.as_bytes(), desc, out),
         Value::Bytes(b) => put_escaped(b, desc, out),
+        Value::Dec(d) => d.write_binary(desc, out),
         v => {
             if let Some(bits) = order_u64(v) {
                 out.extend_from_slice(&(if desc { !bits } else { bits }).to_be_bytes());
@@ -215,6 +216,10 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<(Component<'_>, us
                     }
                 };
             (Value::Str(s), used)
+        }
+        Type::Dec => {
+            let (d, used) = crate::dec::Dec::read_binary(input, desc)?;
+            (Value::Dec(d), used)
         }
         ty => {
             let n = ty.fixed_len().unwrap_or(0);

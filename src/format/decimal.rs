@@ -129,6 +129,11 @@ pub fn encode_component(c: &Component<'_>, out: &mut Vec<u8>) -> Result<(), Enco
             text::encode_tagged::<Hex>(c, out);
             return Ok(());
         }
+        Value::Dec(ref d) => {
+            // ELEN text; descending = the key of the negated number.
+            d.write_elen(c.dir.is_desc(), out);
+            return Ok(());
+        }
         Value::F64(_) | Value::F32(_) => {
             return Err(EncodeError::Unsupported {
                 ty,
@@ -190,6 +195,13 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<Component<'_>, Dec
     }
     if matches!(ty, Type::Str | Type::Bytes) {
         return text::decode_tagged::<Hex>(field, input);
+    }
+    if ty == Type::Dec {
+        return Ok(Component {
+            value: Value::Dec(crate::dec::Dec::read_elen(input, field.dir.is_desc())?),
+            dir: field.dir,
+            width: None,
+        });
     }
     if matches!(ty, Type::F64 | Type::F32) {
         return Err(DecodeError::UnexpectedTag {
@@ -291,7 +303,7 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<Component<'_>, Dec
             signed_from(neg, mag, i128::from(i32::MIN), i128::from(i32::MAX)).ok_or(out_of_range)?
                 as i32,
         ),
-        Type::F64 | Type::F32 | Type::Str | Type::Bytes => return Err(out_of_range),
+        Type::F64 | Type::F32 | Type::Dec | Type::Str | Type::Bytes => return Err(out_of_range),
     };
     Ok(Component {
         value,

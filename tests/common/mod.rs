@@ -138,7 +138,38 @@ pub fn value_of(ty: Type) -> BoxedStrategy<Value<'static>> {
             .boxed(),
         Type::Bytes => bytes().prop_map(|b| Value::Bytes(Cow::Owned(b))).boxed(),
         Type::Str => strings().prop_map(|s| Value::Str(Cow::Owned(s))).boxed(),
+        Type::Dec => dec_texts()
+            .prop_map(|s| Value::Dec(s.parse().expect("generated decimals parse")))
+            .boxed(),
     }
+}
+
+/// Decimal numbers as text, edge-heavy: zero in its spellings, ±1, halves,
+/// powers of ten around length-chain boundaries (9/10, 99/100, 10^9/10^10),
+/// shared digit prefixes (1, 1.1, 1.11, 11), long digit runs, tiny and huge
+/// exponents up to the limits, and exact f64 values.
+pub fn dec_texts() -> BoxedStrategy<String> {
+    let digits = prop::collection::vec(prop::sample::select(vec!['0', '1', '5', '9']), 1..24)
+        .prop_map(|v| v.into_iter().collect::<String>());
+    prop_oneof![
+        2 => prop::sample::select(vec![
+            "0", "-0", "0.000", "1", "-1", "0.5", "-0.5", "9", "10", "99", "100", "999999999",
+            "1000000000", "-9", "-10", "1.1", "1.11", "11", "0.1", "0.01", "-0.01", "10.5",
+            "-10.5", "1e-40", "-1e-40", "1e40", "1e32766", "-1e32766", "1e-32767",
+            "9.99999999999999999999999e32766", "123456789012345678901234567890.0001",
+            "-123456789012345678901234567890.0001",
+        ])
+        .prop_map(str::to_string),
+        4 => (any::<bool>(), digits.clone(), -40i32..40)
+            .prop_map(|(neg, d, e)| format!("{}0.{d}e{e}", if neg { "-" } else { "" })),
+        1 => (any::<bool>(), digits, -32_000i32..32_000)
+            .prop_map(|(neg, d, e)| format!("{}0.{d}e{e}", if neg { "-" } else { "" })),
+        1 => any::<i64>().prop_map(|v| v.to_string()),
+        1 => f64s()
+            .prop_filter("finite", |v| v.is_finite())
+            .prop_map(|v| lexikey::Dec::from_f64_exact(v).expect("finite").to_string()),
+    ]
+    .boxed()
 }
 
 pub fn types() -> impl Strategy<Value = Type> {
