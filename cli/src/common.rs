@@ -206,8 +206,10 @@ pub fn push_json_str(s: &str, out: &mut Vec<u8>) {
 /// Appends a value as JSON: integers as JSON numbers (exact decimal digits),
 /// finite floats as numbers (shortest round-trip form), NaN and infinities
 /// as the strings `"NaN"`, `"inf"`, `"-inf"`, booleans as `true`/`false`,
-/// strings as strings, and bytes (lowercase hex), timestamps (RFC 3339) and
-/// UUIDs (hyphenated) as strings in their `TYPE:VALUE` text form.
+/// strings as strings, and bytes (lowercase hex), timestamps (RFC 3339),
+/// UUIDs (hyphenated) and decimals (`dec`: plain notation, exact — a JSON
+/// number would be rounded to a double by most parsers) as strings in their
+/// `TYPE:VALUE` text form.
 pub fn push_value_json(v: &Value<'_>, scratch: &mut String, out: &mut Vec<u8>) {
     scratch.clear();
     match v {

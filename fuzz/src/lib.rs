@@ -23,12 +23,15 @@
 //! [`Reader`], which only ever takes bytes from the front, so [`Writer`] can
 //! produce any input on purpose (the seeds). Missing bytes read as zero.
 //!
-//! * **field** — one byte: bits 0–3 pick the type (`index % 11` into
-//!   [`Type::ALL`]: bool f64 f32 uuid i32 i64 ts u64 u32 bytes str), bit 7
+//! * **field** — one byte: bits 0–3 pick the type (`index % 12` into
+//!   [`Type::ALL`]: bool f64 f32 uuid i32 i64 dec ts u64 u32 bytes str), bit 7
 //!   means descending, bit 6 means "a decimal width byte follows".
 //! * **value** — fixed-width types: their big-endian bytes (`bool`: low bit
 //!   of one byte; floats: their IEEE bits). `str` / `bytes`: a length byte,
 //!   then that many bytes (`str` keeps the longest valid UTF-8 prefix).
+//!   `dec`: a sign byte (bit 0), the exponent as 2 bytes big-endian `i16`,
+//!   a length byte and that many digit bytes (each `% 10`): the number
+//!   `±0.DIGITS × 10^exp` (zero when out of range).
 //! * **schema header** (`decode_*`, `redecode_*`) — one byte: bit 7 set
 //!   means "no schema" (`None`), otherwise bits 0–2 are the number of
 //!   fields (0–7, so the empty schema is included), followed by the fields;
@@ -125,6 +128,14 @@ impl<'a, 'u> Reader<'a, 'u> {
                 Value::from(self.take(n).to_vec())
             }
             Type::Str => Value::from(self.string()),
+            Type::Dec => {
+                let neg = self.byte() & 1 == 1;
+                let exp = i16::from_be_bytes(self.fixed());
+                let n = usize::from(self.byte());
+                let digits: String = self.take(n).iter().map(|b| char::from(b'0' + b % 10)).collect();
+                let text = format!("{}0.{digits}0e{exp}", if neg { "-" } else { "" });
+                Value::Dec(text.parse().unwrap_or_default())
+            }
         }
     }
 
@@ -213,6 +224,14 @@ impl Writer {
                 self.byte(b.len() as u8).bytes(b)
             }
             Value::Str(s) => self.string(s),
+            Value::Dec(d) => {
+                let (digits, exp) = d.parts();
+                let digits = &digits.as_bytes()[..digits.len().min(255)];
+                self.byte(u8::from(d.is_negative()))
+                    .bytes(&(exp as i16).to_be_bytes())
+                    .byte(digits.len() as u8)
+                    .bytes(digits)
+            }
         }
     }
 
