@@ -785,16 +785,35 @@ impl TryFrom<f64> for Dec {
 
 #[cfg(feature = "serde")]
 impl serde::Serialize for Dec {
+    /// A newtype named [`DEC_NAME`](crate::serde_key::DEC_NAME) around the
+    /// plain text (`"10.5"`): other serializers write the string, lexikey's
+    /// [`serde_key`](crate::serde_key) a `dec` component.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        s.serialize_newtype_struct(crate::serde_key::DEC_NAME, &self.to_string())
     }
 }
 
 #[cfg(feature = "serde")]
 impl<'de> serde::Deserialize<'de> for Dec {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Dec, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        Dec::parse(&s).map_err(serde::de::Error::custom)
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Dec;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a decimal number as text")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Dec, E> {
+                Dec::parse(s).map_err(E::custom)
+            }
+            fn visit_newtype_struct<D: serde::Deserializer<'de>>(
+                self,
+                d: D,
+            ) -> Result<Dec, D::Error> {
+                let s = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
+                Dec::parse(&s).map_err(serde::de::Error::custom)
+            }
+        }
+        d.deserialize_newtype_struct(crate::serde_key::DEC_NAME, V)
     }
 }
 

@@ -54,6 +54,7 @@
 //! | `String`, `&str` | `str` | `&str` borrows from the key when no escape is in it |
 //! | bytes (`serialize_bytes`: the [`bytes`] helper, `serde_bytes`) | `bytes` | |
 //! | [`Ts`] | `ts` | |
+//! | [`Dec`](crate::Dec) | `dec` | |
 //! | [`Desc<T>`] | `T`'s components, direction reversed | |
 //! | `()`, unit struct | nothing | |
 //! | newtype struct | its field | |
@@ -155,6 +156,22 @@ pub const DESC_NAME: &str = "lexikey::serde_key::Desc";
 /// assert_eq!(lexikey::serde_key::TS_NAME, "lexikey::serde_key::Ts");
 /// ```
 pub const TS_NAME: &str = "lexikey::serde_key::Ts";
+
+/// The newtype-struct name by which the serializers recognize a
+/// [`Dec`](crate::Dec) (it serializes as this newtype around its text, so
+/// other serializers see a string and lexikey's see a `dec` component).
+///
+/// ```
+/// use lexikey::serde_key::{from_key, to_key};
+/// use lexikey::{Dec, Format};
+/// let price: Dec = "10.50".parse()?;
+/// let key = to_key(&("book", price.clone()), Format::Decimal, &[])?;
+/// assert_eq!(key, b"book#==2105-");
+/// assert_eq!(from_key::<(String, Dec)>(&key, Format::Decimal, &[])?.1, price);
+/// assert_eq!(lexikey::serde_key::DEC_NAME, "lexikey::serde_key::Dec");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub const DEC_NAME: &str = "lexikey::serde_key::Dec";
 
 const I128_FLIP: u128 = 1 << 127;
 
@@ -475,8 +492,9 @@ struct Shape<'d> {
     fields: usize,
     field_dir: Dir,
     flip: bool,
-    /// A `Ts` newtype was entered: the next `i64` is a timestamp.
-    ts: bool,
+    /// A `Ts` (or `Dec`) newtype was entered: the next `i64` is a
+    /// timestamp (the next string a decimal).
+    mark: Option<Type>,
 }
 
 impl<'d> Shape<'d> {
@@ -488,7 +506,7 @@ impl<'d> Shape<'d> {
             fields: 0,
             field_dir: Dir::Asc,
             flip: false,
-            ts: false,
+            mark: None,
         }
     }
 
@@ -558,23 +576,27 @@ impl<'d> Shape<'d> {
         Ok(())
     }
 
-    /// Fails if a `Ts` newtype was entered and nothing consumed it.
+    /// Fails if a `Ts`/`Dec` newtype was entered and nothing consumed it.
     fn no_ts(&mut self) -> Result<(), Error> {
         self.take_ts(Type::Bool).map(drop)
     }
 
-    /// The type to read or write: `Ts` for an `i64` inside a `Ts` newtype.
+    /// The type to read or write: `Ts` for an `i64` inside a `Ts` newtype,
+    /// `Dec` for a string inside a `Dec` newtype.
     fn take_ts(&mut self, ty: Type) -> Result<Type, Error> {
-        if std::mem::take(&mut self.ts) {
-            if ty != Type::I64 {
-                return unsupported(
-                    "a Ts newtype around a non-i64",
-                    "Ts (or a newtype renamed to lexikey::serde_key::Ts) must wrap an i64",
-                );
-            }
-            return Ok(Type::Ts);
+        match (self.mark.take(), ty) {
+            (None, ty) => Ok(ty),
+            (Some(Type::Ts), Type::I64) => Ok(Type::Ts),
+            (Some(Type::Dec), Type::Str) => Ok(Type::Dec),
+            (Some(Type::Dec), _) => unsupported(
+                "a Dec newtype around a non-string",
+                "a newtype named lexikey::serde_key::Dec must wrap the decimal's text",
+            ),
+            (Some(_), _) => unsupported(
+                "a Ts newtype around a non-i64",
+                "Ts (or a newtype renamed to lexikey::serde_key::Ts) must wrap an i64",
+            ),
         }
-        Ok(ty)
     }
 }
 
@@ -622,6 +644,9 @@ impl<'d> Serializer<'d> {
         self.shape.single()?;
         let value = match (ty, value) {
             (Type::Ts, Value::I64(v)) => Value::Ts(v),
+            (Type::Dec, Value::Str(s)) => {
+                Value::Dec(crate::Dec::parse(&s).map_err(<Error as ser::Error>::custom)?)
+            }
             (_, v) => v,
         };
         self.out.push(Component {
@@ -759,8 +784,8 @@ impl<'a, 'd> ser::Serializer for &'a mut Serializer<'d> {
             value.serialize(&mut *self)?;
             self.shape.flip = !self.shape.flip;
             Ok(())
-        } else if name == TS_NAME {
-            self.shape.ts = true;
+        } else if name == TS_NAME || name == DEC_NAME {
+            self.shape.mark = Some(if name == TS_NAME { Type::Ts } else { Type::Dec });
             value.serialize(&mut *self)?;
             self.shape.no_ts()
         } else {
@@ -1155,7 +1180,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
         match self.read(Type::Str)?.0 {
             Value::Str(Cow::Borrowed(s)) => v.visit_borrowed_str(s),
             Value::Str(Cow::Owned(s)) => v.visit_string(s),
-            _ => unreachable!("a str field decodes to Value::Str"),
+            Value::Dec(d) => v.visit_string(d.to_string()),
+            _ => unreachable!("a str field decodes to Value::Str (a Dec newtype's to Value::Dec)"),
         }
     }
     fn deserialize_string<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
@@ -1202,8 +1228,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
             let value = v.visit_newtype_struct(&mut *self)?;
             self.shape.flip = !self.shape.flip;
             Ok(value)
-        } else if name == TS_NAME {
-            self.shape.ts = true;
+        } else if name == TS_NAME || name == DEC_NAME {
+            self.shape.mark = Some(if name == TS_NAME { Type::Ts } else { Type::Dec });
             let value = v.visit_newtype_struct(&mut *self)?;
             self.no_ts()?;
             Ok(value)

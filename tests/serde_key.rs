@@ -302,8 +302,41 @@ where
     Ok((key, back))
 }
 
+/// A struct holding decimals, one reversed by `Desc`.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Priced {
+    item: String,
+    price: lexikey::Dec,
+    newest_cost_first: Desc<lexikey::Dec>,
+}
+
 proptest! {
     #![proptest_config(common::config())]
+
+    /// `Dec` fields become `dec` components: numeric order (== derived Ord),
+    /// in every format, and back.
+    #[test]
+    fn dec_fields_round_trip_and_order(
+        a in (common::dec_texts(), common::dec_texts()),
+        b in (common::dec_texts(), common::dec_texts()),
+        same_item in any::<bool>(),
+        format in common::formats(),
+    ) {
+        let mk = |(p, c): (String, String), item: &str| Priced {
+            item: item.to_string(),
+            price: p.parse().unwrap(),
+            newest_cost_first: Desc(c.parse().unwrap()),
+        };
+        let a = mk(a, "book");
+        let b = mk(b, if same_item { "book" } else { "books" });
+        let (ka, back) = round_trip(&a, format, &[])?;
+        prop_assert_eq!(&back, &a);
+        let (kb, _) = round_trip(&b, format, &[])?;
+        prop_assert_eq!(ka.cmp(&kb), a.cmp(&b));
+        let cs = to_components(&a, &[]).unwrap();
+        prop_assert_eq!(cs[1].value.ty(), Type::Dec);
+        prop_assert_eq!(cs[2].dir, Dir::Desc);
+    }
 
     #[test]
     fn flat_round_trip_and_order(
