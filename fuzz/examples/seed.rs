@@ -205,6 +205,19 @@ fn seed_parsers(lines: &[Line], seeds: &mut Seeds) {
                     seeds.add("parse_ts", ms.to_be_bytes().to_vec());
                 }
             }
+            if let lexikey::Value::Dec(d) = &c.value {
+                // Every mode of decode_dec: ELEN / binary, both directions.
+                for mode in 0..4u8 {
+                    let mut key = vec![mode];
+                    if mode & 1 == 0 {
+                        d.write_elen(mode & 2 != 0, &mut key);
+                    } else {
+                        d.write_binary(mode & 2 != 0, &mut key);
+                    }
+                    seeds.add("decode_dec", key);
+                }
+                seeds.add("decode_dec", d.to_string().into_bytes());
+            }
         }
         let fields: Vec<String> = schema_of(&line.comps)
             .iter()

@@ -132,7 +132,11 @@ impl<'a, 'u> Reader<'a, 'u> {
                 let neg = self.byte() & 1 == 1;
                 let exp = i16::from_be_bytes(self.fixed());
                 let n = usize::from(self.byte());
-                let digits: String = self.take(n).iter().map(|b| char::from(b'0' + b % 10)).collect();
+                let digits: String = self
+                    .take(n)
+                    .iter()
+                    .map(|b| char::from(b'0' + b % 10))
+                    .collect();
                 let text = format!("{}0.{digits}0e{exp}", if neg { "-" } else { "" });
                 Value::Dec(text.parse().unwrap_or_default())
             }
@@ -760,6 +764,58 @@ pub fn check_parse_ts(data: &[u8]) {
                 input::parse_ts(&printed),
                 Ok(ms),
                 "{ms} ms prints as {printed:?}, which does not parse back"
+            );
+        }
+    }
+}
+
+/// `decode_dec`: the `dec` decoders on arbitrary input. Byte 0 picks the
+/// decoder (bit 0: ELEN text / binary) and the direction (bit 1: mirrored /
+/// inverted); the rest is the key. Whatever decodes must re-encode to
+/// exactly the bytes used (canonical decode), and its text must parse back
+/// to the same number. The whole input as text goes through `Dec::parse`
+/// too: parse → print → parse is stable.
+pub fn check_decode_dec(data: &[u8]) {
+    use lexikey::dec::Dec;
+    let Some((&mode, key)) = data.split_first() else {
+        return;
+    };
+    let desc = mode & 2 != 0;
+    let value = if mode & 1 == 0 {
+        Dec::read_elen(key, desc).ok().inspect(|d| {
+            let mut again = Vec::new();
+            d.write_elen(desc, &mut again);
+            assert_eq!(
+                again, key,
+                "ELEN {key:?} decodes to {d} but re-encodes differently"
+            );
+        })
+    } else {
+        Dec::read_binary(key, desc).ok().map(|(d, used)| {
+            let mut again = Vec::new();
+            d.write_binary(desc, &mut again);
+            assert_eq!(
+                again,
+                &key[..used],
+                "binary {key:?} decodes to {d} but re-encodes differently"
+            );
+            d
+        })
+    };
+    if let Some(d) = value {
+        assert_eq!(
+            Dec::parse(&d.to_string()).as_ref(),
+            Ok(&d),
+            "{d} does not parse back"
+        );
+    }
+    if let Ok(s) = std::str::from_utf8(data) {
+        if let Ok(d) = Dec::parse(s) {
+            let printed = d.to_string();
+            assert_eq!(
+                Dec::parse(&printed).as_ref(),
+                Ok(&d),
+                "{s:?} prints as {printed:?}, which parses differently"
             );
         }
     }
