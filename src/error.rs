@@ -118,19 +118,9 @@ impl DecodeError {
 
     /// The same error with its offset moved by `base` (used when a component
     /// decoder works on a slice of a larger key).
-    pub(crate) fn shift(mut self, base: usize) -> Self {
-        match &mut self {
-            DecodeError::InvalidSymbol { offset, .. }
-            | DecodeError::UnexpectedTag { offset, .. }
-            | DecodeError::Truncated { offset, .. }
-            | DecodeError::NonCanonical { offset, .. }
-            | DecodeError::TrailingBytes { offset }
-            | DecodeError::InvalidUtf8 { offset }
-            | DecodeError::OutOfRange { offset, .. }
-            | DecodeError::SchemaRequired { offset }
-            | DecodeError::MissingComponent { offset, .. } => *offset += base,
-        }
-        self
+    pub(crate) fn shift(self, base: usize) -> Self {
+        let at = self.offset();
+        self.with_offset(at + base)
     }
 }
 
