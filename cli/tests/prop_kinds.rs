@@ -301,4 +301,81 @@ proptest! {
             }
         }
     }
+
+    #[test]
+    fn arbitrary_keys_never_panic_and_what_decodes_reencodes(
+        noise in prop::collection::vec(any::<u8>(), 0..48),
+        id in u128_edgy(),
+        lat in -90.0f64..=90.0,
+        lon in -180.0f64..=180.0,
+        mutate in prop::option::of((any::<prop::sample::Index>(), prop::sample::select(&b"0123456789ABCDEFabfgGuU#%$~-\x00\xff"[..]))),
+        arbitrary in prop::bool::weighted(0.2),
+        format in prop::sample::select(&FORMATS[..]),
+        schema in prop::sample::select(&["ulid", "uuid7.desc", "geo", "str,ulid.desc,geo.desc", "uuid7,i64"][..]),
+        salt in prop::sample::select(&["", "1", "3", "255"][..]),
+        morton in any::<bool>(),
+        bits in 1u8..=32,
+    ) {
+        let b = bits.to_string();
+        let curve = if morton { "morton" } else { "hilbert" };
+        let geo = schema.contains("geo");
+        let mut opts: Vec<&str> = vec!["--format", format];
+        if geo {
+            opts.extend(["--curve", curve, "--bits", &b]);
+        }
+        if !salt.is_empty() {
+            opts.extend(["--salt-buckets", salt]);
+        }
+        // A valid key of the schema (IDs made v7 where needed), mutated, or noise.
+        let mut key = if arbitrary {
+            noise
+        } else {
+            let v7 = (id & !(0xF << 76) & !(0b11 << 62)) | (7 << 76) | (0b10 << 62);
+            let comps: Vec<String> = schema
+                .split(',')
+                .map(|f| {
+                    let ty = f.split('.').next().unwrap();
+                    let v = match ty {
+                        "ulid" => Ulid(id).encode(),
+                        "uuid7" => {
+                            let mut h = String::new();
+                            format_uuid(v7, &mut h);
+                            h
+                        }
+                        "geo" => format!("{lat},{lon}"),
+                        "i64" => (id as i64).to_string(),
+                        _ => "a b".to_string(),
+                    };
+                    format!("{f}:{v}")
+                })
+                .collect();
+            let mut args: Vec<&str> = vec!["encode"];
+            args.extend(&opts);
+            args.push("--");
+            args.extend(comps.iter().map(String::as_str));
+            key_bytes(format, ok(&args).trim_end())
+        };
+        if let Some((at, byte)) = mutate {
+            if !key.is_empty() {
+                let i = at.index(key.len());
+                key[i] = byte;
+            }
+        }
+        let text = if format == "binary" {
+            key.iter().map(|x| format!("{x:02x}")).collect::<String>()
+        } else {
+            String::from_utf8_lossy(&key).into_owned()
+        };
+        let mut args: Vec<String> = ["decode", "--schema", schema].iter().chain(&opts).map(|s| s.to_string()).collect();
+        args.extend(["--".to_string(), text.clone()]);
+        if let Ok(out) = run(&args, b"") {
+            let mut enc: Vec<String> = ["encode"].iter().chain(&opts).map(|s| s.to_string()).collect();
+            enc.push("--".into());
+            enc.extend(out.lines().map(String::from));
+            let again = run(&enc, b"").unwrap_or_else(|e| panic!("{enc:?}: {e}"));
+            prop_assert_eq!(again.trim_end(), text.as_str());
+        } else {
+            prop_assert!(arbitrary || mutate.is_some(), "a valid key did not decode: {}", text);
+        }
+    }
 }
