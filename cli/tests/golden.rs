@@ -603,7 +603,8 @@ fn readme_transcripts_run() {
     // Every `$ lexikey …` line of the README (but alloc and scan, which need
     // a store) is executed; the lines up to the next `$` or the end of the
     // block are its standard output, or its standard error when they start
-    // with `lexikey: ` (an error: exit 2; a note: exit 0 and output before).
+    // with `lexikey: error: ` (exit 2) or `lexikey range: ` (the --bbox
+    // note, exit 0).
     let path = format!("{}/../README.md", env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(path).unwrap();
     let lines: Vec<&str> = readme.lines().collect();
@@ -621,7 +622,7 @@ fn readme_transcripts_run() {
             if next.starts_with("$ ") || next.starts_with("```") {
                 break;
             }
-            let to = if next.starts_with("lexikey: ") {
+            let to = if next.starts_with("lexikey: ") || next.starts_with("lexikey range: ") {
                 &mut stderr
             } else {
                 &mut stdout
@@ -643,7 +644,7 @@ fn readme_transcripts_run() {
         );
         checked += 1;
     }
-    assert!(checked >= 26, "only {checked} README transcripts");
+    assert!(checked >= 38, "only {checked} README transcripts");
 }
 
 /// Splits a README command line as a shell would: whitespace, with `"…"`
