@@ -200,7 +200,7 @@ proptest! {
         let out = ok(&["range", "--format", format, "--curve", curve, "--bits", &b, "--bbox", &bbox,
             "--max-ranges", &max.to_string(), "str:p"]);
         let lines: Vec<&str> = out.lines().collect();
-        prop_assert!(lines.len() % 2 == 0 && !lines.is_empty() && lines.len() / 2 <= max);
+        prop_assert!(lines.len().is_multiple_of(2) && !lines.is_empty() && lines.len() / 2 <= max);
         let ranges: Vec<(Vec<u8>, Vec<u8>)> = lines
             .chunks(2)
             .map(|p| (key_bytes(format, p[0]), key_bytes(format, p[1])))
