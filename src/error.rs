@@ -117,8 +117,16 @@ impl DecodeError {
     }
 
     /// The same error with its offset moved by `base` (used when a component
-    /// decoder works on a slice of a larger key).
-    pub(crate) fn shift(self, base: usize) -> Self {
+    /// decoder works on a slice of a larger key, or a salted key's rest is
+    /// decoded after its salt).
+    ///
+    /// ```
+    /// use lexikey::DecodeError;
+    /// let e = DecodeError::TrailingBytes { offset: 2 };
+    /// assert_eq!(e.shift(3).offset(), 5);
+    /// ```
+    #[must_use]
+    pub fn shift(self, base: usize) -> Self {
         let at = self.offset();
         self.with_offset(at + base)
     }

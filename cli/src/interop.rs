@@ -81,20 +81,8 @@ pub fn profile(args: &Args) -> Option<Profile> {
     args.value("format").and_then(Profile::parse)
 }
 
-/// Refuses `--salt-buckets` outside `--format phoenix` (for the commands'
-/// lexikey-format paths).
-///
-/// # Errors
-/// When `--salt-buckets` is given.
-pub fn reject_salt(args: &Args) -> Result<()> {
-    if args.value("salt-buckets").is_some() {
-        bail!("--salt-buckets applies only to --format phoenix (a SALT_BUCKETS table)");
-    }
-    Ok(())
-}
-
-/// The options every profile command shares: `--width` is refused,
-/// `--salt-buckets N` parsed (Phoenix only, 1 to 256).
+/// `--salt-buckets N` parsed (Phoenix only, 1 to 256; `--salt-mode` may
+/// only say `phoenix`), the options of the native formats refused.
 fn common_options(args: &Args, profile: Profile) -> Result<Option<u16>> {
     if args.value("width").is_some() {
         bail!(
@@ -102,14 +90,31 @@ fn common_options(args: &Args, profile: Profile) -> Result<Option<u16>> {
             profile.name()
         );
     }
+    for opt in ["curve", "bits", "bbox", "max-ranges"] {
+        if args.value(opt).is_some() {
+            bail!(
+                "--{opt} applies to geo components of the native formats (hex, base64, decimal, \
+                 binary), not --format {}",
+                profile.name()
+            );
+        }
+    }
+    let mode = crate::salting::mode(args)?;
     let Some(v) = args.value("salt-buckets") else {
+        if mode.is_some() {
+            bail!("--salt-mode needs --salt-buckets N");
+        }
         return Ok(None);
     };
     if profile != Profile::Phoenix {
         bail!(
-            "--salt-buckets applies only to --format phoenix (a SALT_BUCKETS table), not {}",
+            "--salt-buckets applies only to --format phoenix (a SALT_BUCKETS table) among the \
+             interop profiles, not {} (the native formats take it too)",
             profile.name()
         );
+    }
+    if mode == Some(lexikey::salt::SaltMode::Fast) {
+        bail!("--salt-mode fast does not apply to --format phoenix, whose salt is always Phoenix's hash");
     }
     match v.parse::<u16>() {
         Ok(n @ 1..=256) => Ok(Some(n)),

@@ -15,6 +15,8 @@ pub mod args;
 pub mod cmd;
 pub mod common;
 pub mod interop;
+pub mod kinds;
+pub mod salting;
 
 /// Where a subcommand reads and writes.
 pub struct Io<'a> {
@@ -42,6 +44,7 @@ Usage:
   lexikey range [--format F] [--width N] [--for raw|hbase|cql|rocksdb|etcd|redis|sql]
                 [--table T] [--limit N] [--reversed] [--json] PREFIX_COMPONENT...
                 [--ge C] [--gt C] [--le C] [--lt C] [--eq C] [--prefix STR]
+  lexikey range ... PREFIX_COMPONENT... --bbox MINLAT,MINLON,MAXLAT,MAXLON [--max-ranges K]
   lexikey reverse [--format F] [--width N] N
   lexikey alloc --store URL --table NAME [--count N] [--format F] [--guard] [--stats] [VALUE...]
   lexikey scan --store URL --table NAME [--limit N] [--format F]
@@ -49,11 +52,14 @@ Usage:
   lexikey help [COMMAND] | lexikey COMMAND --help | lexikey --version
 
 COMPONENT is TYPE[.desc]:VALUE; TYPE is one of str, i64, u64, i32, u32, f64, f32,
-bool, bytes (hex), ts (RFC 3339 or milliseconds), uuid; everything after the first
-':' is the value, verbatim. F is hex (default), base64, decimal or binary (printed
-as lowercase hex). Arguments that begin with '-' (-5, -9999999999999999998) are
-positionals unless shaped like an option (-x, --name); after '--' every argument
-is a positional. Every error prints one line on stderr and exits with code 2.
+bool, bytes (hex), ts (RFC 3339 or milliseconds), uuid, or ulid, uuid7 (stored as
+uuid) and geo (LAT,LON, stored as a u64 cell code; grid: --curve hilbert|morton,
+--bits 1-32); everything after the first ':' is the value, verbatim. F is hex
+(default), base64, decimal or binary (printed as lowercase hex). Arguments that
+begin with '-' (-5, -9999999999999999998) are positionals unless shaped like an
+option (-x, --name); after '--' every argument is a positional. Every error prints one line on stderr and exits with code 2.
+encode, decode and range take --salt-buckets N [--salt-mode fast|phoenix] for keys
+salted in front (N from 1 to 255; range prints one range per bucket).
 
 For keys shared with Java and FoundationDB code, encode, decode and range also take
 --format fdb-tuple, hbase-ordered or phoenix (keys as lowercase hex, components in

@@ -142,6 +142,75 @@ const GOLDEN: &[(&[&str], &str)] = &[
         "SELECT k FROM cities WHERE k >= 'population#l80000000000F4240' AND k < 'population$' ORDER BY k;\n"),
     (&["range", "--json", "--for", "redis", "str:population", "--ge", "i64:1000000"],
         "{\"start\":\"population#l80000000000F4240\",\"end\":\"population$\",\"for\":\"redis\",\"output\":\"ZRANGE t [population#l80000000000F4240 (population$ BYLEX\\n\"}\n"),
+    // --- ulid, uuid7, geo (CLI kinds stored as uuid / u64); salting of the native formats.
+    (&["encode", "str:event", "ulid:01ARZ3NDEKTSV4RRFFQ69G5FAV"], "event#g01563E3AB5D3D6764C61EFB99302BD5B\n"),
+    (&["encode", "ulid:01arz3ndektsv4rrffq69g5fav"], "g01563E3AB5D3D6764C61EFB99302BD5B\n"),
+    (&["encode", "ulid:0IARZ3NDEKTSV4RRFFQ69G5FAV"], "g01563E3AB5D3D6764C61EFB99302BD5B\n"),
+    (&["encode", "ulid.desc:01ARZ3NDEKTSV4RRFFQ69G5FAV"], "GFEA9C1C54A2C2989B39E10466CFD42A4\n"),
+    (&["encode", "ulid:7ZZZZZZZZZZZZZZZZZZZZZZZZZ"], "gFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF\n"),
+    (&["encode", "ulid:00000000000000000000000000"], "g00000000000000000000000000000000\n"),
+    (&["encode", "--format", "base64", "ulid:01ARZ3NDEKTSV4RRFFQ69G5FAV"], "g-KNyDfMIpbOBNTytZk9xLk\n"),
+    (&["encode", "--format", "decimal", "ulid:01ARZ3NDEKTSV4RRFFQ69G5FAV"], "001777027686520646174104517696511196507\n"),
+    (&["encode", "--format", "binary", "ulid:01ARZ3NDEKTSV4RRFFQ69G5FAV", "ulid.desc:01ARZ3NDEKTSV4RRFFQ69G5FAV"], "01563e3ab5d3d6764c61efb99302bd5bfea9c1c54a2c2989b39e10466cfd42a4\n"),
+    (&["encode", "--json", "ulid:01ARZ3NDEKTSV4RRFFQ69G5FAV"], "{\"key\":\"g01563E3AB5D3D6764C61EFB99302BD5B\"}\n"),
+    (&["encode", "uuid7:017f22e2-79b0-7cc3-98c4-dc0c0c07398f"], "g017F22E279B07CC398C4DC0C0C07398F\n"),
+    (&["encode", "uuid7:017F22E2-79B0-7CC3-98C4-DC0C0C07398F", "uuid7.desc:017f22e2-79b0-7cc3-98c4-dc0c0c07398f"], "g017F22E279B07CC398C4DC0C0C07398F#GFE80DD1D864F833C673B23F3F3F8C670\n"),
+    (&["encode", "--format", "base64", "uuid7:017f22e2-79b0-7cc3-98c4-dc0c0c07398f"], "g-MwXsbakUBDNlCkB2-RtYk\n"),
+    (&["encode", "--format", "binary", "uuid7:017f22e2-79b0-7cc3-98c4-dc0c0c07398f"], "017f22e279b07cc398c4dc0c0c07398f\n"),
+    (&["encode", "str:places", "geo:37.7749,-122.4194"], "places#u4B71B06D338BE6C6\n"),
+    (&["encode", "--bits", "16", "str:places", "geo:37.7749,-122.4194"], "places#u000000004B71B06D\n"),
+    (&["encode", "--curve", "hilbert", "--bits", "16", "geo.desc:37.7749,-122.4194"], "UFFFFFFFFB48E4F92\n"),
+    (&["encode", "--curve", "morton", "--bits", "5", "geo:42.6,-5.6"], "u00000000000001BF\n"),
+    (&["encode", "--curve", "morton", "geo:90,180", "geo:-90,-180"], "uFFFFFFFFFFFFFFFF#u0000000000000000\n"),
+    (&["encode", "geo:90,180", "geo:-90,-180", "geo:0,0"], "uAAAAAAAAAAAAAAAA#u0000000000000000#u8000000000000000\n"),
+    (&["encode", "--format", "base64", "--bits", "16", "geo:37.7749,-122.4194"], "u-----3hlg5o\n"),
+    (&["encode", "--format", "decimal", "--bits", "16", "geo:37.7749,-122.4194"], "00000000001265741933\n"),
+    (&["encode", "--format", "decimal", "--bits", "16", "--width", "10", "geo:37.7749,-122.4194"], "1265741933\n"),
+    (&["encode", "--format", "binary", "geo:37.7749,-122.4194"], "4b71b06d338be6c6\n"),
+    (&["encode", "--salt-buckets", "16", "str:events", "i64:42"], "00#events#l800000000000002A\n"),
+    (&["encode", "--salt-buckets", "16", "--salt-mode", "fast", "str:events", "i64:43"], "08#events#l800000000000002B\n"),
+    (&["encode", "--salt-buckets", "16", "--salt-mode", "phoenix", "str:events", "i64:42"], "06#events#l800000000000002A\n"),
+    (&["encode", "--salt-buckets", "1", "str:events", "i64:42"], "00#events#l800000000000002A\n"),
+    (&["encode", "--format", "base64", "--salt-buckets", "16", "str:events", "i64:42"], "0A#events#lV--------1c\n"),
+    (&["encode", "--format", "decimal", "--salt-buckets", "16", "str:events", "i64:42"], "0C#events#00000000000000000042\n"),
+    (&["encode", "--format", "binary", "--salt-buckets", "16", "str:events", "i64:42"], "016576656e74730001800000000000002a\n"),
+    (&["encode", "--format", "binary", "--salt-buckets", "16", "--salt-mode", "phoenix", "str:events", "i64:42"], "056576656e74730001800000000000002a\n"),
+    (&["encode", "--json", "--salt-buckets", "4", "str:events", "i64:42"], "{\"key\":\"00#events#l800000000000002A\"}\n"),
+    (&["decode", "--schema", "str,ulid", "event#g01563E3AB5D3D6764C61EFB99302BD5B"], "str:event\nulid:01ARZ3NDEKTSV4RRFFQ69G5FAV\n"),
+    (&["decode", "--schema", "ulid.desc", "GFEA9C1C54A2C2989B39E10466CFD42A4"], "ulid.desc:01ARZ3NDEKTSV4RRFFQ69G5FAV\n"),
+    (&["decode", "--json", "--schema", "str,ulid", "event#g01563E3AB5D3D6764C61EFB99302BD5B"], "{\"components\":[{\"type\":\"str\",\"dir\":\"asc\",\"value\":\"event\"},{\"type\":\"ulid\",\"dir\":\"asc\",\"value\":\"01ARZ3NDEKTSV4RRFFQ69G5FAV\",\"ts\":\"2016-07-30T23:54:10.259Z\"}]}\n"),
+    (&["decode", "--format", "binary", "--schema", "ulid,ulid.desc", "01563e3ab5d3d6764c61efb99302bd5bfea9c1c54a2c2989b39e10466cfd42a4"], "ulid:01ARZ3NDEKTSV4RRFFQ69G5FAV\nulid.desc:01ARZ3NDEKTSV4RRFFQ69G5FAV\n"),
+    (&["decode", "--format", "decimal", "--schema", "ulid", "001777027686520646174104517696511196507"], "ulid:01ARZ3NDEKTSV4RRFFQ69G5FAV\n"),
+    (&["decode", "--schema", "uuid7,uuid7.desc", "g017F22E279B07CC398C4DC0C0C07398F#GFE80DD1D864F833C673B23F3F3F8C670"], "uuid7:017f22e2-79b0-7cc3-98c4-dc0c0c07398f\nuuid7.desc:017f22e2-79b0-7cc3-98c4-dc0c0c07398f\n"),
+    (&["decode", "--json", "--schema", "uuid7", "g017F22E279B07CC398C4DC0C0C07398F"], "{\"components\":[{\"type\":\"uuid7\",\"dir\":\"asc\",\"value\":\"017f22e2-79b0-7cc3-98c4-dc0c0c07398f\",\"ts\":\"2022-02-22T19:22:22.000Z\"}]}\n"),
+    (&["decode", "--schema", "uuid", "g017F22E279B07CC398C4DC0C0C07398F"], "uuid:017f22e2-79b0-7cc3-98c4-dc0c0c07398f\n"),
+    (&["decode", "--bits", "16", "--schema", "str,geo", "places#u000000004B71B06D"], "str:places\ngeo:37.775,-122.42\n"),
+    (&["decode", "--json", "--bits", "16", "--schema", "str,geo", "places#u000000004B71B06D"], "{\"components\":[{\"type\":\"str\",\"dir\":\"asc\",\"value\":\"places\"},{\"type\":\"geo\",\"dir\":\"asc\",\"value\":\"37.775,-122.42\",\"code\":1265741933,\"cell\":{\"min_lat\":37.77374267578125,\"min_lon\":-122.420654296875,\"max_lat\":37.7764892578125,\"max_lon\":-122.4151611328125}}]}\n"),
+    (&["decode", "--schema", "str,geo", "places#u4B71B06D338BE6C6"], "str:places\ngeo:37.7749,-122.4194\n"),
+    (&["decode", "--curve", "morton", "--bits", "5", "--schema", "geo", "u00000000000001BF"], "geo:42,-6\n"),
+    (&["decode", "--json", "--curve", "morton", "--bits", "5", "--schema", "geo.desc", "UFFFFFFFFFFFFFE40"], "{\"components\":[{\"type\":\"geo\",\"dir\":\"desc\",\"value\":\"42,-6\",\"code\":447,\"cell\":{\"min_lat\":39.375,\"min_lon\":-11.25,\"max_lat\":45,\"max_lon\":0}}]}\n"),
+    (&["decode", "--format", "binary", "--schema", "geo", "4b71b06d338be6c6"], "geo:37.7749,-122.4194\n"),
+    (&["decode", "--salt-buckets", "16", "00#events#l800000000000002A"], "str:events\ni64:42\n"),
+    (&["decode", "--salt-buckets", "16", "--salt-mode", "phoenix", "--schema", "str,i64", "06#events#l800000000000002A"], "str:events\ni64:42\n"),
+    (&["decode", "--format", "binary", "--salt-buckets", "16", "--schema", "str,i64", "016576656e74730001800000000000002a"], "str:events\ni64:42\n"),
+    (&["decode", "--json", "--format", "base64", "--salt-buckets", "16", "--schema", "str,i64", "0A#events#lV--------1c"], "{\"components\":[{\"type\":\"str\",\"dir\":\"asc\",\"value\":\"events\"},{\"type\":\"i64\",\"dir\":\"asc\",\"value\":42}]}\n"),
+    (&["range", "--salt-buckets", "2", "str:events", "--ge", "i64:40"], "00#events#l8000000000000028\n00#events$\n01#events#l8000000000000028\n01#events$\n"),
+    (&["range", "--salt-buckets", "3", "--salt-mode", "phoenix", "str:events"], "00#events#\n00#events$\n01#events#\n01#events$\n02#events#\n02#events$\n"),
+    (&["range", "--format", "binary", "--salt-buckets", "2", "str:events", "--ge", "i64:40"], "006576656e747300018000000000000028\n006576656e74730002\n016576656e747300018000000000000028\n016576656e74730002\n"),
+    (&["range", "--format", "decimal", "--salt-buckets", "2", "str:events", "--lt", "i64:40"], "00#events#\n00#events#00000000000000000039$\n01#events#\n01#events#00000000000000000039$\n"),
+    (&["range", "--format", "base64", "--salt-buckets", "2", "str:events", "--eq", "i64:40"], "00#events#lV--------1V\n00#events#lV--------1V$\n01#events#lV--------1V\n01#events#lV--------1V$\n"),
+    (&["range", "--json", "--salt-buckets", "2", "str:events", "--ge", "i64:40"], "{\"ranges\":[{\"start\":\"00#events#l8000000000000028\",\"end\":\"00#events$\"},{\"start\":\"01#events#l8000000000000028\",\"end\":\"01#events$\"}]}\n"),
+    (&["range", "--json", "--salt-buckets", "2", "--for", "redis", "--table", "ev", "str:events"], "{\"ranges\":[{\"start\":\"00#events#\",\"end\":\"00#events$\"},{\"start\":\"01#events#\",\"end\":\"01#events$\"}],\"for\":\"redis\",\"output\":\"ZRANGE ev [00#events# (00#events$ BYLEX\\nZRANGE ev [01#events# (01#events$ BYLEX\\n\"}\n"),
+    (&["range", "--for", "hbase", "--format", "binary", "--salt-buckets", "2"], "scan 't', {STARTROW => \"\\x00\", STOPROW => \"\\x01\"}\nscan 't', {STARTROW => \"\\x01\", STOPROW => \"\\x02\"}\n"),
+    (&["range", "--salt-buckets", "1", "str:events"], "00#events#\n00#events$\n"),
+    (&["range", "str:event", "--ge", "ulid:01ARZ3NDEKTSV4RRFFQ69G5FAV"], "event#g01563E3AB5D3D6764C61EFB99302BD5B\nevent$\n"),
+    (&["range", "str:event", "--ge", "ulid:01ARZ3NDEKTSV4RRFFQ69G5FAV", "--lt", "uuid7:017f22e2-79b0-7cc3-98c4-dc0c0c07398f"], "event#g01563E3AB5D3D6764C61EFB99302BD5B\nevent#g017F22E279B07CC398C4DC0C0C07398E$\n"),
+    (&["range", "--curve", "morton", "--bits", "5", "str:places", "--eq", "geo:42.6,-5.6"], "places#u00000000000001BF\nplaces#u00000000000001BF$\n"),
+    (&["range", "--json", "--bits", "16", "str:places", "--bbox", "37.70,-122.52,37.82,-122.35", "--max-ranges", "4"], "{\"ranges\":[{\"start\":\"places#u000000004B71A155\",\"end\":\"places#u000000004B71A196$\"},{\"start\":\"places#u000000004B71AE14\",\"end\":\"places#u000000004B71B455$\"},{\"start\":\"places#u000000004B71B7AA\",\"end\":\"places#u000000004B71B803$\"},{\"start\":\"places#u000000004B71BD54\",\"end\":\"places#u000000004B71BEA9$\"}],\"over_coverage\":0.3295238095238095,\"covered_cells\":2100,\"box_cells\":1408}\n"),
+    (&["range", "--json", "--bits", "16", "str:places", "--bbox", "37.70,-122.52,37.82,-122.35", "--max-ranges", "1", "--for", "cql", "--table", "places"], "{\"ranges\":[{\"start\":\"places#u000000004B71A155\",\"end\":\"places#u000000004B71BEA9$\"}],\"over_coverage\":0.812491676654681,\"covered_cells\":7509,\"box_cells\":1408,\"for\":\"cql\",\"output\":\"SELECT * FROM places WHERE pk = ? AND ck >= 'places#u000000004B71A155' AND ck < 'places#u000000004B71BEA9$';\\n\"}\n"),
+    (&["range", "--json", "--curve", "morton", "--bits", "1", "--bbox", "-90,-180,90,180"], "{\"ranges\":[{\"start\":\"u0000000000000000\",\"end\":\"u0000000000000003$\"}],\"over_coverage\":0,\"covered_cells\":4,\"box_cells\":4}\n"),
+    (&["range", "--json", "--curve", "morton", "--bits", "8", "--format", "binary", "--bbox", "10,170,20,-170", "--max-ranges", "2"], "{\"ranges\":[{\"start\":\"0000000000004054\",\"end\":\"000000000000417b\"},{\"start\":\"000000000000ead4\",\"end\":\"000000000000ebfb\"}],\"over_coverage\":0.5932203389830508,\"covered_cells\":590,\"box_cells\":240}\n"),
+    (&["range", "--json", "--bits", "16", "--salt-buckets", "2", "str:places", "--bbox", "37.70,-122.52,37.82,-122.35", "--max-ranges", "2"], "{\"ranges\":[{\"start\":\"00#places#u000000004B71A155\",\"end\":\"00#places#u000000004B71A196$\"},{\"start\":\"00#places#u000000004B71AE14\",\"end\":\"00#places#u000000004B71BEA9$\"},{\"start\":\"01#places#u000000004B71A155\",\"end\":\"01#places#u000000004B71A196$\"},{\"start\":\"01#places#u000000004B71AE14\",\"end\":\"01#places#u000000004B71BEA9$\"}],\"over_coverage\":0.673469387755102,\"covered_cells\":4312,\"box_cells\":1408}\n"),
     // --- reverse.
     (&["reverse", "1"], "9223372036854775806\n"),
     (&["reverse", "2"], "9223372036854775805\n"),
@@ -187,6 +256,8 @@ fn encode_output_decodes_back_to_the_components() {
         let mut format = "hex";
         let mut width = None;
         let mut comps = Vec::new();
+        // Options that decode takes as encode does: the geo grid, the salt.
+        let mut shared: Vec<&str> = Vec::new();
         let mut i = 1;
         while i < args.len() {
             match args[i] {
@@ -196,6 +267,10 @@ fn encode_output_decodes_back_to_the_components() {
                 }
                 "--width" => {
                     width = Some(args[i + 1]);
+                    i += 1;
+                }
+                "--curve" | "--bits" | "--salt-buckets" | "--salt-mode" => {
+                    shared.extend([args[i], args[i + 1]]);
                     i += 1;
                 }
                 a if a.starts_with("--format=") => format = &a[9..],
@@ -211,6 +286,7 @@ fn encode_output_decodes_back_to_the_components() {
         if let Some(w) = width {
             dargs.extend(["--width", w]);
         }
+        dargs.extend(shared.iter().copied());
         dargs.extend(["--", key]);
         let got = ok(&dargs);
         // Re-encode what decode printed: the same key.
@@ -218,6 +294,7 @@ fn encode_output_decodes_back_to_the_components() {
         if let Some(w) = width {
             eargs.extend(["--width", w]);
         }
+        eargs.extend(shared.iter().copied());
         eargs.push("--");
         let lines: Vec<&str> = got.lines().collect();
         eargs.extend(lines.iter().copied());
@@ -335,4 +412,269 @@ fn help_examples_run() {
         }
     }
     assert!(checked >= 6, "only {checked} examples found");
+}
+
+#[test]
+fn bulk_golden_kinds_and_salt() {
+    let rows =
+        "a\t01arz3ndektsv4rrffq69g5fav\t017f22e2-79b0-7cc3-98c4-dc0c0c07398f\t37.7749,-122.4194\n\
+                b\t7ZZZZZZZZZZZZZZZZZZZZZZZZZ\t017F22E2-79B0-7CC3-98C4-DC0C0C07398F\t-90,180\n";
+    let schema = ["--bits", "16", "--schema", "str,ulid,uuid7.desc,geo"];
+    let keys = ok_with(
+        &[&["encode", "--stdin"][..], &schema].concat(),
+        rows.as_bytes(),
+    );
+    assert_eq!(
+        keys,
+        "a#g01563E3AB5D3D6764C61EFB99302BD5B#GFE80DD1D864F833C673B23F3F3F8C670#u000000004B71B06D\n\
+         b#gFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF#GFE80DD1D864F833C673B23F3F3F8C670#u00000000FFFFFFFF\n"
+    );
+    // Back: canonical text (uppercase ULID, lowercase UUID, the cell's point).
+    let back = ok_with(
+        &[&["decode", "--stdin"][..], &schema].concat(),
+        keys.as_bytes(),
+    );
+    assert_eq!(
+        back,
+        "str:a\tulid:01ARZ3NDEKTSV4RRFFQ69G5FAV\tuuid7.desc:017f22e2-79b0-7cc3-98c4-dc0c0c07398f\tgeo:37.775,-122.42\n\
+         str:b\tulid:7ZZZZZZZZZZZZZZZZZZZZZZZZZ\tuuid7.desc:017f22e2-79b0-7cc3-98c4-dc0c0c07398f\tgeo:-90,179.997\n"
+    );
+    let json = ok_with(
+        &[&["decode", "--stdin", "--json"][..], &schema].concat(),
+        keys.lines().nth(1).unwrap().as_bytes(),
+    );
+    assert_eq!(
+        json,
+        "{\"components\":[{\"type\":\"str\",\"dir\":\"asc\",\"value\":\"b\"},\
+         {\"type\":\"ulid\",\"dir\":\"asc\",\"value\":\"7ZZZZZZZZZZZZZZZZZZZZZZZZZ\",\"ts\":\"+10889-08-02T05:31:50.655Z\"},\
+         {\"type\":\"uuid7\",\"dir\":\"desc\",\"value\":\"017f22e2-79b0-7cc3-98c4-dc0c0c07398f\",\"ts\":\"2022-02-22T19:22:22.000Z\"},\
+         {\"type\":\"geo\",\"dir\":\"asc\",\"value\":\"-90,179.997\",\"code\":4294967295,\
+         \"cell\":{\"min_lat\":-90,\"min_lon\":179.9945068359375,\"max_lat\":-89.99725341796875,\"max_lon\":180}}]}\n"
+    );
+    // Salted bulk mode, every native format, there and back.
+    for (format, want) in [
+        (
+            "hex",
+            "00#events#l800000000000002A\n08#events#l800000000000002B\n",
+        ),
+        ("base64", "0A#events#lV--------1c\n03#events#lV--------1g\n"),
+        (
+            "decimal",
+            "0C#events#00000000000000000042\n0A#events#00000000000000000043\n",
+        ),
+        (
+            "binary",
+            "016576656e74730001800000000000002a\n086576656e74730001800000000000002b\n",
+        ),
+    ] {
+        let args = [
+            "--format",
+            format,
+            "--salt-buckets",
+            "16",
+            "--schema",
+            "str,i64",
+            "--stdin",
+        ];
+        let keys = ok_with(
+            &[&["encode"][..], &args].concat(),
+            b"events\t42\nevents\t43\n",
+        );
+        assert_eq!(keys, want, "{format}");
+        // One key at a time gives the same keys.
+        assert_eq!(
+            ok(&[
+                "encode",
+                "--format",
+                format,
+                "--salt-buckets",
+                "16",
+                "str:events",
+                "i64:43"
+            ]),
+            want.lines().nth(1).unwrap().to_string() + "\n"
+        );
+        assert_eq!(
+            ok_with(&[&["decode"][..], &args].concat(), keys.as_bytes()),
+            "str:events\ti64:42\nstr:events\ti64:43\n",
+            "{format}"
+        );
+        let json = ok_with(
+            &[&["encode", "--json"][..], &args].concat(),
+            b"events\t42\n",
+        );
+        assert_eq!(
+            json,
+            format!("{{\"key\":\"{}\"}}\n", want.lines().next().unwrap())
+        );
+    }
+}
+
+#[test]
+fn bbox_reports_the_over_coverage_on_stderr() {
+    let o = common::run(&[
+        "range",
+        "--bits",
+        "16",
+        "str:places",
+        "--bbox",
+        "37.70,-122.52,37.82,-122.35",
+        "--max-ranges",
+        "2",
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        o.stdout_str(),
+        "places#u000000004B71A155\nplaces#u000000004B71A196$\nplaces#u000000004B71AE14\nplaces#u000000004B71BEA9$\n"
+    );
+    assert_eq!(
+        o.stderr,
+        "lexikey range: the box is 1408 cells; 2 ranges cover 4312 cells (over-coverage 67.3%)\n"
+    );
+    // Every dialect renders each range.
+    for (dialect, lines) in [
+        ("raw", 4),
+        ("hbase", 2),
+        ("cql", 2),
+        ("rocksdb", 4),
+        ("etcd", 4),
+        ("redis", 2),
+        ("sql", 2),
+    ] {
+        let o = common::run(&[
+            "range",
+            "--for",
+            dialect,
+            "--bits",
+            "16",
+            "str:places",
+            "--bbox",
+            "37.70,-122.52,37.82,-122.35",
+            "--max-ranges",
+            "2",
+        ]);
+        assert_eq!(o.code, 0, "{dialect}: {}", o.stderr);
+        assert_eq!(o.stdout_str().lines().count(), lines, "{dialect}");
+        assert!(o.stderr.contains("over-coverage 67.3%"), "{dialect}");
+    }
+}
+
+#[test]
+fn phoenix_salt_mode_matches_the_phoenix_profile() {
+    // `--salt-mode phoenix` on a binary key computes the salt byte that
+    // `--format phoenix --salt-buckets N` computes for the same bytes (a
+    // varbinary column holding them).
+    for (comps, n) in [
+        (&["str:events", "i64:42"][..], "16"),
+        (&["str:a"], "3"),
+        (&["u64:18446744073709551615", "str:\u{e9}"], "255"),
+        (&["bytes:80ff00"], "7"),
+    ] {
+        let plain = ok(&[&["encode", "--format", "binary"][..], comps].concat());
+        let plain = plain.trim_end();
+        let salted = ok(&[
+            &[
+                "encode",
+                "--format",
+                "binary",
+                "--salt-buckets",
+                n,
+                "--salt-mode",
+                "phoenix",
+            ][..],
+            comps,
+        ]
+        .concat());
+        let phoenix = ok(&[
+            "encode",
+            "--format",
+            "phoenix",
+            "--salt-buckets",
+            n,
+            &format!("varbinary:{plain}"),
+        ]);
+        assert_eq!(salted, phoenix, "{comps:?} / {n}");
+        assert_eq!(&salted[2..], format!("{plain}\n"));
+    }
+}
+
+#[test]
+fn readme_transcripts_run() {
+    // Every `$ lexikey …` line of the README (but alloc and scan, which need
+    // a store) is executed; the lines up to the next `$` or the end of the
+    // block are its standard output, or its standard error when they start
+    // with `lexikey: error: ` (exit 2) or `lexikey range: ` (the --bbox
+    // note, exit 0).
+    let path = format!("{}/../README.md", env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(path).unwrap();
+    let lines: Vec<&str> = readme.lines().collect();
+    let mut checked = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let Some(cmd) = line.strip_prefix("$ lexikey ") else {
+            continue;
+        };
+        let args = shell_words(cmd);
+        if matches!(args[0].as_str(), "alloc" | "scan" | "demo") {
+            continue;
+        }
+        let (mut stdout, mut stderr) = (String::new(), String::new());
+        for next in &lines[i + 1..] {
+            if next.starts_with("$ ") || next.starts_with("```") {
+                break;
+            }
+            let to = if next.starts_with("lexikey: ") || next.starts_with("lexikey range: ") {
+                &mut stderr
+            } else {
+                &mut stdout
+            };
+            to.push_str(next);
+            to.push('\n');
+        }
+        let o = common::run(&args);
+        let want_code = if stderr.starts_with("lexikey: error: ") {
+            2
+        } else {
+            0
+        };
+        assert_eq!(
+            (o.code, o.stdout_str(), o.stderr),
+            (want_code, stdout, stderr),
+            "README line {}: lexikey {cmd}",
+            i + 1
+        );
+        checked += 1;
+    }
+    assert!(checked >= 38, "only {checked} README transcripts");
+}
+
+/// Splits a README command line as a shell would: whitespace, with `"…"`
+/// and `'…'` quoting (no escapes inside).
+fn shell_words(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote = None;
+    let mut any = false;
+    for c in s.chars() {
+        match (quote, c) {
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                any = true;
+            }
+            (Some(q), c) if c == q => quote = None,
+            (None, c) if c.is_whitespace() => {
+                if any {
+                    out.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            (_, c) => {
+                cur.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        out.push(cur);
+    }
+    out
 }

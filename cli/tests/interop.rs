@@ -938,9 +938,27 @@ const CATALOGUE: &[(&[&str], &str, &str)] = &[
         "--salt-buckets applies only to --format phoenix",
     ),
     (
-        &["encode", "--salt-buckets", "4", "str:a"],
+        // The native formats take --salt-buckets too (1 to 255, one byte).
+        &["encode", "--salt-buckets", "256", "str:a"],
         "",
-        "only to --format phoenix",
+        "expected a number from 1 to 255",
+    ),
+    (
+        &[
+            "encode",
+            "--format",
+            "fdb-tuple",
+            "--salt-mode",
+            "phoenix",
+            "int:1",
+        ],
+        "",
+        "--salt-mode needs --salt-buckets",
+    ),
+    (
+        &["encode", "--format", "phoenix", "--bits", "16", "varchar:a"],
+        "",
+        "--bits applies to geo components of the native formats",
     ),
     (
         &["encode", "--format", "fdb-tuple", "--width", "3", "int:1"],

@@ -2,11 +2,13 @@
 //! or one key per input line (bulk mode).
 
 use anyhow::{anyhow, bail, Result};
-use lexikey::{tuple, Component, Field, Format};
+use lexikey::salt::Salter;
+use lexikey::{tuple, Component, DecodeError, Field, Format};
 
 use crate::args::{Args, Opt};
 use crate::common::{self, FLUSH_AT};
-use crate::{interop, Io};
+use crate::kinds::{self, Col, GeoOpts};
+use crate::{interop, salting, Io};
 
 /// The options `decode` accepts.
 pub const OPTS: &[Opt] = &[
@@ -17,6 +19,9 @@ pub const OPTS: &[Opt] = &[
     Opt::flag("stdin"),
     Opt::value("max-key-len"),
     Opt::value("salt-buckets"),
+    Opt::value("salt-mode"),
+    Opt::value("curve"),
+    Opt::value("bits"),
 ];
 
 /// Help text.
@@ -24,6 +29,7 @@ pub const USAGE: &str = "\
 Usage:
   lexikey decode [--format F] [--schema TYPE[.desc],...] [--width N] [--json] KEY
   lexikey decode --stdin [--format F] [--schema ...] [--width N] [--json]
+  (also: [--salt-buckets N [--salt-mode fast|phoenix]] [--curve C] [--bits B], below)
 
 Prints one TYPE[.desc]:VALUE line per component of KEY (the COMPONENT syntax of
 'lexikey encode', so the output encodes back to the same key), e.g.
@@ -49,6 +55,23 @@ Options:
                 it are printed, then one error line naming the line number, exit 2.
 A str value holding a newline (or, in bulk mode, a tab) cannot be shown in the
 line-oriented text output: that is an error pointing to --json.
+
+The schema may name the kinds ulid, uuid7 and geo ('lexikey help encode'):
+  ulid     prints the canonical ULID (uppercase); --json adds \"ts\" (its RFC 3339 time)
+  uuid7    prints the hyphenated UUID, --json adds \"ts\"; a UUID that is not a v7 is
+           an error
+  geo      prints LAT,LON: per axis the shortest decimal inside the code's cell (it
+           encodes back to the same code); --json adds \"code\" and \"cell\" (min_lat,
+           min_lon, max_lat, max_lon: the cell's exact bounds). --curve and --bits
+           must be those the key was encoded with; a code outside the grid is an error.
+e.g.
+  lexikey decode --schema str,ulid event#g01563E3AB5D3D6764C61EFB99302BD5B  ->  str:event
+                                                                                ulid:01ARZ3NDEKTSV4RRFFQ69G5FAV
+  lexikey decode --bits 16 --schema str,geo places#u000000004B71B06D  ->  str:places
+                                                                          geo:37.775,-122.42
+  --salt-buckets N, --salt-mode M   the key is salted as by encode: the salt must be
+                the key's own bucket; the components after it are printed (offsets
+                in errors count from the start of the salted key)
 
 Interop profiles (see 'lexikey help encode' for the component syntax):
   lexikey decode --format fdb-tuple [--json] KEY
@@ -86,12 +109,13 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
         return interop::decode(profile, args, io);
     }
     let format = common::key_format(args)?;
-    interop::reject_salt(args)?;
     let width = common::width(args, format)?;
+    let salter = salting::salter(args, format)?;
+    let geo = GeoOpts::from_args(args)?;
     let json = args.flag("json");
     let max = common::max_key_len(args)?;
-    let schema = match args.value("schema") {
-        Some(s) => Some(common::schema(s, width)?),
+    let cols = match args.value("schema") {
+        Some(s) => Some(kinds::parse_schema(s, width)?),
         None if matches!(format, Format::Decimal | Format::Binary) => {
             bail!(
                 "{format} keys carry no type tags: pass --schema TYPE[.desc],... (e.g. --schema str,i64)"
@@ -104,11 +128,22 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
             None
         }
     };
+    geo.check_used(cols.as_deref().is_some_and(kinds::any_geo))?;
+    let o = DecodeOpts {
+        format,
+        fields: cols.as_deref().map(kinds::fields),
+        // Only needed when a column is not a core type.
+        cols: cols.filter(|c| c.iter().any(|c| !matches!(c.kind, kinds::Kind::Core(_)))),
+        salter,
+        geo,
+        json,
+        max,
+    };
     if args.flag("stdin") {
         if !args.positionals.is_empty() {
             bail!("decode --stdin reads keys from standard input and takes no KEY argument");
         }
-        return bulk(format, schema.as_deref(), json, max, io);
+        return bulk(&o, io);
     }
     let key = match args.positionals.as_slice() {
         [k] => k,
@@ -121,21 +156,99 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
     let raw = common::os_bytes(key);
     let mut hexbuf = Vec::new();
     let bytes = key_bytes(format, &raw, &mut hexbuf, max)?;
-    let comps = tuple::decode(format, bytes, schema.as_deref())
-        .map_err(|e| invalid_key(format, &raw, e))?;
+    let mut comps = Vec::new();
+    decode_key(&o, &raw, bytes, &mut comps)?;
     let mut out = Vec::with_capacity(64 * comps.len());
     let mut scratch = String::new();
     if json {
-        common::push_components_json(&comps, &mut scratch, &mut out);
+        kinds::push_components_json(o.cols.as_deref(), &comps, &o.geo, &mut scratch, &mut out)
+            .map_err(|e| invalid_component(format, &raw, e))?;
         out.push(b'\n');
     } else {
-        for c in &comps {
-            common::push_component_text(c, b"\n", &mut scratch, &mut out)?;
+        for (i, c) in comps.iter().enumerate() {
+            let col = o.cols.as_ref().and_then(|cols| cols.get(i));
+            kinds::push_component_text(col, c, b"\n", &o.geo, &mut scratch, &mut out).map_err(
+                |e| match col {
+                    Some(col) if !matches!(col.kind, kinds::Kind::Core(_)) => {
+                        invalid_component(format, &raw, anyhow!("component {}: {e}", i + 1))
+                    }
+                    _ => e,
+                },
+            )?;
             out.push(b'\n');
         }
     }
     io.stdout.write_all(&out)?;
     Ok(())
+}
+
+/// What decoding needs: the format, the schema, the salt, the geo grid and
+/// the output options.
+struct DecodeOpts {
+    format: Format,
+    /// The core fields of `--schema`.
+    fields: Option<Vec<Field>>,
+    /// The columns of `--schema` when one is a command-line kind.
+    cols: Option<Vec<Col>>,
+    salter: Option<Salter>,
+    geo: GeoOpts,
+    json: bool,
+    max: usize,
+}
+
+/// Decodes `bytes` (the key; `raw` as given, for messages) into `comps`,
+/// checking and removing the salt first when the key is salted.
+fn decode_key<'k>(
+    o: &DecodeOpts,
+    raw: &[u8],
+    bytes: &'k [u8],
+    comps: &mut Vec<Component<'k>>,
+) -> Result<()> {
+    let Some(s) = o.salter else {
+        return tuple::decode_into(o.format, bytes, o.fields.as_deref(), comps)
+            .map_err(|e| invalid_key(o.format, raw, e));
+    };
+    let n = s.salt_len();
+    match s.unsalt(bytes) {
+        Ok((_, rest)) => tuple::decode_into(o.format, rest, o.fields.as_deref(), comps)
+            .map_err(|e| invalid_key(o.format, raw, e.shift(n))),
+        Err(DecodeError::NonCanonical { .. }) => {
+            // A well-formed salt, not the key's bucket: a damaged rest of
+            // the key is the likelier cause, so its own error comes first.
+            let rest = &bytes[n..];
+            tuple::decode_into(o.format, rest, o.fields.as_deref(), comps)
+                .map_err(|e| invalid_key(o.format, raw, e.shift(n)))?;
+            let found = if s.is_text() {
+                // Two hex digits, checked by unsalt.
+                u8::from_str_radix(std::str::from_utf8(&bytes[..2]).unwrap_or("?"), 16)
+                    .unwrap_or(u8::MAX)
+            } else {
+                bytes[0]
+            };
+            Err(invalid_component(
+                o.format,
+                raw,
+                anyhow!(
+                    "the salt at byte 0 is bucket {found}, but the key's bucket is {} \
+                     ({} buckets, --salt-mode {})",
+                    s.bucket(rest),
+                    s.buckets(),
+                    s.mode()
+                ),
+            ))
+        }
+        Err(e) => Err(invalid_key(o.format, raw, e)),
+    }
+}
+
+/// The message of a key whose component is not a value of its
+/// command-line kind.
+fn invalid_component(format: Format, raw: &[u8], e: anyhow::Error) -> anyhow::Error {
+    if format.is_text() {
+        anyhow!("invalid key \"{}\": {e}", common::show_key(raw))
+    } else {
+        anyhow!("invalid binary key \"{}\": {e}", common::show_key(raw))
+    }
 }
 
 /// The key bytes: the text itself, or for `binary` the bytes of the hex
@@ -199,13 +312,7 @@ fn recycle<'b>(mut v: Vec<Component<'_>>) -> Vec<Component<'b>> {
 }
 
 /// Bulk mode: one key per line → one line of tab-separated components.
-fn bulk(
-    format: Format,
-    schema: Option<&[Field]>,
-    json: bool,
-    max: usize,
-    io: &mut Io<'_>,
-) -> Result<()> {
+fn bulk(o: &DecodeOpts, io: &mut Io<'_>) -> Result<()> {
     let mut out: Vec<u8> = Vec::with_capacity(FLUSH_AT + (FLUSH_AT >> 1));
     let mut hexbuf: Vec<u8> = Vec::with_capacity(256);
     let mut store: Vec<Component<'static>> = Vec::with_capacity(8);
@@ -214,17 +321,7 @@ fn bulk(
     let res = common::for_each_line(io.stdin, |lineno, line| {
         let row_start = out.len();
         let mut comps = recycle(std::mem::take(&mut store));
-        let r = row(
-            format,
-            schema,
-            json,
-            max,
-            line,
-            &mut hexbuf,
-            &mut comps,
-            &mut scratch,
-            &mut out,
-        );
+        let r = row(o, line, &mut hexbuf, &mut comps, &mut scratch, &mut out);
         store = recycle(comps);
         if let Err(e) = r {
             out.truncate(row_start);
@@ -237,30 +334,34 @@ fn bulk(
 }
 
 /// Decodes one bulk line into `out`.
-#[allow(clippy::too_many_arguments)]
 #[inline]
 fn row<'k>(
-    format: Format,
-    schema: Option<&[Field]>,
-    json: bool,
-    max: usize,
+    o: &DecodeOpts,
     line: &'k [u8],
     hexbuf: &'k mut Vec<u8>,
     comps: &mut Vec<Component<'k>>,
     scratch: &mut String,
     out: &mut Vec<u8>,
 ) -> Result<()> {
-    let bytes = key_bytes(format, line, hexbuf, max)?;
-    tuple::decode_into(format, bytes, schema, comps).map_err(|e| invalid_key(format, line, e))?;
-    if json {
-        common::push_components_json(comps, scratch, out);
+    let bytes = key_bytes(o.format, line, hexbuf, o.max)?;
+    decode_key(o, line, bytes, comps)?;
+    if o.json {
+        kinds::push_components_json(o.cols.as_deref(), comps, &o.geo, scratch, out)
+            .map_err(|e| invalid_component(o.format, line, e))?;
     } else {
         for (i, c) in comps.iter().enumerate() {
             if i > 0 {
                 out.push(b'\t');
             }
-            common::push_component_text(c, b"\t\n", scratch, out)
-                .map_err(|e| anyhow!("component {}: {e}", i + 1))?;
+            let col = o.cols.as_ref().and_then(|cols| cols.get(i));
+            kinds::push_component_text(col, c, b"\t\n", &o.geo, scratch, out).map_err(
+                |e| match col {
+                    Some(col) if !matches!(col.kind, kinds::Kind::Core(_)) => {
+                        invalid_component(o.format, line, anyhow!("component {}: {e}", i + 1))
+                    }
+                    _ => anyhow!("component {}: {e}", i + 1),
+                },
+            )?;
         }
     }
     out.push(b'\n');

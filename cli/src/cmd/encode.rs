@@ -2,11 +2,13 @@
 //! input line (bulk mode).
 
 use anyhow::{anyhow, bail, Context, Result};
+use lexikey::salt::Salter;
 use lexikey::{input, text::SEP, tuple, Component, Format};
 
 use crate::args::{Args, Opt};
 use crate::common::{self, FLUSH_AT};
-use crate::{interop, Io};
+use crate::kinds::{self, Col, GeoOpts};
+use crate::{interop, salting, Io};
 
 /// The options `encode` accepts.
 pub const OPTS: &[Opt] = &[
@@ -17,6 +19,9 @@ pub const OPTS: &[Opt] = &[
     Opt::flag("stdin"),
     Opt::value("max-key-len"),
     Opt::value("salt-buckets"),
+    Opt::value("salt-mode"),
+    Opt::value("curve"),
+    Opt::value("bits"),
 ];
 
 /// Help text.
@@ -24,10 +29,33 @@ pub const USAGE: &str = "\
 Usage:
   lexikey encode [--format F] [--width N] [--json] COMPONENT...
   lexikey encode --schema TYPE[.desc],... --stdin [--format F] [--width N] [--json]
+  (also: [--salt-buckets N [--salt-mode fast|phoenix]] [--curve C] [--bits B], below)
 
 Prints the key of the tuple of COMPONENTs and a newline. COMPONENT is TYPE[.desc]:VALUE
 (everything after the first ':' is the value, verbatim), e.g.
   lexikey encode str:population i64:3831868      ->  population#l80000000003A783C
+
+TYPE is str, i64, u64, i32, u32, f64, f32, bool, bytes (hex), ts (RFC 3339 or
+milliseconds), uuid (hyphenated), or one of these, stored as a core type:
+  ulid     a ULID (26 Crockford base32 symbols; either case, I/L read as 1, O as 0; a
+           first symbol above 7 is refused), stored as the uuid of the same 128 bits
+  uuid7    a hyphenated UUID of version 7 and the RFC 9562 variant, stored as uuid;
+           any other UUID is refused (use uuid: for those)
+  geo      LAT,LON in degrees, stored as the u64 code of its cell on the grid of
+           --curve (hilbert, the default, or morton: the geohash bit order) and --bits
+           (bits per axis, 1 to 32; default 32, the whole u64)
+e.g.
+  lexikey encode str:event ulid:01ARZ3NDEKTSV4RRFFQ69G5FAV  ->  event#g01563E3AB5D3D6764C61EFB99302BD5B
+  lexikey encode --bits 16 str:places geo:37.7749,-122.4194   ->  places#u000000004B71B06D
+
+Salting (hex, base64, decimal, binary):
+  --salt-buckets N   put the key's salt bucket (0 to N-1, N from 1 to 255) in front of
+                the key: two UPPERCASE hex digits and '#' in text formats (00#...), one
+                byte in binary. The bucket hashes the unsalted key:
+  --salt-mode M fast (default: FNV-1a + fmix64, fixed forever) or phoenix (Apache
+                Phoenix's abs(Arrays.hashCode(key) % N))
+e.g.
+  lexikey encode --salt-buckets 16 str:events i64:42  ->  00#events#l800000000000002A
 
 Options:
   --format F    hex (default), base64, decimal, binary (printed as lowercase hex), or an
@@ -69,8 +97,8 @@ COMPONENT is in the profile's own syntax:
                  column only). A bare TYPE[.desc] or an empty varchar:/varbinary: is null.
                  The columns are the primary key's, in order (a table created by Phoenix
                  4.4 or later); trailing nulls are left out, as Phoenix does.
-  --salt-buckets N  phoenix only: the table's SALT_BUCKETS (1 to 256); the key starts
-                 with the salt byte, computed from the rest of the key
+  --salt-buckets N  phoenix: the table's SALT_BUCKETS (1 to 256); the key starts with
+                 the salt byte, computed from the rest of the key
 e.g.
   lexikey encode --format fdb-tuple str:hello int:5           ->  0268656c6c6f001505
   lexikey encode --format hbase-ordered numeric:1 text:foo    ->  180234666f6f00
@@ -91,8 +119,9 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
         return interop::encode(profile, args, io);
     }
     let format = common::key_format(args)?;
-    interop::reject_salt(args)?;
     let width = common::width(args, format)?;
+    let salter = salting::salter(args, format)?;
+    let geo = GeoOpts::from_args(args)?;
     let json = args.flag("json");
     let max = common::max_key_len(args)?;
     if args.flag("stdin") {
@@ -102,8 +131,16 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
         if !args.positionals.is_empty() {
             bail!("encode --stdin reads rows from standard input and takes no COMPONENT arguments");
         }
-        let fields = common::schema(schema, width)?;
-        return bulk(format, &fields, json, max, io);
+        let cols = kinds::parse_schema(schema, width)?;
+        geo.check_used(kinds::any_geo(&cols))?;
+        let opts = BulkOpts {
+            format,
+            salter,
+            geo,
+            json,
+            max,
+        };
+        return bulk(&opts, &cols, io);
     }
     if args.value("schema").is_some() {
         bail!("--schema is for --stdin; each COMPONENT names its own type (TYPE[.desc]:VALUE)");
@@ -112,8 +149,12 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
     if texts.is_empty() {
         bail!("missing COMPONENT: expected TYPE[.desc]:VALUE..., e.g. lexikey encode str:population i64:3831868");
     }
-    let comps = components(&texts, width)?;
-    let key = encode_components(format, &comps)?;
+    let (cols, comps) = components(&texts, width, &geo)?;
+    geo.check_used(kinds::any_geo(&cols))?;
+    let mut key = encode_components(format, &comps)?;
+    if let Some(s) = salter {
+        key = s.salted_key(&key);
+    }
     tuple::check_len(&key, max)?;
     let mut out = Vec::with_capacity(key.len() * 2 + 16);
     if json {
@@ -126,19 +167,26 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
     Ok(())
 }
 
-/// Parses `TYPE[.desc]:VALUE` components, applying `width` to integers.
+/// Parses `TYPE[.desc]:VALUE` components (core types and the command
+/// line's kinds, [`kinds`]), applying `width` to integers.
 ///
 /// # Errors
 /// The first component that does not parse, named.
-pub fn components(texts: &[&str], width: Option<u8>) -> Result<Vec<Component<'static>>> {
+pub fn components(
+    texts: &[&str],
+    width: Option<u8>,
+    geo: &GeoOpts,
+) -> Result<(Vec<Col>, Vec<Component<'static>>)> {
     texts
         .iter()
         .map(|t| {
-            let mut c = input::parse_component(t).with_context(|| format!("component {t:?}"))?;
+            let (col, mut c) =
+                kinds::parse_component(t, geo).with_context(|| format!("component {t:?}"))?;
             common::apply_width(&mut c, width);
-            Ok(c)
+            Ok((col, c))
         })
-        .collect()
+        .collect::<Result<Vec<_>>>()
+        .map(|v| v.into_iter().unzip())
 }
 
 /// Encodes a tuple, naming the component that cannot be encoded.
@@ -163,19 +211,24 @@ pub fn encode_components(format: Format, comps: &[Component<'_>]) -> Result<Vec<
     })
 }
 
-/// Bulk mode: one tab-separated row per line → one key per line.
-fn bulk(
+/// The options of bulk mode.
+struct BulkOpts {
     format: Format,
-    fields: &[lexikey::Field],
+    salter: Option<Salter>,
+    geo: GeoOpts,
     json: bool,
     max: usize,
-    io: &mut Io<'_>,
-) -> Result<()> {
+}
+
+/// Bulk mode: one tab-separated row per line → one key per line.
+fn bulk(o: &BulkOpts, cols: &[Col], io: &mut Io<'_>) -> Result<()> {
+    let format = o.format;
     let mut out: Vec<u8> = Vec::with_capacity(FLUSH_AT + (FLUSH_AT >> 1));
     let mut key: Vec<u8> = Vec::with_capacity(256);
+    let mut salted: Vec<u8> = Vec::with_capacity(256);
     let text = format.is_text();
-    // Text keys without JSON are written straight into `out`.
-    let direct = text && !json;
+    // Unsalted text keys without JSON are written straight into `out`.
+    let direct = text && !o.json && o.salter.is_none();
     let stdout = &mut *io.stdout;
     let res = common::for_each_line(io.stdin, |lineno, line| {
         let row_start = out.len();
@@ -186,41 +239,48 @@ fn bulk(
             buf_clear_if(buf, !direct);
             let key_start = buf.len();
             let mut parts = line.split('\t');
-            for (i, f) in fields.iter().enumerate() {
+            for (i, col) in cols.iter().enumerate() {
                 let Some(t) = parts.next() else {
                     bail!(
                         "line {lineno}: expected {} tab-separated values (one per schema field), found {}",
-                        fields.len(),
+                        cols.len(),
                         i
                     );
                 };
-                let value = common::parse_field(f.ty, t)
-                    .map_err(|e| anyhow!("line {lineno}, value {} ({f}): {e}", i + 1))?;
-                let c = Component {
-                    value,
-                    dir: f.dir,
-                    width: f.width,
-                };
+                let c = col
+                    .component(t, &o.geo)
+                    .map_err(|e| anyhow!("line {lineno}, value {} ({col}): {e}", i + 1))?;
                 if i > 0 && text {
                     buf.push(SEP);
                 }
                 format
                     .encode_component(&c, buf)
-                    .map_err(|e| anyhow!("line {lineno}, value {} ({f}): {e}", i + 1))?;
+                    .map_err(|e| anyhow!("line {lineno}, value {} ({col}): {e}", i + 1))?;
             }
-            tuple::check_len(&buf[key_start..], max).map_err(|e| anyhow!("line {lineno}: {e}"))?;
             if parts.next().is_some() {
                 bail!(
                     "line {lineno}: expected {} tab-separated values (one per schema field), found {}",
-                    fields.len(),
+                    cols.len(),
                     line.split('\t').count()
                 );
             }
-            if !direct {
-                if json {
-                    common::push_key_json(format, &key, &mut out)?;
+            if direct {
+                tuple::check_len(&buf[key_start..], o.max)
+                    .map_err(|e| anyhow!("line {lineno}: {e}"))?;
+            } else {
+                let k: &[u8] = match o.salter {
+                    Some(s) => {
+                        salted.clear();
+                        s.salted_key_into(&key, &mut salted);
+                        &salted
+                    }
+                    None => &key,
+                };
+                tuple::check_len(k, o.max).map_err(|e| anyhow!("line {lineno}: {e}"))?;
+                if o.json {
+                    common::push_key_json(format, k, &mut out)?;
                 } else {
-                    common::push_hex(&key, &mut out);
+                    common::push_key(format, k, &mut out);
                 }
             }
             out.push(b'\n');

@@ -3,12 +3,13 @@
 
 use anyhow::{anyhow, bail, Result};
 use lexikey::range::{RangeError, RangeQuery};
-use lexikey::render::{render, render_into, Dialect, RenderOptions};
-use lexikey::{Component, Dir, Format, KeyRange};
+use lexikey::render::{render_into, Dialect, RenderOptions};
+use lexikey::{Component, Dir, Format, KeyRange, Value};
 
 use crate::args::{Args, Opt};
 use crate::common;
-use crate::{interop, Io};
+use crate::kinds::{self, GeoOpts};
+use crate::{interop, salting, Io};
 
 /// The options `range` accepts.
 pub const OPTS: &[Opt] = &[
@@ -28,6 +29,11 @@ pub const OPTS: &[Opt] = &[
     Opt::repeated("eq"),
     Opt::repeated("prefix"),
     Opt::value("salt-buckets"),
+    Opt::value("salt-mode"),
+    Opt::value("curve"),
+    Opt::value("bits"),
+    Opt::value("bbox"),
+    Opt::value("max-ranges"),
 ];
 
 /// Help text.
@@ -36,6 +42,9 @@ Usage:
   lexikey range [--format F] [--width N] [--for raw|hbase|cql|rocksdb|etcd|redis|sql]
                 [--table T] [--limit N] [--reversed] [--json] PREFIX_COMPONENT...
                 [--ge C] [--gt C] [--le C] [--lt C] [--eq C] [--prefix STR]
+  lexikey range ... PREFIX_COMPONENT... --bbox MINLAT,MINLON,MAXLAT,MAXLON [--max-ranges K]
+                [--curve C] [--bits B]
+  (both: [--salt-buckets N [--salt-mode fast|phoenix]])
 
 Computes the half-open key range [start, end) holding exactly the keys whose leading
 components are the PREFIX_COMPONENTs and whose next component satisfies every
@@ -66,7 +75,36 @@ Options:
   --prefix STR  the next component is an ascending str starting with STR
   --format F, --width N        as in encode (F may also be an interop profile, below)
 A query no key can match (e.g. --gt i64:9223372036854775807, or --ge i64:5 --lt i64:3)
-is an error (exit 2).
+is an error (exit 2). Components may be of the kinds ulid, uuid7 and geo ('lexikey
+help encode'), with --curve and --bits for geo.
+
+Geo boxes:
+  --bbox MINLAT,MINLON,MAXLAT,MAXLON   the next component is an ascending geo code:
+                the ranges of the cells the box touches (edges included; MINLON >
+                MAXLON crosses the antimeridian), at most --max-ranges K (1 to 4096,
+                default 8) after joining the ranges across the smallest gaps. Printed
+                one after another in code order (raw: a pair of lines each). The over-
+                coverage, the fraction of covered cells outside the box, is reported:
+                one line on stderr (exit 0), or with --json {\"ranges\":[...],
+                \"over_coverage\":F,\"covered_cells\":N,\"box_cells\":N}. Filter the rows by
+                their point when it matters. No other predicate goes with --bbox.
+e.g.
+  lexikey range --bits 16 str:places --bbox 37.70,-122.52,37.82,-122.35 --max-ranges 2 --json
+    ->  {\"ranges\":[...],\"over_coverage\":0.6734693877551021,\"covered_cells\":4312,\"box_cells\":1408}
+
+Salting (hex, base64, decimal, binary):
+  --salt-buckets N, --salt-mode M   keys salted as by encode (N from 1 to 255): the
+                answer is one range per bucket, [salt(b) start, salt(b) end) for b = 0
+                to N-1, bucket 0 first (with --bbox: every range of bucket 0, then of
+                bucket 1, ...); raw prints a pair of lines per range, other --for
+                targets one rendering each (--limit and --reversed apply per range),
+                --json {\"ranges\":[{\"start\":...,\"end\":...},...]}. Scan them all and
+                merge (lexikey::salt::merge_sorted); for the first n rows, n per bucket.
+e.g.
+  lexikey range --salt-buckets 2 str:events --ge i64:40  ->  00#events#l8000000000000028
+                                                             00#events$
+                                                             01#events#l8000000000000028
+                                                             01#events$
 
 Interop profiles (binary keys: lowercase hex in raw output):
   lexikey range --format fdb-tuple|hbase-ordered|phoenix [--salt-buckets N] [--for D ...]
@@ -118,32 +156,184 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
         return run_profile(profile, args, io);
     }
     let format = common::key_format(args)?;
-    interop::reject_salt(args)?;
     let width = common::width(args, format)?;
+    let salter = salting::salter(args, format)?;
+    let geo = GeoOpts::from_args(args)?;
     let (dialect, opts) = render_options(args, format.is_text())?;
     let texts = args.positional_strs("PREFIX_COMPONENT")?;
-    let prefix = super::encode::components(&texts, width)?;
-    let range = build(format, &prefix, args, width)?;
-    let rendered = render(dialect, &range, &opts)?;
-    if args.flag("json") {
-        let mut out = Vec::with_capacity(256);
-        out.extend_from_slice(b"{\"start\":");
-        side_json(format, range.start.as_deref(), &mut out)?;
-        out.extend_from_slice(b",\"end\":");
-        side_json(format, range.end.as_deref(), &mut out)?;
-        if dialect != Dialect::Raw {
-            out.extend_from_slice(b",\"for\":\"");
-            out.extend_from_slice(dialect.name().as_bytes());
-            out.extend_from_slice(b"\",\"output\":");
-            common::push_json_str(&rendered, &mut out);
+    let (cols, prefix) = super::encode::components(&texts, width, &geo)?;
+    let bbox = args.value("bbox");
+    if bbox.is_none() && args.value("max-ranges").is_some() {
+        bail!("--max-ranges applies to --bbox");
+    }
+    let geo_pred = args.opts.iter().any(|(name, v)| {
+        matches!(*name, "ge" | "gt" | "le" | "lt" | "eq")
+            && v.as_deref().is_some_and(kinds::is_geo_component)
+    });
+    geo.check_used(kinds::any_geo(&cols) || geo_pred || bbox.is_some())?;
+    let (logical, cover) = match bbox {
+        Some(b) => {
+            let (ranges, cover) = bbox_ranges(format, &prefix, b, args, width, &geo)?;
+            (ranges, Some(cover))
         }
-        out.extend_from_slice(b"}\n");
-        io.stdout.write_all(&out)?;
-    } else {
-        io.stdout.write_all(rendered.as_bytes())?;
+        None => (vec![build_with(format, &prefix, args, width, &geo)?], None),
+    };
+    let ranges = match salter {
+        // Bucket-major: every range of bucket 0, then bucket 1, ...: the
+        // physical ranges in key order.
+        Some(s) => (0..s.buckets())
+            .flat_map(|b| logical.iter().map(move |r| s.bucket_range(b, r)))
+            .collect(),
+        None => logical,
+    };
+    let mut extra = Vec::new();
+    if let Some(c) = &cover {
+        extra = format!(
+            ",\"over_coverage\":{},\"covered_cells\":{},\"box_cells\":{}",
+            c.over_coverage, c.covered_cells, c.box_cells
+        )
+        .into_bytes();
+    }
+    let multi = salter.is_some() || cover.is_some();
+    print_ranges(
+        format,
+        &ranges,
+        multi,
+        dialect,
+        &opts,
+        args.flag("json"),
+        &extra,
+        io,
+    )?;
+    if let (Some(c), false) = (&cover, args.flag("json")) {
+        eprintln!(
+            "lexikey range: the box is {} cells; {} range{} cover {} cells (over-coverage {:.1}%)",
+            c.box_cells,
+            c.ranges.len(),
+            if c.ranges.len() == 1 { "" } else { "s" },
+            c.covered_cells,
+            100.0 * c.over_coverage
+        );
     }
     Ok(())
 }
+
+/// Prints `ranges`: as text, each rendered in turn (raw: a pair of lines
+/// each); with `json`, `{"start":…,"end":…}` for a single range (`multi`
+/// false) or `{"ranges":[{"start":…,"end":…},…]}`, then `extra` (JSON
+/// members), then `"for"` and `"output"` (the rendered text) when the
+/// dialect is not raw.
+#[allow(clippy::too_many_arguments)]
+fn print_ranges(
+    format: Format,
+    ranges: &[KeyRange],
+    multi: bool,
+    dialect: Dialect,
+    opts: &RenderOptions,
+    json: bool,
+    extra: &[u8],
+    io: &mut Io<'_>,
+) -> Result<()> {
+    let mut rendered = String::new();
+    for r in ranges {
+        render_into(dialect, r, opts, &mut rendered)?;
+    }
+    if !json {
+        io.stdout.write_all(rendered.as_bytes())?;
+        return Ok(());
+    }
+    let mut out = Vec::with_capacity(256);
+    let push_range = |r: &KeyRange, out: &mut Vec<u8>| -> Result<()> {
+        out.extend_from_slice(b"{\"start\":");
+        side_json(format, r.start.as_deref(), out)?;
+        out.extend_from_slice(b",\"end\":");
+        side_json(format, r.end.as_deref(), out)?;
+        out.push(b'}');
+        Ok(())
+    };
+    match ranges {
+        [r] if !multi => {
+            push_range(r, &mut out)?;
+            out.pop();
+        }
+        _ => {
+            out.extend_from_slice(b"{\"ranges\":[");
+            for (i, r) in ranges.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                push_range(r, &mut out)?;
+            }
+            out.push(b']');
+        }
+    }
+    out.extend_from_slice(extra);
+    if dialect != Dialect::Raw {
+        out.extend_from_slice(b",\"for\":\"");
+        out.extend_from_slice(dialect.name().as_bytes());
+        out.extend_from_slice(b"\",\"output\":");
+        common::push_json_str(&rendered, &mut out);
+    }
+    out.extend_from_slice(b"}\n");
+    io.stdout.write_all(&out)?;
+    Ok(())
+}
+
+/// The key ranges covering `--bbox` under `prefix` (the geo component
+/// comes next), at most `--max-ranges` (default 8), and the cover.
+fn bbox_ranges(
+    format: Format,
+    prefix: &[Component<'static>],
+    bbox: &str,
+    args: &Args,
+    width: Option<u8>,
+    geo: &GeoOpts,
+) -> Result<(Vec<KeyRange>, lexikey::geo::Cover)> {
+    if let Some((name, _)) = args
+        .opts
+        .iter()
+        .find(|(n, _)| matches!(*n, "ge" | "gt" | "le" | "lt" | "eq" | "prefix"))
+    {
+        bail!(
+            "--bbox is the predicate on the geo component after the prefix: it takes no --{name}"
+        );
+    }
+    let max = match args.value("max-ranges") {
+        None => DEFAULT_MAX_RANGES,
+        Some(v) => match v.parse::<usize>() {
+            Ok(n @ 1..=MAX_MAX_RANGES) => n,
+            _ => bail!("invalid --max-ranges {v:?}: expected a number from 1 to {MAX_MAX_RANGES}"),
+        },
+    };
+    let [min_lat, min_lon, max_lat, max_lon] = kinds::parse_bbox(bbox)?;
+    let cover = geo
+        .grid
+        .bbox_ranges(min_lat, min_lon, max_lat, max_lon, max)
+        .map_err(|e| anyhow!("invalid --bbox {bbox:?}: {e}"))?;
+    let code = |c: u64| {
+        let mut comp = Component::asc(Value::U64(c));
+        common::apply_width(&mut comp, width);
+        comp
+    };
+    let ranges = cover
+        .ranges
+        .iter()
+        .map(|&(lo, hi)| {
+            RangeQuery::new(format)
+                .prefix(prefix)
+                .ge(code(lo))
+                .le(code(hi))
+                .build()
+                .map_err(|e| anyhow!("{e}"))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok((ranges, cover))
+}
+
+/// `--max-ranges` without a value.
+const DEFAULT_MAX_RANGES: usize = 8;
+/// The largest `--max-ranges`.
+const MAX_MAX_RANGES: usize = 4096;
 
 /// `--for` and the render options (`--table`, `--limit`, `--reversed`,
 /// `--column`, `--partition-key`); `text`: the keys are text keys.
@@ -178,48 +368,17 @@ fn render_options(args: &Args, text: bool) -> Result<(Dialect, RenderOptions)> {
 fn run_profile(profile: interop::Profile, args: &Args, io: &mut Io<'_>) -> Result<()> {
     let (dialect, opts) = render_options(args, false)?;
     let ranges = interop::ranges(profile, args)?;
-    let mut rendered = String::new();
-    for r in &ranges {
-        render_into(dialect, r, &opts, &mut rendered)?;
-    }
-    if !args.flag("json") {
-        io.stdout.write_all(rendered.as_bytes())?;
-        return Ok(());
-    }
-    let mut out = Vec::with_capacity(256);
-    let push_range = |r: &KeyRange, out: &mut Vec<u8>| -> Result<()> {
-        out.extend_from_slice(b"{\"start\":");
-        side_json(Format::Binary, r.start.as_deref(), out)?;
-        out.extend_from_slice(b",\"end\":");
-        side_json(Format::Binary, r.end.as_deref(), out)?;
-        out.push(b'}');
-        Ok(())
-    };
-    match ranges.as_slice() {
-        [r] if args.value("salt-buckets").is_none() => {
-            push_range(r, &mut out)?;
-            out.pop();
-        }
-        _ => {
-            out.extend_from_slice(b"{\"ranges\":[");
-            for (i, r) in ranges.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                push_range(r, &mut out)?;
-            }
-            out.push(b']');
-        }
-    }
-    if dialect != Dialect::Raw {
-        out.extend_from_slice(b",\"for\":\"");
-        out.extend_from_slice(dialect.name().as_bytes());
-        out.extend_from_slice(b"\",\"output\":");
-        common::push_json_str(&rendered, &mut out);
-    }
-    out.extend_from_slice(b"}\n");
-    io.stdout.write_all(&out)?;
-    Ok(())
+    let multi = args.value("salt-buckets").is_some();
+    print_ranges(
+        Format::Binary,
+        &ranges,
+        multi,
+        dialect,
+        &opts,
+        args.flag("json"),
+        &[],
+        io,
+    )
 }
 
 fn side_json(format: Format, key: Option<&[u8]>, out: &mut Vec<u8>) -> Result<()> {
@@ -240,12 +399,32 @@ pub fn build(
     args: &Args,
     width: Option<u8>,
 ) -> Result<KeyRange> {
+    build_with(format, prefix, args, width, &GeoOpts::from_args(args)?)
+}
+
+/// [`build`] with the geo grid of `geo` components given.
+///
+/// # Errors
+/// As [`build`].
+pub fn build_with(
+    format: Format,
+    prefix: &[Component<'static>],
+    args: &Args,
+    width: Option<u8>,
+    geo: &GeoOpts,
+) -> Result<KeyRange> {
     let mut q = RangeQuery::new(format).prefix(prefix);
     for (name, value) in &args.opts {
         let Some(v) = value else { continue };
+        if !matches!(*name, "ge" | "gt" | "le" | "lt" | "eq") {
+            if *name == "prefix" {
+                q = q.str_prefix(v, Dir::Asc);
+            }
+            continue;
+        }
         let comp = || -> Result<Component<'static>> {
-            let mut c =
-                lexikey::input::parse_component(v).map_err(|e| anyhow!("--{name} {v:?}: {e}"))?;
+            let (_, mut c) =
+                kinds::parse_component(v, geo).map_err(|e| anyhow!("--{name} {v:?}: {e}"))?;
             common::apply_width(&mut c, width);
             Ok(c)
         };
@@ -255,7 +434,6 @@ pub fn build(
             "le" => q.le(comp()?),
             "lt" => q.lt(comp()?),
             "eq" => q.eq(comp()?),
-            "prefix" => q.str_prefix(v, Dir::Asc),
             _ => q,
         };
     }
