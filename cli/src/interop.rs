@@ -723,7 +723,8 @@ pub fn push_decoded_json(d: &Decoded, out: &mut Vec<u8>) {
                     out.push(b',');
                 }
                 let j = phoenix_json(*c, v);
-                push_component_json(c.ty.name(), c.order == phoenix::SortOrder::Desc, j, out);
+                let ty = c.ty.to_string();
+                push_component_json(&ty, c.order == phoenix::SortOrder::Desc, j, out);
             }
             out.push(b']');
         }
@@ -829,8 +830,10 @@ fn phoenix_json(c: phoenix::Column, v: &phoenix::Value) -> Json {
         V::Double(x) => float_json(x.is_finite(), format!("{x:?}"), text),
         V::Bool(b) => Json::Literal(b.to_string()),
         V::Date(_) | V::Timestamp(..) => Json::Str(value_text(text())),
-        V::Varchar(s) => Json::Str(s.clone()),
-        V::Varbinary(b) => Json::Str(lexikey::to_hex(b)),
+        V::Varchar(s) | V::Char(s) => Json::Str(s.clone()),
+        V::Varbinary(b) | V::Binary(b) => Json::Str(lexikey::to_hex(b)),
+        // Exact decimal text: up to 38 digits and exponents beyond f64.
+        V::Decimal(d) => Json::Str(d.to_string()),
     }
 }
 
