@@ -372,7 +372,10 @@ fn parse_type(name: &str) -> Result<Type, ParseError> {
             .and_then(|r| r.strip_prefix('('))
             .and_then(|r| r.strip_suffix(')'))
     };
-    for (base, make) in [("char", Type::Char as fn(u16) -> Type), ("binary", Type::Binary)] {
+    for (base, make) in [
+        ("char", Type::Char as fn(u16) -> Type),
+        ("binary", Type::Binary),
+    ] {
         if lower == base {
             return Err(ParseError::new(format!(
                 "phoenix type {name:?} needs its length: {base}(N), N from 1 to {MAX_FIXED_LEN}"
@@ -1411,7 +1414,10 @@ fn decode_column(
         return Ok((Value::Null, next));
     }
     if c.ty == Type::Decimal {
-        return Ok((Value::Decimal(decode_decimal(&key[pos..end], mask, pos)?), next));
+        return Ok((
+            Value::Decimal(decode_decimal(&key[pos..end], mask, pos)?),
+            next,
+        ));
     }
     let bytes: Vec<u8> = key[pos..end].iter().map(|b| b ^ mask).collect();
     let v = match c.ty {
