@@ -1286,7 +1286,10 @@ fn phoenix_range(
                     phoenix::encode_value(c, &v, &mut q)
                         .map_err(|e| value_error(e, |_| format!("--{name} {text:?}")))?;
                     match (c.ty, desc) {
-                        (Type::Varchar, false) => Span::upto(q, 0x01),
+                        // A DECIMAL is delimited like a VARCHAR: 00 (or the end of
+                        // the key) after an ASC value, FF after a DESC one; neither
+                        // byte occurs inside its bytes.
+                        (Type::Varchar | Type::Decimal, false) => Span::upto(q, 0x01),
                         (Type::Varbinary, false) => Span::upto(q, 0x00),
                         (Type::Varbinary, true) => {
                             if *op != Op::Eq {
@@ -1300,7 +1303,7 @@ fn phoenix_range(
                             q.push(phoenix::DESC_SEPARATOR);
                             Span::upto(q, 0x00)
                         }
-                        (Type::Varchar, true) => {
+                        (Type::Varchar | Type::Decimal, true) => {
                             q.push(phoenix::DESC_SEPARATOR);
                             Span::prefix(q)
                         }
@@ -1315,7 +1318,7 @@ fn phoenix_range(
         // Comparisons never match null (written empty, then 00 or nothing);
         // a fixed-width value always follows the whole prefix.
         b.raise(Some(match c.ty {
-            Type::Varchar => cat(&p, &[0x01]),
+            Type::Varchar | Type::Decimal => cat(&p, &[0x01]),
             Type::Varbinary => cat(&p, &[0x00]),
             _ => p.clone(),
         }));
