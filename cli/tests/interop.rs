@@ -2344,7 +2344,16 @@ fn readme_examples_run() {
             want.push_str(next);
             want.push('\n');
         }
-        let args: Vec<&str> = cmd.split_whitespace().collect();
+        // Words split on spaces; a word in single quotes (`'char(4):ibm'`, as
+        // a shell needs it) loses its quotes.
+        let args: Vec<&str> = cmd
+            .split_whitespace()
+            .map(|w| {
+                w.strip_prefix('\'')
+                    .and_then(|w| w.strip_suffix('\''))
+                    .unwrap_or(w)
+            })
+            .collect();
         assert_eq!(ok(&args), want, "README: lexikey {cmd}");
         checked += 1;
     }
