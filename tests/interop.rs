@@ -1084,6 +1084,13 @@ mod phoenix_tests {
                 }),
             ]
             .boxed(),
+            Type::Decimal => prop_oneof![
+                1 => Just(Value::Null),
+                6 => decimal_texts().prop_map(|t| phoenix::parse_value(Type::Decimal, &t).unwrap()),
+            ]
+            .boxed(),
+            Type::Char(n) => char_texts(n).prop_map(Value::Char).boxed(),
+            Type::Binary(n) => binaries(n).prop_map(Value::Binary).boxed(),
             _ => prop_oneof![
                 1 => Just(Value::Null),
                 6 => common::bytes().prop_map(|b| if b.is_empty() { Value::Null } else { Value::Varbinary(b) }),
@@ -1093,7 +1100,12 @@ mod phoenix_tests {
     }
 
     fn columns() -> BoxedStrategy<Column> {
-        (prop::sample::select(Type::ALL.to_vec()), any::<bool>())
+        let ty = prop_oneof![
+            6 => prop::sample::select(Type::ALL.to_vec()),
+            1 => (1u16..5).prop_map(Type::Char),
+            1 => (1u16..5).prop_map(Type::Binary),
+        ];
+        (ty, any::<bool>())
             .prop_map(|(ty, desc)| {
                 if desc {
                     Column::desc(ty)
@@ -1224,6 +1236,323 @@ mod phoenix_tests {
                 encode_row_key(&t, &v, &mut again).unwrap();
                 prop_assert_eq!(again, k);
             }
+        }
+    }
+
+    // -- DECIMAL, CHAR(n), BINARY(n) -------------------------------------
+
+    /// Decimal text in several spellings (leading and trailing zeros,
+    /// plain, scientific), up to 38 significant digits, `10^-126 <= |v| <
+    /// 10^124` (or zero): digits biased to shared prefixes and equal values,
+    /// exponents to the range's edges.
+    fn decimal_texts() -> BoxedStrategy<String> {
+        let digits = prop_oneof![
+            2 => prop::collection::vec(prop::sample::select(vec![0u8, 1, 9]), 1..6),
+            1 => prop::collection::vec(0u8..10, 1..=38),
+            1 => Just(vec![9u8; 38]),
+        ];
+        let exp = prop_oneof![
+            3 => -3i64..5,
+            1 => prop::sample::select(vec![-125i64, -124, -123, -1, 0, 1, 2, 122, 123, 124]),
+            1 => -125i64..=124,
+        ];
+        (any::<bool>(), digits, exp, 0i64..3, 0usize..3, 0u8..3)
+            .prop_map(|(neg, mut ds, x, lead, trail, style)| {
+                // 0.ds × 10^x with ds[0] != 0 (or zero): x is the normal exponent.
+                if ds.iter().any(|&d| d != 0) && ds[0] == 0 {
+                    ds[0] = 1;
+                }
+                let d: String = ds.iter().map(|d| char::from(b'0' + d)).collect();
+                let z = "0".repeat(trail);
+                let sign = if neg { "-" } else { "" };
+                let n = ds.len() as i64 + trail as i64;
+                match style {
+                    0 => format!("{sign}0.{}{d}{z}e{}", "0".repeat(lead as usize), x + lead),
+                    1 => format!("{sign}{}.{}{z}E{:+}", &d[..1], &d[1..], x - 1),
+                    _ => format!("{sign}{d}{z}e{}", x - n),
+                }
+            })
+            .boxed()
+    }
+
+    /// An independent decimal oracle: `(sign, point, digits)` with the
+    /// digits stripped of leading and trailing zeros and `point` the
+    /// position of the decimal point (value `0.digits × 10^point`).
+    fn dec_norm(text: &str) -> (i8, i64, Vec<u8>) {
+        let (neg, rest) = match text.strip_prefix('-') {
+            Some(r) => (true, r),
+            None => (false, text.strip_prefix('+').unwrap_or(text)),
+        };
+        let (mant, e) = match rest.find(['e', 'E']) {
+            Some(i) => (&rest[..i], rest[i + 1..].parse::<i64>().unwrap()),
+            None => (rest, 0),
+        };
+        let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
+        let mut ds: Vec<u8> = int.bytes().chain(frac.bytes()).map(|c| c - b'0').collect();
+        let mut point = int.len() as i64 + e;
+        while ds.first() == Some(&0) {
+            ds.remove(0);
+            point -= 1;
+        }
+        while ds.last() == Some(&0) {
+            ds.pop();
+        }
+        if ds.is_empty() {
+            return (0, 0, ds);
+        }
+        (if neg { -1 } else { 1 }, point, ds)
+    }
+
+    fn dec_oracle_cmp(a: &str, b: &str) -> Ordering {
+        let (sa, pa, da) = dec_norm(a);
+        let (sb, pb, db) = dec_norm(b);
+        sa.cmp(&sb).then_with(|| {
+            let mag = (pa, &da).cmp(&(pb, &db));
+            if sa < 0 {
+                mag.reverse()
+            } else {
+                mag
+            }
+        })
+    }
+
+    /// ASCII text of at most `n` bytes from a small alphabet: spaces
+    /// (trailing ones too), bytes below the space, DEL.
+    fn char_texts(n: u16) -> BoxedStrategy<String> {
+        let alphabet =
+            prop::sample::select(vec!['a', 'b', ' ', '\0', '\u{1}', '\u{1f}', '~', '\u{7f}']);
+        prop::collection::vec(alphabet, 0..=usize::from(n))
+            .prop_map(|cs| cs.into_iter().collect())
+            .boxed()
+    }
+
+    fn binaries(n: u16) -> BoxedStrategy<Vec<u8>> {
+        let byte = prop::sample::select(vec![0u8, 1, 0x7f, 0x80, 0xfe, 0xff]);
+        prop_oneof![
+            prop::collection::vec(byte, 0..=usize::from(n)),
+            prop::collection::vec(any::<u8>(), 0..=usize::from(n)),
+        ]
+        .boxed()
+    }
+
+    /// A CHAR(n) or BINARY(n) type and two values of it.
+    fn fixed_pairs() -> BoxedStrategy<(Type, Value, Value)> {
+        (1u16..6, any::<bool>())
+            .prop_flat_map(|(n, binary)| {
+                let v = if binary {
+                    binaries(n).prop_map(Value::Binary).boxed()
+                } else {
+                    char_texts(n).prop_map(Value::Char).boxed()
+                };
+                let ty = if binary {
+                    Type::Binary(n)
+                } else {
+                    Type::Char(n)
+                };
+                (Just(ty), v.clone(), v)
+            })
+            .boxed()
+    }
+
+    fn padded(b: &[u8], n: u16, pad: u8) -> Vec<u8> {
+        let mut v = b.to_vec();
+        v.resize(usize::from(n), pad);
+        v
+    }
+
+    /// The one-column table `col`, or `col` between two VARCHARs (`k`
+    /// before, `z` after), or `col` last after a VARCHAR; and its row for `v`.
+    fn in_context(col: Column, v: Value, ctx: u8) -> (Table, Vec<Value>) {
+        let vc = Column::asc(Type::Varchar);
+        let (cols, row) = match ctx {
+            0 => (vec![col], vec![v]),
+            1 => (
+                vec![vc, col, vc],
+                vec![Value::from("k"), v, Value::from("z")],
+            ),
+            _ => (vec![vc, col], vec![Value::from("k"), v]),
+        };
+        (Table::new(cols), row)
+    }
+
+    #[test]
+    fn phoenix_decimal_limits() {
+        let enc = |text: &str| {
+            let d: phoenix::Decimal = text.parse().unwrap();
+            let mut out = Vec::new();
+            encode_value(Column::asc(Type::Decimal), &Value::Decimal(d), &mut out).map(|()| out)
+        };
+        for ok in [
+            "1e-126",
+            "-1e-126",
+            "9.9999999999999999999999999999999999999e123",
+            "-9.9e123",
+            "12345678901234567890123456789012345678",
+        ] {
+            assert!(enc(ok).is_ok(), "{ok}");
+            assert!(phoenix::parse_value(Type::Decimal, ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "9e-127",
+            "-9e-127",
+            "1e124",
+            "-1e124",
+            "1e200",
+            "123456789012345678901234567890123456789",
+            "1.00000000000000000000000000000000000001",
+        ] {
+            assert!(
+                matches!(
+                    enc(bad),
+                    Err(lexikey::interop::ValueError::Unencodable { .. })
+                ),
+                "{bad}"
+            );
+            let e = phoenix::parse_value(Type::Decimal, bad)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("decimal value") && (e.contains("38") || e.contains("range")),
+                "{e}"
+            );
+        }
+        // Trailing zeros do not count: Phoenix strips them first.
+        assert!(enc("1.0000000000000000000000000000000000000000000").is_ok());
+        assert_eq!(
+            phoenix::parse_value(Type::Decimal, "").unwrap(),
+            Value::Null
+        );
+    }
+
+    #[test]
+    fn phoenix_char_binary_limits() {
+        let mut out = Vec::new();
+        let c3 = Column::asc(Type::Char(3));
+        assert!(encode_value(c3, &Value::Char("abcd".into()), &mut out).is_err());
+        assert!(
+            encode_value(c3, &Value::Char("ab  ".into()), &mut out).is_err(),
+            "trailing spaces count toward n, as in Phoenix"
+        );
+        assert!(encode_value(c3, &Value::Char("\u{e9}".into()), &mut out).is_err());
+        assert!(phoenix::parse_value(Type::Char(3), "\u{e9}").is_err());
+        assert!(phoenix::parse_value(Type::Char(3), "abcd").is_err());
+        let b2 = Column::asc(Type::Binary(2));
+        assert!(encode_value(b2, &Value::Binary(vec![1, 2, 3]), &mut out).is_err());
+        assert!(phoenix::parse_value(Type::Binary(2), "010203").is_err());
+        assert!(encode_value(b2, &Value::Char("a".into()), &mut out).is_err());
+        // A fixed-width column is never null; an empty CHAR/BINARY is all padding.
+        let t = Table::parse("char(2),varchar").unwrap();
+        assert!(encode_row_key(&t, &[Value::Null, Value::from("a")], &mut out).is_err());
+        out.clear();
+        encode_row_key(&t, &[Value::Char(String::new())], &mut out).unwrap();
+        assert_eq!(out, b"  ");
+        assert_eq!(
+            decode_row_key(&t, b"  ").unwrap(),
+            [Value::Char(String::new()), Value::Null]
+        );
+        for bad in [
+            "char",
+            "char(0)",
+            "char(32768)",
+            "binary(x)",
+            "char(03)",
+            "char(+3)",
+            "binary()",
+        ] {
+            assert!(Column::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            Column::parse("BINARY(32767).DESC").unwrap(),
+            Column::desc(Type::Binary(32767))
+        );
+        assert_eq!(Column::desc(Type::Char(3)).to_string(), "char(3).desc");
+    }
+
+    proptest! {
+        #![proptest_config(common::config())]
+
+        #[test]
+        fn phoenix_decimal_order_round_trip(a in decimal_texts(), b in decimal_texts(), desc in any::<bool>(), ctx in 0u8..3) {
+            let col = if desc { Column::desc(Type::Decimal) } else { Column::asc(Type::Decimal) };
+            let mut keys = Vec::new();
+            for text in [&a, &b] {
+                let v = phoenix::parse_value(Type::Decimal, text).unwrap();
+                let (t, row) = in_context(col, v.clone(), ctx);
+                let mut k = Vec::new();
+                encode_row_key(&t, &row, &mut k).unwrap();
+                let back = decode_row_key(&t, &k).unwrap();
+                prop_assert_eq!(&back, &row);
+                // Canonical: the decoded value prints to a numerically equal text,
+                // and encoding what decoding returned gives the key back.
+                let printed = phoenix::format_component(col, &back[row.len() - if ctx == 1 { 2 } else { 1 }]);
+                let printed = printed.split_once(':').unwrap().1.to_string();
+                prop_assert_eq!(dec_norm(&printed), dec_norm(text), "{} printed as {}", text, printed);
+                let mut again = Vec::new();
+                encode_row_key(&t, &back, &mut again).unwrap();
+                prop_assert_eq!(&again, &k);
+                // At most 21 bytes, and never a separator inside.
+                let mut one = Vec::new();
+                encode_value(col, &v, &mut one).unwrap();
+                prop_assert!(one.len() <= 21);
+                let sep: u8 = if desc { 0xFF } else { 0x00 };
+                prop_assert!(!one.contains(&sep), "{:02x?}", one);
+                keys.push(k);
+            }
+            let want = dec_oracle_cmp(&a, &b);
+            let want = if desc { want.reverse() } else { want };
+            prop_assert_eq!(keys[0].cmp(&keys[1]), want, "{} vs {}: {:02x?} {:02x?}", a, b, keys[0], keys[1]);
+        }
+
+        #[test]
+        fn phoenix_decimal_out_of_range_refused(neg in any::<bool>(), ds in prop::collection::vec(1u8..10, 39..45), x in prop_oneof![-400i64..-125, 125i64..400]) {
+            // Too many digits (39 or more significant), or a magnitude out of range.
+            let d: String = ds.iter().map(|d| char::from(b'0' + d)).collect();
+            let sign = if neg { "-" } else { "" };
+            let long = format!("{sign}0.{d}e0");
+            let far = format!("{sign}0.{}e{x}", &d[..3]);
+            for text in [long, far] {
+                let v: phoenix::Decimal = text.parse().unwrap();
+                let mut out = Vec::new();
+                prop_assert!(encode_value(Column::asc(Type::Decimal), &Value::Decimal(v), &mut out).is_err(), "{}", text);
+                prop_assert!(phoenix::parse_value(Type::Decimal, &text).is_err());
+            }
+        }
+
+        #[test]
+        fn phoenix_char_binary_order_round_trip((ty, a, b) in fixed_pairs(), desc in any::<bool>(), ctx in 0u8..3) {
+            let col = if desc { Column::desc(ty) } else { Column::asc(ty) };
+            // The oracle: the values padded to the width (spaces for CHAR,
+            // zeros for BINARY), compared as bytes.
+            let pad = |v: &Value| match (ty, v) {
+                (Type::Char(n), Value::Char(s)) => padded(s.as_bytes(), n, b' '),
+                (Type::Binary(n), Value::Binary(b)) => padded(b, n, 0),
+                _ => unreachable!(),
+            };
+            let mut keys = Vec::new();
+            for v in [&a, &b] {
+                let (t, row) = in_context(col, v.clone(), ctx);
+                let mut k = Vec::new();
+                encode_row_key(&t, &row, &mut k).unwrap();
+                let back = decode_row_key(&t, &k).unwrap();
+                prop_assert_eq!(&back, &row);
+                let i = if ctx == 0 { 0 } else { 1 };
+                // Canonical form: CHAR without its trailing spaces, BINARY in full.
+                match (&back[i], v) {
+                    (Value::Char(got), Value::Char(s)) => prop_assert_eq!(got.as_str(), s.trim_end_matches(' ')),
+                    (Value::Binary(got), Value::Binary(_)) => prop_assert_eq!(got, &pad(v)),
+                    other => prop_assert!(false, "{:?}", other),
+                }
+                let mut again = Vec::new();
+                encode_row_key(&t, &back, &mut again).unwrap();
+                prop_assert_eq!(&again, &k);
+                let text = phoenix::format_component(col, &back[i]);
+                prop_assert_eq!(phoenix::parse_component(&text).unwrap(), (col, back[i].clone()));
+                keys.push(k);
+            }
+            let want = pad(&a).cmp(&pad(&b));
+            let want = if desc { want.reverse() } else { want };
+            prop_assert_eq!(keys[0].cmp(&keys[1]), want, "{:?} vs {:?}", a, b);
+            prop_assert_eq!(a.cmp(&b), pad(&a).cmp(&pad(&b)), "Value order is the padded order");
         }
     }
 }

@@ -728,7 +728,8 @@ pub fn push_decoded_json(d: &Decoded, out: &mut Vec<u8>) {
                     out.push(b',');
                 }
                 let j = phoenix_json(*c, v);
-                push_component_json(c.ty.name(), c.order == phoenix::SortOrder::Desc, j, out);
+                let ty = c.ty.to_string();
+                push_component_json(&ty, c.order == phoenix::SortOrder::Desc, j, out);
             }
             out.push(b']');
         }
@@ -834,8 +835,10 @@ fn phoenix_json(c: phoenix::Column, v: &phoenix::Value) -> Json {
         V::Double(x) => float_json(x.is_finite(), format!("{x:?}"), text),
         V::Bool(b) => Json::Literal(b.to_string()),
         V::Date(_) | V::Timestamp(..) => Json::Str(value_text(text())),
-        V::Varchar(s) => Json::Str(s.clone()),
-        V::Varbinary(b) => Json::Str(lexikey::to_hex(b)),
+        V::Varchar(s) | V::Char(s) => Json::Str(s.clone()),
+        V::Varbinary(b) | V::Binary(b) => Json::Str(lexikey::to_hex(b)),
+        // Exact decimal text: up to 38 digits and exponents beyond f64.
+        V::Decimal(d) => Json::Str(d.to_string()),
     }
 }
 
@@ -1288,7 +1291,10 @@ fn phoenix_range(
                     phoenix::encode_value(c, &v, &mut q)
                         .map_err(|e| value_error(e, |_| format!("--{name} {text:?}")))?;
                     match (c.ty, desc) {
-                        (Type::Varchar, false) => Span::upto(q, 0x01),
+                        // A DECIMAL is delimited like a VARCHAR: 00 (or the end of
+                        // the key) after an ASC value, FF after a DESC one; neither
+                        // byte occurs inside its bytes.
+                        (Type::Varchar | Type::Decimal, false) => Span::upto(q, 0x01),
                         (Type::Varbinary, false) => Span::upto(q, 0x00),
                         (Type::Varbinary, true) => {
                             if *op != Op::Eq {
@@ -1302,7 +1308,7 @@ fn phoenix_range(
                             q.push(phoenix::DESC_SEPARATOR);
                             Span::upto(q, 0x00)
                         }
-                        (Type::Varchar, true) => {
+                        (Type::Varchar | Type::Decimal, true) => {
                             q.push(phoenix::DESC_SEPARATOR);
                             Span::prefix(q)
                         }
@@ -1317,7 +1323,7 @@ fn phoenix_range(
         // Comparisons never match null (written empty, then 00 or nothing);
         // a fixed-width value always follows the whole prefix.
         b.raise(Some(match c.ty {
-            Type::Varchar => cat(&p, &[0x01]),
+            Type::Varchar | Type::Decimal => cat(&p, &[0x01]),
             Type::Varbinary => cat(&p, &[0x00]),
             _ => p.clone(),
         }));

@@ -19,8 +19,10 @@
 //! * `decode_phoenix` — one header byte, bits 0–2 the number of columns
 //!   (0–7), bit 3 "salted" (a byte follows: `SALT_BUCKETS − 1`, so 1–256),
 //!   bit 4 the pre-4.4 layout ([`phoenix::Table::legacy`]); then one byte per
-//!   column: `b & 0x1F` modulo 21 indexes [`phoenix::Type::ALL`], bit 7
-//!   means DESC; then the key.
+//!   column: `b & 0x1F` modulo 24 picks the type — 0 to 21 index
+//!   [`phoenix::Type::ALL`] (… varchar varbinary decimal), 22 is
+//!   `CHAR(n)` and 23 `BINARY(n)`, each followed by one byte `n − 1` (so
+//!   `n` is 1 to 256) — and bit 7 means DESC; then the key.
 //!
 //! Missing bytes read as zero, as everywhere in this crate.
 
@@ -35,6 +37,10 @@ pub const DESC: u8 = 0x80;
 pub const SALTED: u8 = 0x08;
 /// Phoenix header bit: the pre-4.4 separator layout.
 pub const LEGACY: u8 = 0x10;
+/// Phoenix column-type index of `CHAR(n)` (after [`phoenix::Type::ALL`]).
+pub const PHOENIX_CHAR: usize = phoenix::Type::ALL.len();
+/// Phoenix column-type index of `BINARY(n)`.
+pub const PHOENIX_BINARY: usize = phoenix::Type::ALL.len() + 1;
 
 // ---------------------------------------------------------------------------
 // decode_fdb_tuple
@@ -208,7 +214,11 @@ pub fn split_phoenix_input(data: &[u8]) -> (phoenix::Table, &[u8]) {
     let columns = (0..h & 0x07)
         .map(|_| {
             let b = r.byte();
-            let ty = phoenix::Type::ALL[usize::from(b & 0x1F) % phoenix::Type::ALL.len()];
+            let ty = match usize::from(b & 0x1F) % (PHOENIX_BINARY + 1) {
+                PHOENIX_CHAR => phoenix::Type::Char(u16::from(r.byte()) + 1),
+                PHOENIX_BINARY => phoenix::Type::Binary(u16::from(r.byte()) + 1),
+                i => phoenix::Type::ALL[i],
+            };
             if b & DESC != 0 {
                 phoenix::Column::desc(ty)
             } else {
@@ -241,15 +251,24 @@ pub fn phoenix_input(table: &phoenix::Table, key: &[u8]) -> Vec<u8> {
         out.push(n.clamp(1, 256).wrapping_sub(1) as u8);
     }
     for c in columns {
-        let i = phoenix::Type::ALL
-            .iter()
-            .position(|t| *t == c.ty)
-            .unwrap_or(0) as u8;
+        let (i, width) = match c.ty {
+            phoenix::Type::Char(n) => (PHOENIX_CHAR, Some(n)),
+            phoenix::Type::Binary(n) => (PHOENIX_BINARY, Some(n)),
+            t => (
+                phoenix::Type::ALL.iter().position(|a| *a == t).unwrap_or(0),
+                None,
+            ),
+        };
+        let i = i as u8;
         out.push(if c.order == phoenix::SortOrder::Desc {
             i | DESC
         } else {
             i
         });
+        if let Some(n) = width {
+            // Widths over 256 do not fit the layout.
+            out.push(n.clamp(1, 256).wrapping_sub(1) as u8);
+        }
     }
     out.extend_from_slice(key);
     out
@@ -314,6 +333,9 @@ mod tests {
         let table = phoenix::Table::parse("unsigned_timestamp").unwrap();
         let data = phoenix_input(&table, b"");
         assert_eq!(split_phoenix_input(&data), (table, &b""[..]));
+        let table = phoenix::Table::parse("decimal.desc,char(3),binary(256).desc").unwrap();
+        let data = phoenix_input(&table, b"\x3e");
+        assert_eq!(split_phoenix_input(&data), (table, &b"\x3e"[..]));
     }
 
     #[test]
@@ -329,6 +351,11 @@ mod tests {
         check_phoenix_decode(&phoenix_input(
             &table,
             b"a\x00\x7f\xff\xff\xff\xff\xff\xff\xfe",
+        ));
+        let table = phoenix::Table::parse("decimal,char(3).desc,binary(2)").unwrap();
+        check_phoenix_decode(&phoenix_input(
+            &table,
+            b"\x3e\x64\x33\x66\x00\x9e\x9d\xdf\x01\x00",
         ));
         for data in [&b""[..], b"\xff", b"\x0f\xff\xff\xff"] {
             check_fdb_unpack(data);

@@ -50,9 +50,11 @@
 //!   [`phoenix::format_component`] with `TYPE[.desc]:VALUE`, types named as
 //!   in SQL, lowercase (`integer`/`int`, `bigint`, `smallint`, `tinyint`,
 //!   `unsigned_int`, …, `float`, `double`, `boolean`, `date`, `time`,
-//!   `timestamp`, `varchar`, `varbinary` as hex); a bare `TYPE[.desc]` or
-//!   an empty `varchar:` is null. `DECIMAL`, `CHAR`, `BINARY` and arrays
-//!   are not supported.
+//!   `timestamp`, `varchar`, `varbinary` as hex, `decimal` as decimal
+//!   text, `char(N)` as text, `binary(N)` as hex); a bare `TYPE[.desc]` or
+//!   an empty `varchar:`/`varbinary:`/`decimal:` is null. `DECIMAL` values
+//!   are [`phoenix::Decimal`] (the same canonical decimal as
+//!   [`hbase::Decimal`]); arrays are not supported.
 //!
 //! # Mapping `TYPE[.desc]:VALUE` onto each profile
 //!
@@ -66,7 +68,8 @@
 //! | `f64:` / `f32:` | `f64:` / `f32:` | `float64:` / `float32:` | `double:` / `float:` |
 //! | `bool:` | `bool:` | — | `boolean:` |
 //! | `ts:` | `int:` (ms) | `int64:` (ms) | `timestamp:` / `date:` |
-//! | `uuid:` | `uuid:` | `blob-var:` (hex) | `varbinary:` (hex) |
+//! | `uuid:` | `uuid:` | `blob-var:` (hex) | `varbinary:` (hex) or `binary(16):` |
+//! | — | — | `numeric:` | `decimal:` (up to 38 digits) |
 //! | `.desc` | not available | `.desc` (every byte inverted) | `.desc` |
 //!
 //! Every decoder returns [`crate::DecodeError`] with the offset of the byte

@@ -14,13 +14,75 @@
 //! | [`Type::Date`], [`Type::Time`] | `DATE`, `TIME` | milliseconds since 1970 as `BIGINT` |
 //! | [`Type::Timestamp`] | `TIMESTAMP` | milliseconds as `BIGINT`, then the nanoseconds within the millisecond (0–999999) as 4 bytes |
 //! | [`Type::UnsignedDate`], [`Type::UnsignedTime`], [`Type::UnsignedTimestamp`] | `UNSIGNED_*` | the same with unsigned milliseconds |
+//! | [`Type::Decimal`] | `DECIMAL` | an exponent byte and base-100 digit bytes (see [DECIMAL](#decimal)); variable width |
+//! | [`Type::Char`]`(n)` | `CHAR(n)` | `n` bytes: the ASCII text, padded on the right with spaces (`20`) |
+//! | [`Type::Binary`]`(n)` | `BINARY(n)` | `n` bytes: the bytes, padded on the right with `00` |
 //! | [`Type::Varchar`] | `VARCHAR` | UTF-8 (no U+0000); variable width |
 //! | [`Type::Varbinary`] | `VARBINARY` | the bytes; variable width, last column only |
 //!
-//! A DESC column holds the bitwise NOT of those bytes — except `BOOLEAN`,
-//! whose DESC form is `00` for true and `01` for false, as
-//! `PBoolean.toBytes(Object, SortOrder)` writes it. `DECIMAL`, `CHAR`,
-//! `BINARY` and arrays are not supported.
+//! A DESC column holds the bitwise NOT of those bytes (padding included: a
+//! DESC `CHAR` pads with `DF`, a DESC `BINARY` with `FF`, as
+//! `PChar.pad` / `PBinary.pad` do) — except `BOOLEAN`, whose DESC form is
+//! `00` for true and `01` for false, as `PBoolean.toBytes(Object,
+//! SortOrder)` writes it. Arrays are not supported.
+//!
+//! # DECIMAL
+//!
+//! `PDecimal.toBytes` (`PDataType.toBytes(BigDecimal, …)`): the value is
+//! first normalised (`NumberUtil.normalize`: rounded to 38 significant
+//! digits, trailing zeros stripped), so `1.0`, `1` and `1.000` are one
+//! key, and a [`Decimal`] (the interop module's canonical decimal: sign,
+//! digits, exponent) holds exactly that normal form. Then, with the
+//! magnitude written as `0.D₀D₁…Dₖ × 100^(E+1)` in base 100 (`D₀` ≠ 0,
+//! `Dₖ` ≠ 0, the decimal point between two base-100 digits):
+//!
+//! | value | bytes (ascending) |
+//! |---|---|
+//! | zero | `80` |
+//! | positive | `(E + 65) \| 0x80`, then `Dᵢ + 1` for each digit (`01`–`64`) |
+//! | negative | `62 − E`, then `101 − Dᵢ` for each digit (`02`–`65`), then the terminator `66` — left out when there are 20 digit bytes (Phoenix caps a DECIMAL at 21 bytes) |
+//!
+//! So `1` is `c1 02`, `10` is `c1 0b`, `-1` is `3e 64 66`, `0.01` is `c0 02`.
+//! Byte order is numeric order, and a `DECIMAL` is variable width: in a
+//! composite key it takes the `00`/`FF` separators and the trailing `FF`
+//! of a DESC last column exactly like `VARCHAR` (`PDecimal.isFixedWidth()`
+//! is false).
+//!
+//! What lexikey keeps and drops of Phoenix's behaviour:
+//! - **precision**: at most [`MAX_DECIMAL_PRECISION`] (38) significant
+//!   digits. Phoenix silently rounds longer values half-up; lexikey
+//!   refuses them ([`ValueError::Unencodable`] / a [`ParseError`]) rather
+//!   than write a key that does not decode to the value given.
+//! - **range**: `10^-126 <= |v| < 10^124` (`E` from −63 to 61). Phoenix's
+//!   reader keeps the scale in a Java `byte`, so smaller magnitudes come
+//!   back wrong; at `10^124` and above the exponent byte becomes `00` (a
+//!   negative value, ascending) or `FF` (a positive value, ascending — `00`
+//!   once DESC), which reads as a separator or a null inside a composite
+//!   key. Both are refused.
+//! - **declared precision and scale** (`DECIMAL(10,2)`) are not modelled:
+//!   the schema type is plain `decimal`, and a value is written as Phoenix
+//!   writes a value that already fits the column (Phoenix would round it
+//!   down to the declared scale first).
+//!
+//! # CHAR(n) and BINARY(n)
+//!
+//! Fixed width, so no separator: `n` bytes whatever the value
+//! (`PTableImpl.newKey` pads with `PDataType.pad`). A value longer than `n`
+//! bytes is refused, as Phoenix refuses it (`DataExceedsCapacityException`).
+//! - `CHAR(n)` ([`Value::Char`]) holds single-byte characters only (ASCII,
+//!   as `PChar` requires). Phoenix strips the trailing spaces when it reads
+//!   a `CHAR` (`StringUtil.getUnpaddedCharLength`), so trailing spaces are
+//!   padding, not part of the value: `"ab "` and `"ab"` are the same value
+//!   (they compare equal and write the same key) and [`decode_row_key`]
+//!   returns `"ab"`. An all-space key decodes to the empty string (Phoenix
+//!   refuses an empty CHAR literal as null, but writes `'   '` and reads
+//!   it back as empty). Values compare blank-padded, as the key bytes do,
+//!   so `"a"` sorts after `"a\u{1}"`.
+//! - `BINARY(n)` ([`Value::Binary`]) keeps every byte: Phoenix reads back
+//!   all `n` of them, padding included, so a shorter value decodes to its
+//!   zero-padded form (the two compare equal, zero-padded).
+//! - `n` is 1 to [`MAX_FIXED_LEN`] (32767, HBase's row-key limit); written
+//!   `char(n)`, `binary(n)` in schemas and components.
 //!
 //! # Row keys
 //!
@@ -56,8 +118,12 @@
 //! [`decode_row_key`] accepts exactly what [`encode_row_key`] writes: a
 //! wrong salt byte, a missing separator or trailing `FF`, values out of an
 //! unsigned type's range, a NaN other than Java's, nanoseconds over
-//! 999999, invalid UTF-8, or an explicitly written trailing null are
-//! errors with the offset of the byte at fault.
+//! 999999, invalid UTF-8, a `DECIMAL` Phoenix would not write (see
+//! [DECIMAL](#decimal)), a non-ASCII `CHAR`, or an explicitly written
+//! trailing null are errors with the offset of the byte at fault. Decoding
+//! returns each value's canonical form (a `DECIMAL` normalised, a `CHAR`
+//! without its padding, a `BINARY` with it), so
+//! `encode(decode(key)) == key`.
 //!
 //! ```
 //! use lexikey::interop::phoenix::{decode_row_key, encode_row_key, Table, Value};
@@ -72,6 +138,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+pub use super::hbase::Decimal;
 use super::ValueError;
 use crate::error::DecodeError;
 use crate::value::ParseError;
@@ -84,6 +151,23 @@ pub const SEPARATOR: u8 = 0x00;
 pub const DESC_SEPARATOR: u8 = 0xFF;
 /// The most salt buckets a table may have (`SaltingUtil.MAX_BUCKET_NUM`).
 pub const MAX_SALT_BUCKETS: u16 = 256;
+/// The most significant digits of a `DECIMAL` (`PDataType.MAX_PRECISION`).
+pub const MAX_DECIMAL_PRECISION: usize = 38;
+/// The widest `CHAR(n)` / `BINARY(n)` lexikey accepts: HBase's row-key
+/// limit (`Short.MAX_VALUE` bytes).
+pub const MAX_FIXED_LEN: u16 = 32767;
+
+/// The `DECIMAL` exponent byte of zero (`PDataType.ZERO_BYTE`).
+const DECIMAL_ZERO: u8 = 0x80;
+/// The byte after the digits of a negative `DECIMAL` (`NEG_TERMINAL_BYTE`).
+const DECIMAL_NEG_TERMINATOR: u8 = 102;
+/// The most base-100 digit bytes of a `DECIMAL` (21 bytes, less the
+/// exponent byte).
+const DECIMAL_MAX_DIGIT_BYTES: usize = 20;
+/// The range of the base-100 exponent `E` (of the leading digit) that
+/// lexikey writes (see the module docs: [DECIMAL](self#decimal)).
+const DECIMAL_MIN_EXP: i64 = -63;
+const DECIMAL_MAX_EXP: i64 = 61;
 
 /// A Phoenix column type (the subset usable in row keys that lexikey
 /// supports).
@@ -131,11 +215,21 @@ pub enum Type {
     Varchar,
     /// `VARBINARY`: bytes, variable width, last column only; empty is null.
     Varbinary,
+    /// `DECIMAL`: a [`Decimal`] of up to 38 significant digits, variable
+    /// width.
+    Decimal,
+    /// `CHAR(n)`: `n` ASCII bytes, space-padded (`n` from 1 to
+    /// [`MAX_FIXED_LEN`]).
+    Char(u16),
+    /// `BINARY(n)`: `n` bytes, zero-padded (`n` from 1 to
+    /// [`MAX_FIXED_LEN`]).
+    Binary(u16),
 }
 
 impl Type {
-    /// Every supported type.
-    pub const ALL: [Type; 21] = [
+    /// Every supported type that takes no length (all but [`Type::Char`]
+    /// and [`Type::Binary`]).
+    pub const ALL: [Type; 22] = [
         Type::Tinyint,
         Type::Smallint,
         Type::Integer,
@@ -157,9 +251,12 @@ impl Type {
         Type::UnsignedTimestamp,
         Type::Varchar,
         Type::Varbinary,
+        Type::Decimal,
     ];
 
-    /// The lowercase SQL name (`bigint`, `unsigned_int`, `varchar`, …).
+    /// The lowercase SQL name without a length (`bigint`, `unsigned_int`,
+    /// `varchar`, `char`, …); [`Display`](fmt::Display) adds the length
+    /// (`char(3)`).
     pub const fn name(self) -> &'static str {
         match self {
             Type::Tinyint => "tinyint",
@@ -183,19 +280,27 @@ impl Type {
             Type::UnsignedTimestamp => "unsigned_timestamp",
             Type::Varchar => "varchar",
             Type::Varbinary => "varbinary",
+            Type::Decimal => "decimal",
+            Type::Char(_) => "char",
+            Type::Binary(_) => "binary",
         }
     }
 
-    /// Parses a SQL type name, any case; `int` is `integer`.
+    /// Parses a SQL type name, any case; `int` is `integer`; `char(N)` and
+    /// `binary(N)` take their length.
+    ///
+    /// ```
+    /// use lexikey::interop::phoenix::Type;
+    /// assert_eq!(Type::from_name("CHAR(3)"), Some(Type::Char(3)));
+    /// assert_eq!(Type::from_name("decimal"), Some(Type::Decimal));
+    /// assert_eq!(Type::from_name("char"), None); // CHAR needs its length
+    /// ```
     pub fn from_name(name: &str) -> Option<Type> {
-        let lower = name.to_ascii_lowercase();
-        if lower == "int" {
-            return Some(Type::Integer);
-        }
-        Type::ALL.into_iter().find(|t| t.name() == lower)
+        parse_type(name).ok()
     }
 
-    /// The width of a fixed-width type; `None` for `VARCHAR`, `VARBINARY`.
+    /// The width of a fixed-width type; `None` for `VARCHAR`, `VARBINARY`,
+    /// `DECIMAL`.
     pub const fn fixed_width(self) -> Option<usize> {
         Some(match self {
             Type::Tinyint | Type::UnsignedTinyint | Type::Boolean => 1,
@@ -210,7 +315,8 @@ impl Type {
             | Type::UnsignedDate
             | Type::UnsignedTime => 8,
             Type::Timestamp | Type::UnsignedTimestamp => 12,
-            Type::Varchar | Type::Varbinary => return None,
+            Type::Char(n) | Type::Binary(n) => n as usize,
+            Type::Varchar | Type::Varbinary | Type::Decimal => return None,
         })
     }
 
@@ -235,9 +341,61 @@ impl Type {
 }
 
 impl fmt::Display for Type {
+    /// The SQL name as [`Type::from_name`] reads it: `bigint`, `char(3)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        match self {
+            Type::Char(n) | Type::Binary(n) => write!(f, "{}({n})", self.name()),
+            _ => f.write_str(self.name()),
+        }
     }
+}
+
+/// The type names [`parse_type`] lists in its error.
+const TYPE_NAMES: &str = "tinyint, smallint, integer, bigint, unsigned_tinyint, \
+     unsigned_smallint, unsigned_int, unsigned_long, float, double, unsigned_float, \
+     unsigned_double, boolean, date, time, timestamp, unsigned_date, unsigned_time, \
+     unsigned_timestamp, varchar, varbinary, decimal, char(N), binary(N)";
+
+/// Parses a type name (see [`Type::from_name`]) with an error that says
+/// what is wrong.
+fn parse_type(name: &str) -> Result<Type, ParseError> {
+    let lower = name.to_ascii_lowercase();
+    if lower == "int" {
+        return Ok(Type::Integer);
+    }
+    if let Some(t) = Type::ALL.into_iter().find(|t| t.name() == lower) {
+        return Ok(t);
+    }
+    let sized = |base: &str| {
+        lower
+            .strip_prefix(base)
+            .and_then(|r| r.strip_prefix('('))
+            .and_then(|r| r.strip_suffix(')'))
+    };
+    for (base, make) in [
+        ("char", Type::Char as fn(u16) -> Type),
+        ("binary", Type::Binary),
+    ] {
+        if lower == base {
+            return Err(ParseError::new(format!(
+                "phoenix type {name:?} needs its length: {base}(N), N from 1 to {MAX_FIXED_LEN}"
+            )));
+        }
+        if let Some(digits) = sized(base) {
+            // Plain decimal digits only (no sign, no leading zero).
+            return match digits.parse::<u16>() {
+                Ok(n) if (1..=MAX_FIXED_LEN).contains(&n) && n.to_string() == digits => {
+                    Ok(make(n))
+                }
+                _ => Err(ParseError::new(format!(
+                    "invalid phoenix type {name:?}: the length of {base}(N) is a number from 1 to {MAX_FIXED_LEN}"
+                ))),
+            };
+        }
+    }
+    Err(ParseError::new(format!(
+        "unknown phoenix type {name:?}: expected one of {TYPE_NAMES}"
+    )))
 }
 
 /// Sort order of a primary-key column (`SortOrder`).
@@ -281,6 +439,7 @@ impl Column {
     /// ```
     /// use lexikey::interop::phoenix::{Column, Type};
     /// assert_eq!(Column::parse("bigint.desc")?, Column::desc(Type::Bigint));
+    /// assert_eq!(Column::parse("char(3).desc")?, Column::desc(Type::Char(3)));
     /// # Ok::<(), lexikey::ParseError>(())
     /// ```
     ///
@@ -297,21 +456,14 @@ impl Column {
             }
             None => (s, SortOrder::Asc),
         };
-        let ty = Type::from_name(name).ok_or_else(|| {
-            ParseError::new(format!(
-                "unknown phoenix type {name:?}: expected one of tinyint, smallint, integer, \
-                 bigint, unsigned_tinyint, unsigned_smallint, unsigned_int, unsigned_long, float, \
-                 double, unsigned_float, unsigned_double, boolean, date, time, timestamp, \
-                 unsigned_date, unsigned_time, unsigned_timestamp, varchar, varbinary"
-            ))
-        })?;
+        let ty = parse_type(name)?;
         Ok(Column { ty, order })
     }
 }
 
 impl fmt::Display for Column {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.ty.name())?;
+        write!(f, "{}", self.ty)?;
         if self.order == SortOrder::Desc {
             f.write_str(".desc")?;
         }
@@ -422,6 +574,15 @@ pub enum Value {
     Varchar(String),
     /// `VARBINARY`.
     Varbinary(Vec<u8>),
+    /// `DECIMAL`: the normal form Phoenix writes (trailing zeros are not
+    /// kept, so `1.0` is `1`).
+    Decimal(Decimal),
+    /// `CHAR(n)`: ASCII text; trailing spaces are padding (`"ab "` equals
+    /// `"ab"`), and the empty string is the all-space value, not null.
+    Char(String),
+    /// `BINARY(n)`: up to `n` bytes; a shorter value equals its
+    /// zero-padded form (what decoding returns). Never null.
+    Binary(Vec<u8>),
 }
 
 impl From<&str> for Value {
@@ -442,11 +603,14 @@ impl Value {
             Value::Timestamp(..) => 6,
             Value::Varchar(_) => 7,
             Value::Varbinary(_) => 8,
+            Value::Decimal(_) => 9,
+            Value::Char(_) => 10,
+            Value::Binary(_) => 11,
         }
     }
 
     /// Whether the value is null as Phoenix sees it (`Null`, or an empty
-    /// `VARCHAR` / `VARBINARY`).
+    /// `VARCHAR` / `VARBINARY`; a `CHAR` or `BINARY` value never is).
     pub fn is_null(&self) -> bool {
         match self {
             Value::Null => true,
@@ -482,9 +646,23 @@ impl Ord for Value {
             (Value::Timestamp(a, x), Value::Timestamp(b, y)) => (a, x).cmp(&(b, y)),
             (Value::Varchar(a), Value::Varchar(b)) => a.cmp(b),
             (Value::Varbinary(a), Value::Varbinary(b)) => a.cmp(b),
+            (Value::Decimal(a), Value::Decimal(b)) => a.cmp(b),
+            (Value::Char(a), Value::Char(b)) => padded_cmp(a.as_bytes(), b.as_bytes(), b' '),
+            (Value::Binary(a), Value::Binary(b)) => padded_cmp(a, b, 0),
             _ => self.rank().cmp(&other.rank()),
         }
     }
+}
+
+/// Compares `a` and `b` as if both were padded with `pad` to the same
+/// length (the order of `CHAR`/`BINARY` keys).
+fn padded_cmp(a: &[u8], b: &[u8], pad: u8) -> Ordering {
+    let n = a.len().max(b.len());
+    let at = |s: &[u8], i: usize| s.get(i).copied().unwrap_or(pad);
+    (0..n)
+        .map(|i| at(a, i).cmp(&at(b, i)))
+        .find(|o| o.is_ne())
+        .unwrap_or(Ordering::Equal)
 }
 
 /// Phoenix's `FLOAT` key bits: Java's `floatToIntBits` (one NaN), the
@@ -560,6 +738,182 @@ pub fn salt_byte(key_without_salt: &[u8], buckets: u16) -> u8 {
 }
 
 // ---------------------------------------------------------------------------
+// DECIMAL, CHAR
+// ---------------------------------------------------------------------------
+
+/// The base-100 form of a non-zero decimal: `E`, the exponent of the
+/// leading digit, and the digits `D₀…Dₖ` (each 0–99) of `0.D₀D₁…Dₖ ×
+/// 100^(E+1)`, the decimal point falling between two base-100 digits.
+fn centesimal(d: &Decimal) -> Result<(i64, Vec<u8>), &'static str> {
+    if d.digits().len() > MAX_DECIMAL_PRECISION {
+        return Err("DECIMAL has more than 38 significant digits (Phoenix's maximum precision)");
+    }
+    // 0.d1d2… × 10^x: an odd x takes a leading 0 digit so that the point
+    // falls on a pair boundary; an odd count takes a trailing 0.
+    let x = d.exponent();
+    let odd = x.rem_euclid(2);
+    let mut ds = Vec::with_capacity(d.digits().len() + 2);
+    if odd == 1 {
+        ds.push(0);
+    }
+    ds.extend_from_slice(d.digits());
+    if ds.len() % 2 == 1 {
+        ds.push(0);
+    }
+    let exp = (x + odd) / 2 - 1;
+    if !(DECIMAL_MIN_EXP..=DECIMAL_MAX_EXP).contains(&exp) {
+        return Err("DECIMAL out of range: Phoenix keys hold 1e-126 <= |v| < 1e124");
+    }
+    Ok((exp, ds.chunks(2).map(|p| p[0] * 10 + p[1]).collect()))
+}
+
+/// Whether Phoenix can write `d` in a row key and read it back (see the
+/// module docs: precision 38, `10^-126 <= |d| < 10^124`).
+///
+/// ```
+/// use lexikey::interop::phoenix::{decimal_fits, Decimal};
+/// assert!(decimal_fits(&"-1.5e-7".parse::<Decimal>()?).is_ok());
+/// assert!(decimal_fits(&"1e124".parse::<Decimal>()?).is_err());
+/// # Ok::<(), lexikey::ParseError>(())
+/// ```
+///
+/// # Errors
+/// The reason, as [`ValueError::Unencodable`] would give it.
+pub fn decimal_fits(d: &Decimal) -> Result<(), &'static str> {
+    if d.is_zero() {
+        return Ok(());
+    }
+    centesimal(d).map(|_| ())
+}
+
+/// Appends the ascending `DECIMAL` bytes of `d` (`PDecimal.toBytes`).
+fn encode_decimal(d: &Decimal, out: &mut Vec<u8>) -> Result<(), &'static str> {
+    if d.is_zero() {
+        out.push(DECIMAL_ZERO);
+        return Ok(());
+    }
+    let (exp, digits) = centesimal(d)?;
+    // exp is -63..=61, so both exponent bytes fit in a u8.
+    if d.is_negative() {
+        out.push((62 - exp) as u8);
+        out.extend(digits.iter().map(|c| 101 - c));
+        if digits.len() < DECIMAL_MAX_DIGIT_BYTES {
+            out.push(DECIMAL_NEG_TERMINATOR);
+        }
+    } else {
+        out.push((exp + 65) as u8 | 0x80);
+        out.extend(digits.iter().map(|c| c + 1));
+    }
+    Ok(())
+}
+
+/// Decodes the `DECIMAL` at `raw` (the key's bytes of the value, `mask`
+/// `FF` for DESC), `at` the key offset of `raw[0]`. `raw` is not empty.
+fn decode_decimal(raw: &[u8], mask: u8, at: usize) -> Result<Decimal, DecodeError> {
+    let b: Vec<u8> = raw.iter().map(|x| x ^ mask).collect();
+    let noncanon = |offset, reason| DecodeError::NonCanonical { offset, reason };
+    let head = b[0];
+    if head == DECIMAL_ZERO {
+        if b.len() > 1 {
+            return Err(noncanon(at + 1, "bytes after a DECIMAL zero (80)"));
+        }
+        return Ok(Decimal::default());
+    }
+    let negative = head & 0x80 == 0;
+    let exp = if negative {
+        62 - i64::from(head)
+    } else {
+        i64::from(head & 0x7F) - 65
+    };
+    if !(DECIMAL_MIN_EXP..=DECIMAL_MAX_EXP).contains(&exp) {
+        return Err(DecodeError::InvalidSymbol {
+            offset: at,
+            found: raw[0],
+            expected: "a DECIMAL exponent byte 01-7D or 82-FE (ascending form)",
+        });
+    }
+    let mut body = &b[1..];
+    let terminated = negative && body.last() == Some(&DECIMAL_NEG_TERMINATOR);
+    if terminated {
+        body = &body[..body.len() - 1];
+    }
+    if body.is_empty() {
+        return Err(DecodeError::Truncated {
+            offset: at + b.len(),
+            expected: "DECIMAL digits",
+        });
+    }
+    let (lo, hi) = if negative { (2, 101) } else { (1, 100) };
+    if let Some(i) = body.iter().position(|x| !(lo..=hi).contains(x)) {
+        return Err(DecodeError::InvalidSymbol {
+            offset: at + 1 + i,
+            found: raw[1 + i],
+            expected: "a DECIMAL digit byte",
+        });
+    }
+    if body.len() > DECIMAL_MAX_DIGIT_BYTES {
+        return Err(noncanon(
+            at + 1 + DECIMAL_MAX_DIGIT_BYTES,
+            "a DECIMAL is at most 21 bytes",
+        ));
+    }
+    if negative && !terminated && body.len() < DECIMAL_MAX_DIGIT_BYTES {
+        return Err(DecodeError::Truncated {
+            offset: at + b.len(),
+            expected: "the terminator 66 after a negative DECIMAL",
+        });
+    }
+    if terminated && body.len() == DECIMAL_MAX_DIGIT_BYTES {
+        return Err(noncanon(
+            at + b.len() - 1,
+            "Phoenix writes no terminator after 20 DECIMAL digit bytes",
+        ));
+    }
+    let centi: Vec<u8> = body
+        .iter()
+        .map(|x| if negative { 101 - x } else { x - 1 })
+        .collect();
+    if centi[0] == 0 {
+        return Err(noncanon(at + 1, "a leading zero DECIMAL digit"));
+    }
+    if centi[centi.len() - 1] == 0 {
+        return Err(noncanon(at + centi.len(), "a trailing zero DECIMAL digit"));
+    }
+    let digits: Vec<u8> = centi.iter().flat_map(|c| [c / 10, c % 10]).collect();
+    let d = Decimal::new(negative, &digits, 2 * (exp + 1)).unwrap_or_default();
+    if d.digits().len() > MAX_DECIMAL_PRECISION {
+        return Err(noncanon(
+            at,
+            "a DECIMAL of more than 38 significant digits (Phoenix rounds to 38)",
+        ));
+    }
+    // Belt and braces: the bytes must be the ones Phoenix writes for `d`.
+    let mut again = Vec::with_capacity(b.len());
+    match encode_decimal(&d, &mut again) {
+        Ok(()) if again == b => Ok(d),
+        _ => {
+            let i = again
+                .iter()
+                .zip(&b)
+                .position(|(x, y)| x != y)
+                .unwrap_or(again.len().min(b.len()));
+            Err(noncanon(at + i, "Phoenix writes this DECIMAL differently"))
+        }
+    }
+}
+
+/// Why a `CHAR(n)` value cannot be written, if it cannot.
+fn check_char(s: &str, n: u16) -> Result<(), &'static str> {
+    if !s.is_ascii() {
+        return Err("CHAR holds single-byte (ASCII) characters only");
+    }
+    if s.len() > usize::from(n) {
+        return Err("longer than the CHAR(n) column's n characters");
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
 // Encoding
 // ---------------------------------------------------------------------------
 
@@ -581,7 +935,11 @@ pub fn salt_byte(key_without_salt: &[u8], buckets: u16) -> u8 {
 /// [`ValueError::TypeMismatch`] for a value of another type,
 /// [`ValueError::Unencodable`] for null or empty values, integers out of
 /// the type's range, negative values (or −0.0) in `UNSIGNED_*` columns,
-/// nanoseconds over 999999 and U+0000 in a `VARCHAR`.
+/// nanoseconds over 999999, U+0000 in a `VARCHAR`, a `DECIMAL` of more
+/// than 38 significant digits or out of `10^-126 <= |v| < 10^124`, a
+/// `CHAR(n)` value with a non-ASCII character or longer than `n` bytes
+/// (trailing spaces included), a `BINARY(n)` value longer than `n`
+/// bytes.
 pub fn encode_value(column: Column, value: &Value, out: &mut Vec<u8>) -> Result<(), ValueError> {
     encode_at(0, column, value, out)
 }
@@ -683,6 +1041,19 @@ fn encode_at(
             out.extend_from_slice(s.as_bytes());
         }
         (Type::Varbinary, Value::Varbinary(b)) => out.extend_from_slice(b),
+        (Type::Decimal, Value::Decimal(d)) => encode_decimal(d, out).map_err(bad)?,
+        (Type::Char(n), Value::Char(s)) => {
+            check_char(s, n).map_err(bad)?;
+            out.extend_from_slice(s.as_bytes());
+            out.resize(start + usize::from(n), b' ');
+        }
+        (Type::Binary(n), Value::Binary(b)) => {
+            if b.len() > usize::from(n) {
+                return Err(bad("longer than the BINARY(n) column's n bytes"));
+            }
+            out.extend_from_slice(b);
+            out.resize(start + usize::from(n), 0);
+        }
         _ => return Err(mismatch()),
     }
     if column.order == SortOrder::Desc {
@@ -791,11 +1162,16 @@ pub fn encode_row_key(
 ///   refuse (see [`encode_row_key`]);
 /// - [`DecodeError::Truncated`] when the key ends inside a fixed-width
 ///   value, before a DESC value's `FF`, or before a fixed-width column;
-/// - [`DecodeError::InvalidSymbol`] at a wrong salt byte or a `BOOLEAN`
-///   byte other than `00`/`01`;
+/// - [`DecodeError::InvalidSymbol`] at a wrong salt byte, a `BOOLEAN`
+///   byte other than `00`/`01`, a non-ASCII byte in a `CHAR`, or a
+///   `DECIMAL` exponent or digit byte out of range;
+/// - [`DecodeError::Truncated`] also for a `DECIMAL` without digits or a
+///   negative one without its terminator `66`;
 /// - [`DecodeError::NonCanonical`] for values Phoenix does not write
-///   (negative `UNSIGNED_*`, NaN payloads, nanoseconds over 999999), an
-///   explicit trailing null or separator, or an empty key;
+///   (negative `UNSIGNED_*`, NaN payloads, nanoseconds over 999999, a
+///   `DECIMAL` with leading or trailing zero digits, over 38 digits or
+///   with a terminator after 20 digit bytes), an explicit trailing null or
+///   separator, or an empty key;
 /// - [`DecodeError::InvalidUtf8`] in a `VARCHAR`.
 pub fn decode_row_key(table: &Table, key: &[u8]) -> Result<Vec<Value>, DecodeError> {
     if table.check().is_err() {
@@ -893,6 +1269,23 @@ fn decode_column(
             return Ok((Value::Bool((b == 1) ^ (mask != 0)), pos + 1));
         }
         let b: Vec<u8> = raw.iter().map(|x| x ^ mask).collect();
+        match c.ty {
+            Type::Char(_) => {
+                if let Some(i) = b.iter().position(|x| !x.is_ascii()) {
+                    return Err(DecodeError::InvalidSymbol {
+                        offset: pos + i,
+                        found: raw[i],
+                        expected: "an ASCII byte in a CHAR",
+                    });
+                }
+                // Phoenix strips the padding when it reads a CHAR.
+                let len = b.iter().rposition(|&x| x != b' ').map_or(0, |i| i + 1);
+                let text = String::from_utf8_lossy(&b[..len]).into_owned();
+                return Ok((Value::Char(text), pos + w));
+            }
+            Type::Binary(_) => return Ok((Value::Binary(b), pos + w)),
+            _ => {}
+        }
         let noncanon = |reason| DecodeError::NonCanonical {
             offset: pos,
             reason,
@@ -1017,10 +1410,16 @@ fn decode_column(
             None => (key.len(), key.len()),
         }
     };
-    let bytes: Vec<u8> = key[pos..end].iter().map(|b| b ^ mask).collect();
-    if bytes.is_empty() {
+    if pos == end {
         return Ok((Value::Null, next));
     }
+    if c.ty == Type::Decimal {
+        return Ok((
+            Value::Decimal(decode_decimal(&key[pos..end], mask, pos)?),
+            next,
+        ));
+    }
+    let bytes: Vec<u8> = key[pos..end].iter().map(|b| b ^ mask).collect();
     let v = match c.ty {
         Type::Varchar => match String::from_utf8(bytes) {
             Ok(s) => {
@@ -1060,6 +1459,9 @@ fn decode_column(
 /// | `timestamp`, `unsigned_timestamp` | RFC 3339 with up to 9 fraction digits, or integer milliseconds |
 /// | `varchar` | the text, verbatim |
 /// | `varbinary` | hex |
+/// | `decimal` | decimal syntax: `-12.5`, `1.5e-7`, `1E+30` (empty: null) |
+/// | `char(n)` | the text, verbatim (ASCII, at most `n` characters; empty is the all-space value) |
+/// | `binary(n)` | hex, at most `n` bytes (empty is the all-zero value) |
 ///
 /// ```
 /// use lexikey::interop::phoenix::{parse_component, Column, Type, Value};
@@ -1068,6 +1470,8 @@ fn decode_column(
 ///     parse_component("timestamp:1970-01-01T00:00:00.001000002Z")?.1,
 ///     Value::Timestamp(1, 2)
 /// );
+/// assert_eq!(parse_component("decimal:1.50")?.1, Value::Decimal("1.5".parse()?));
+/// assert_eq!(parse_component("char(3).desc:ab")?.0, Column::desc(Type::Char(3)));
 /// # Ok::<(), lexikey::ParseError>(())
 /// ```
 ///
@@ -1114,6 +1518,27 @@ pub fn parse_value(ty: Type, text: &str) -> Result<Value, ParseError> {
         }
         Type::Varchar if text.is_empty() => Value::Null,
         Type::Varchar => Value::Varchar(text.to_string()),
+        Type::Decimal if text.is_empty() => Value::Null,
+        Type::Decimal => {
+            let d = Decimal::parse(text)?;
+            decimal_fits(&d)
+                .map_err(|e| ParseError::new(format!("decimal value {text:?}: {e}")))?;
+            Value::Decimal(d)
+        }
+        Type::Char(n) => {
+            check_char(text, n)
+                .map_err(|e| ParseError::new(format!("{ty} value {text:?}: {e}")))?;
+            Value::Char(text.to_string())
+        }
+        Type::Binary(n) => {
+            let b = crate::input::parse_hex(text)?;
+            if b.len() > usize::from(n) {
+                return Err(ParseError::new(format!(
+                    "{ty} value {text:?}: longer than {n} bytes"
+                )));
+            }
+            Value::Binary(b)
+        }
         _ => {
             let b = crate::input::parse_hex(text)?;
             if b.is_empty() {
@@ -1179,8 +1604,9 @@ pub fn format_component(column: Column, value: &Value) -> String {
             }
             s
         }
-        Value::Varchar(s) => s.clone(),
-        Value::Varbinary(b) => crate::to_hex(b),
+        Value::Varchar(s) | Value::Char(s) => s.clone(),
+        Value::Varbinary(b) | Value::Binary(b) => crate::to_hex(b),
+        Value::Decimal(d) => d.to_string(),
     };
     format!("{column}:{v}")
 }

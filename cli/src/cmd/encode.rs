@@ -94,7 +94,12 @@ COMPONENT is in the profile's own syntax:
                  unsigned_double, boolean, date, time, timestamp (RFC 3339 or integer
                  milliseconds; timestamp takes up to 9 fraction digits), unsigned_date,
                  unsigned_time, unsigned_timestamp, varchar, varbinary (hex; the last
-                 column only). A bare TYPE[.desc] or an empty varchar:/varbinary: is null.
+                 column only), decimal (1.5, -0.001, 1E+30: up to 38 significant digits,
+                 1e-126 <= |v| < 1e124; 1.0 and 1 are one key), char(N) (ASCII text of at
+                 most N characters, space-padded; trailing spaces are padding), binary(N)
+                 (hex, at most N bytes, zero-padded). A bare TYPE[.desc] or an empty
+                 varchar:/varbinary:/decimal: is null; an empty char(N):/binary(N): is
+                 all padding (fixed-width columns are never null).
                  The columns are the primary key's, in order (a table created by Phoenix
                  4.4 or later); trailing nulls are left out, as Phoenix does.
   --salt-buckets N  phoenix: the table's SALT_BUCKETS (1 to 256); the key starts with
@@ -104,10 +109,11 @@ e.g.
   lexikey encode --format hbase-ordered numeric:1 text:foo    ->  180234666f6f00
   lexikey encode --format phoenix varchar:a bigint.desc:1     ->  61007ffffffffffffffe
   lexikey encode --format phoenix --salt-buckets 4 varchar:a  ->  0061
+  lexikey encode --format phoenix decimal:-1.5 char(3):ab     ->  3e64336600616220
 With --stdin, each line holds the tab-separated VALUEs (the text after the ':') of
 the --schema fields; an fdb-tuple schema lists element types (str,int). In bulk mode
 an hbase-ordered text cell is never null (an empty cell is the empty string), and a
-phoenix varchar or varbinary cell is null when empty.
+phoenix varchar, varbinary or decimal cell is null when empty.
 ";
 
 /// Runs `lexikey encode`.
