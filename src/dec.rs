@@ -593,7 +593,7 @@ fn parse_elen(input: &[u8]) -> Result<Dec, DecodeError> {
         };
         let mut value = 0usize;
         int.clear();
-        for j in i..end {
+        for (j, &raw) in input.iter().enumerate().take(end).skip(i) {
             match sym(j) {
                 Some(c @ b'0'..=b'9') => {
                     int.push(c);
@@ -604,7 +604,7 @@ fn parse_elen(input: &[u8]) -> Result<Dec, DecodeError> {
                 _ => {
                     return Err(DecodeError::InvalidSymbol {
                         offset: j,
-                        found: input[j],
+                        found: raw,
                         expected: "a digit of an ELEN number",
                     })
                 }
