@@ -26,7 +26,7 @@ use lexikey::KeyRange;
 /// in the order they reach the wrapper (over all threads); under threads
 /// that order varies from run to run, the set of failing numbers does not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Schedule {
+pub(crate) enum Schedule {
     /// No call fails.
     Never,
     /// Exactly calls `n−1, 2n−1, …`: one in `n`, strictly periodic.
@@ -56,7 +56,7 @@ impl Schedule {
 
 /// Which successful writes a [`Flaky`] may report as failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Writes {
+pub(crate) enum Writes {
     /// `put_if_absent`, `compare_and_swap` and `delete`.
     All,
     /// Only `compare_and_swap`.
@@ -67,19 +67,19 @@ pub enum Writes {
 
 /// Counts of injected faults.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Injected {
+pub(crate) struct Injected {
     /// Calls failed before reaching the store.
-    pub before: u64,
+    pub(crate) before: u64,
     /// Writes applied, then reported as failed.
-    pub after: u64,
+    pub(crate) after: u64,
     /// Calls that reached the store.
-    pub passed: u64,
+    pub(crate) passed: u64,
 }
 
 /// A store that fails some calls (see the module docs). Without
 /// [`Flaky::before`] / [`Flaky::after`] it passes every call through.
 #[derive(Debug)]
-pub struct Flaky<S> {
+pub(crate) struct Flaky<S> {
     inner: S,
     before: Schedule,
     after: Schedule,
@@ -96,7 +96,7 @@ pub struct Flaky<S> {
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// SplitMix64's output function.
-pub fn splitmix(n: u64) -> u64 {
+pub(crate) fn splitmix(n: u64) -> u64 {
     let mut z = n.wrapping_add(GOLDEN);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -109,7 +109,7 @@ fn bump(c: &AtomicU64) {
 
 impl<S> Flaky<S> {
     /// A wrapper that injects nothing yet.
-    pub fn new(inner: S) -> Self {
+    pub(crate) fn new(inner: S) -> Self {
         Flaky {
             inner,
             before: Schedule::Never,
@@ -124,26 +124,26 @@ impl<S> Flaky<S> {
     }
 
     /// Fail the calls of `schedule` (any method) before they reach the store.
-    pub fn before(mut self, schedule: Schedule) -> Self {
+    pub(crate) fn before(mut self, schedule: Schedule) -> Self {
         self.before = schedule;
         self
     }
 
     /// Report the writes of `schedule` (among `writes` that the store
     /// answered without an error) as failed after they were applied.
-    pub fn after(mut self, schedule: Schedule, writes: Writes) -> Self {
+    pub(crate) fn after(mut self, schedule: Schedule, writes: Writes) -> Self {
         self.after = schedule;
         self.writes = writes;
         self
     }
 
     /// The wrapped store.
-    pub fn inner(&self) -> &S {
+    pub(crate) fn inner(&self) -> &S {
         &self.inner
     }
 
     /// What was injected so far.
-    pub fn injected(&self) -> Injected {
+    pub(crate) fn injected(&self) -> Injected {
         let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
         Injected {
             before: get(&self.injected_before),
