@@ -970,6 +970,49 @@ fn identical_values_and_an_ambiguous_write_never_give_one_id_to_two_callers(
 }
 
 #[test]
+fn error_storms() -> Result<(), AllocError> {
+    // Every call fails before reaching the store (an outage): each insert
+    // gives up with Contention after max_attempts and writes nothing.
+    for guard in [false, true] {
+        let store = Flaky::new(MemStore::new()).before(Schedule::Every(1));
+        let cfg = quick(config(Format::Hex).with_guard(guard).with_max_attempts(5));
+        let a = Allocator::new(store, cfg)?;
+        for _ in 0..3 {
+            match a.insert(b"lost") {
+                Err(AllocError::Contention { attempts: 5 }) => {}
+                other => panic!("guard={guard}: expected Contention, got {other:?}"),
+            }
+        }
+        assert_eq!(a.store().injected().passed, 0);
+        assert!(a.store().inner().scan(&KeyRange::all(), 10)?.is_empty());
+    }
+    // Every write is applied and then reported as failed (every answer
+    // lost): with the guard, or with unique values, every insert still
+    // succeeds, exactly, contiguously; without either, every insert says
+    // Ambiguous with the ID whose row holds its value.
+    for (guard, unique) in [(true, false), (false, true), (false, false)] {
+        let store = Flaky::new(MemStore::new()).after(Schedule::Every(1), Writes::All);
+        let cfg = quick(config(Format::Hex))
+            .with_guard(guard)
+            .with_assume_unique_values(unique);
+        let a = Allocator::new(store, cfg)?;
+        for i in 0..20u8 {
+            let want = u64::MAX - u64::from(i);
+            match a.insert(&[i]) {
+                Ok(id) if guard || unique => assert_eq!(id, want),
+                Err(AllocError::Ambiguous { id, .. }) if !guard && !unique => {
+                    assert_eq!(id, want);
+                }
+                other => panic!("guard={guard} unique={unique}: got {other:?}"),
+            }
+            assert_eq!(a.get_row(want)?, Some(vec![i]));
+        }
+        assert_eq!(rows(&a).len(), 20);
+    }
+    Ok(())
+}
+
+#[test]
 fn a_client_killed_before_its_put() -> Result<(), AllocError> {
     for guard in [false, true] {
         let store = Arc::new(MemStore::new());
