@@ -97,18 +97,26 @@
 //! - **No lost row:** every row written by an `Ok` call stays where it was
 //!   written; the allocator never overwrites or deletes.
 //! - Without faults, IDs are **contiguous** from `start` down in both modes.
+//!   Under the faults below, guard off they stay contiguous (a fault can
+//!   leave an orphan row, never a hole); guard on, an ambiguous CAS or a
+//!   client killed after its CAS can leave holes.
 //!
 //! Under faults:
 //!
-//! - **A client killed mid-way.** Guard off: killed before its put, it wrote
-//!   nothing and left no trace — the next client takes the same ID. Guard
-//!   on: killed between the CAS and the put, the ID is skipped forever (a
-//!   *hole*): the LWM is already below it, so it is never handed out. In both
-//!   modes, killed after its put, the row exists but its client never learnt
-//!   the ID (an *orphan* row holding that client's value; later IDs go below
-//!   it and it is never relabelled). Holes and orphans break contiguity or
-//!   exactly-once, never uniqueness; [`Allocator::oldest`] falls back to a
-//!   search when the start row is a hole.
+//! - **A client killed mid-way** (SIGKILL, power loss: no cleanup runs).
+//!   Guard off, killed between reading the first key and its
+//!   `put_if_absent`: it wrote nothing and left no trace, so there is no
+//!   hole — the next client reads the same first key and takes the same ID,
+//!   and the row it writes holds *its* value (an ID is only ever derived from
+//!   rows that exist, never from a dead client's intent). Guard on, killed
+//!   between the CAS and the put: the ID is skipped forever (a *hole*): the
+//!   LWM is already below it, so it is never handed out, and no row ever
+//!   appears under it. In both modes, killed after its put, the row exists
+//!   but its client never learnt the ID (an *orphan* row holding that
+//!   client's value; later IDs go below it and it is never relabelled).
+//!   Holes and orphans break contiguity or exactly-once, never uniqueness;
+//!   [`Allocator::oldest`] falls back to a search when the start row is a
+//!   hole.
 //! - **A store that returns errors.** A retryable error on a read is simply
 //!   retried. A retryable error on a write leaves its outcome unknown (a
 //!   timeout may hide a committed write: the *ambiguous commit*), so the
@@ -118,9 +126,12 @@
 //!     the attempt starts over — if our CAS did apply but another client
 //!     moved the LWM on before we looked, that ID is a hole;
 //!   - guard on, put of the row: the ID is ours alone, so the next attempt
-//!     simply puts again: `true` → written now; `false` → the row holds our
-//!     value (our first write landed: done) or, only if clients without the
-//!     guard share the table, theirs (the ID is skipped). Exact: no orphan;
+//!     first reads the row: our value → our write landed, done; absent →
+//!     put again (`true` → written now; `false` → a delayed write of ours
+//!     landed meanwhile, read again); another value → only if clients
+//!     without the guard share the table: the ID is skipped. Exact: no
+//!     orphan, and resolved by reads, so even a store that applies every
+//!     write and loses every answer still yields IDs;
 //!   - guard off, put of the row: the next attempt first reads the row.
 //!     Absent → start over; another value → lost, start over; *our* value →
 //!     it may be ours, or another client may have inserted identical bytes
@@ -137,6 +148,29 @@
 //!   write's outcome is still unknown, the result is
 //!   [`AllocError::Ambiguous`], never `Contention` (an unresolved CAS gives
 //!   `Contention`: no row was written, at worst the ID is a hole).
+//! - **Error storms** (the store fails every call for a while: an outage, a
+//!   leader election, a partition). Each call keeps retrying with backoff
+//!   and gives up after [`AllocatorConfig::max_attempts`] attempts —
+//!   roughly `max_attempts × backoff_cap` plus the store's own timeouts —
+//!   with [`AllocError::Contention`] when nothing of this call can have
+//!   been written, or [`AllocError::Ambiguous`] when its row write's outcome
+//!   is still unknown (read that row). A storm never causes a duplicate, a
+//!   mislabelled row or a lost `Ok` row; after it, allocation continues from
+//!   the rows (guard off: from the newest row, so no hole; guard on: below
+//!   the LWM, with at most the holes described above). A storm of *lost
+//!   answers* (every write applied, every reply an error, reads fine)
+//!   still yields IDs with the guard or with
+//!   [`AllocatorConfig::assume_unique_values`], and
+//!   [`AllocError::Ambiguous`] (row written, holding the caller's value)
+//!   for every call otherwise.
+//!
+//! Tested on every adapter of `lexikey-stores` (redb, RocksDB, Redis,
+//! PostgreSQL, etcd; `stores/tests/conformance.rs`): concurrent clients
+//! through a test-only wrapper that fails a seeded tenth of the calls before
+//! they reach the store and reports a tenth of the applied writes as failed,
+//! then the store is read directly. Servers killed mid-run (etcd,
+//! PostgreSQL, Redis: `stores/tests/faults.rs`) and clients SIGKILLed
+//! mid-allocation (Redis, PostgreSQL: `cli/tests/stores.rs`) are tested too.
 //! - **Clients with and without the guard on one table.** Still no duplicate
 //!   (`put_if_absent` decides), but unguarded clients reuse deleted IDs and
 //!   take IDs below the LWM, which guarded clients then skip
@@ -801,6 +835,22 @@ impl<S: Store> Allocator<S> {
         };
         // 4. Put the row; nobody else reserves `id`.
         let key = self.key(id);
+        if g.put_error.is_some() {
+            // An earlier put of ours had an unknown outcome: read the row
+            // first. Putting again would not tell (its answer can be lost
+            // too: a store whose every write commits but times out would
+            // never resolve), a read does.
+            match self.store.get(&key) {
+                Ok(Some(v)) if v == value => return Ok(Step::Done(id)),
+                Ok(Some(_)) => return Ok(self.skip(g)),
+                Ok(None) => {}
+                Err(e) if e.retryable => {
+                    bump(&self.counters.store_errors);
+                    return Ok(Step::Retry);
+                }
+                Err(e) => return Err(AllocError::Ambiguous { id, error: e }),
+            }
+        }
         match self.store.put_if_absent(&key, value) {
             Ok(true) => Ok(Step::Done(id)),
             Ok(false) => {
@@ -819,12 +869,7 @@ impl<S: Store> Allocator<S> {
                         }
                     }
                 }
-                // Taken by a writer without the guard: skip the ID.
-                bump(&self.counters.conflicts);
-                bump(&self.counters.skipped);
-                g.reserved = None;
-                g.put_error = None;
-                Ok(Step::Retry)
+                Ok(self.skip(g))
             }
             Err(e) if e.retryable => {
                 bump(&self.counters.store_errors);
@@ -836,6 +881,16 @@ impl<S: Store> Allocator<S> {
             Err(e) if g.put_error.is_some() => Err(AllocError::Ambiguous { id, error: e }),
             Err(e) => Err(AllocError::Store(e)),
         }
+    }
+
+    /// Guard on: the reserved ID's row was written by someone else (a
+    /// writer without the guard): give the ID up.
+    fn skip(&self, g: &mut Guarded) -> Step {
+        bump(&self.counters.conflicts);
+        bump(&self.counters.skipped);
+        g.reserved = None;
+        g.put_error = None;
+        Step::Retry
     }
 
     /// Step 2: the ID below `base` (the newest ID or the LWM), or `start`.

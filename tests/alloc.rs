@@ -15,6 +15,10 @@ use lexikey::store::{btree_bounds, Entry, MemStore, Store, StoreError};
 use lexikey::{tuple, Component, Format, KeyRange, Value};
 use proptest::prelude::*;
 
+#[path = "support/flaky.rs"]
+mod flaky;
+use flaky::{Flaky, Schedule, Writes};
+
 fn comments() -> Vec<Component<'static>> {
     vec![Component::asc("comments")]
 }
@@ -75,129 +79,10 @@ impl<S: Store> Store for Counting<S> {
     }
 }
 
-/// How a [`Flaky`] store fails.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Fault {
-    /// Every Nth call (reads and writes) fails with a retryable error
-    /// without doing anything.
-    Before,
-    /// Every Nth write (`put_if_absent`, `compare_and_swap`) is performed,
-    /// then reported as a retryable error: an ambiguous commit.
-    After,
-    /// As `After`, but only for `compare_and_swap`.
-    AfterCas,
-}
-
-/// A store that fails every Nth call (test only).
-struct Flaky<S> {
-    inner: S,
-    every: u64,
-    fault: Fault,
-    /// Fail calls chosen by a hash of their number, one in `every` on
-    /// average, instead of exactly every `every`th: a strict period can
-    /// keep hitting the same step of the allocator's loop.
-    scattered: bool,
-    calls: AtomicU64,
-    failures: AtomicU64,
-}
-
-impl<S> Flaky<S> {
-    fn new(inner: S, every: u64, fault: Fault) -> Self {
-        Flaky {
-            inner,
-            every,
-            fault,
-            scattered: false,
-            calls: AtomicU64::new(0),
-            failures: AtomicU64::new(0),
-        }
-    }
-
-    fn scattered(mut self) -> Self {
-        self.scattered = true;
-        self
-    }
-
-    fn strike(&self) -> bool {
-        let n = self.calls.fetch_add(1, Ordering::Relaxed);
-        let hit = if self.scattered {
-            splitmix(n) % self.every == 0
-        } else {
-            n % self.every == self.every - 1
-        };
-        if hit {
-            let _ = self.failures.fetch_add(1, Ordering::Relaxed);
-        }
-        hit
-    }
-
-    fn before(&self) -> Result<(), StoreError> {
-        if self.fault == Fault::Before && self.strike() {
-            return Err(StoreError::transient(
-                "flaky",
-                "injected failure (not applied)",
-            ));
-        }
-        Ok(())
-    }
-
-    fn after<T>(&self, cas: bool, r: Result<T, StoreError>) -> Result<T, StoreError> {
-        let applies = match self.fault {
-            Fault::Before => false,
-            Fault::After => true,
-            Fault::AfterCas => cas,
-        };
-        if applies && self.strike() {
-            let _ = r?;
-            return Err(StoreError::transient("flaky", "injected failure (applied)"));
-        }
-        r
-    }
-}
-
-impl<S: Store> Store for Flaky<S> {
-    fn first_key(&self, range: &KeyRange) -> Result<Option<Vec<u8>>, StoreError> {
-        self.before()?;
-        self.inner.first_key(range)
-    }
-    fn put_if_absent(&self, key: &[u8], value: &[u8]) -> Result<bool, StoreError> {
-        self.before()?;
-        self.after(false, self.inner.put_if_absent(key, value))
-    }
-    fn compare_and_swap(
-        &self,
-        key: &[u8],
-        expected: Option<&[u8]>,
-        new: &[u8],
-    ) -> Result<bool, StoreError> {
-        self.before()?;
-        self.after(true, self.inner.compare_and_swap(key, expected, new))
-    }
-    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        self.before()?;
-        self.inner.get(key)
-    }
-    fn scan(&self, range: &KeyRange, limit: usize) -> Result<Vec<Entry>, StoreError> {
-        self.before()?;
-        self.inner.scan(range, limit)
-    }
-    fn delete(&self, key: &[u8]) -> Result<bool, StoreError> {
-        self.before()?;
-        self.inner.delete(key)
-    }
-}
-
 fn yielding() -> Yielding<MemStore> {
     Yielding {
         inner: MemStore::new(),
     }
-}
-
-fn splitmix(n: u64) -> u64 {
-    let mut z = n.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// Yields the thread around every call, so that 8 clients on 2 cores really
@@ -950,9 +835,9 @@ fn retryable_errors_before_the_call_never_duplicate_nor_leave_holes() -> Result<
         // 5: more calls than one attempt makes, so that the failure moves
         // from call to call (with 3, a lone client whose attempts take 3
         // calls would fail the same call forever).
-        let store = Flaky::new(yielding(), 5, Fault::Before);
+        let store = Flaky::new(yielding()).before(Schedule::Every(5));
         before_faults(store, guard)?;
-        let store = Flaky::new(yielding(), 4, Fault::Before).scattered();
+        let store = Flaky::new(yielding()).before(Schedule::Random { one_in: 4, seed: 0 });
         before_faults(store, guard)?;
     }
     Ok(())
@@ -977,10 +862,8 @@ fn before_faults<S: Store>(store: Flaky<S>, guard: bool) -> Result<(), AllocErro
         let st = a.stats();
         assert!(st.store_errors > 0);
         eprintln!(
-            "fail 1 call in {} (scattered: {}), guard={guard}: {} injected, stats {st:?}",
-            a.store().every,
-            a.store().scattered,
-            a.store().failures.load(Ordering::Relaxed)
+            "guard={guard}: injected {:?}, stats {st:?}",
+            a.store().injected()
         );
     }
     Ok(())
@@ -989,7 +872,7 @@ fn before_faults<S: Store>(store: Flaky<S>, guard: bool) -> Result<(), AllocErro
 #[test]
 fn ambiguous_commits_with_the_guard_resolve_exactly() -> Result<(), AllocError> {
     // Every 4th write is applied and then reported as failed.
-    let store = Flaky::new(yielding(), 4, Fault::After);
+    let store = Flaky::new(yielding()).after(Schedule::Every(4), Writes::All);
     let a = Allocator::new(store, quick(config(Format::Hex).with_guard(true)))?;
     let (ok, amb) = hammer(&a, 250);
     assert!(amb.is_empty(), "the guard resolves every ambiguous write");
@@ -1012,7 +895,7 @@ fn ambiguous_commits_with_the_guard_resolve_exactly() -> Result<(), AllocError> 
 #[test]
 fn an_ambiguous_cas_of_one_client_leaves_no_hole() -> Result<(), AllocError> {
     // One client: an applied-but-failed CAS is recognised by its token.
-    let store = Flaky::new(yielding(), 2, Fault::AfterCas);
+    let store = Flaky::new(yielding()).after(Schedule::Every(2), Writes::Cas);
     let a = Allocator::new(store, quick(config(Format::Base64).with_guard(true)))?;
     let ids: Vec<u64> = (0..100).map(|i| a.insert(&[i])).collect::<Result<_, _>>()?;
     assert_eq!(ids, (0..100).map(|i| u64::MAX - i).collect::<Vec<_>>());
@@ -1023,7 +906,7 @@ fn an_ambiguous_cas_of_one_client_leaves_no_hole() -> Result<(), AllocError> {
 #[test]
 fn ambiguous_commits_without_the_guard_are_reported_or_claimed() -> Result<(), AllocError> {
     // Default: a row holding our value after an ambiguous write is reported.
-    let store = Flaky::new(yielding(), 4, Fault::After);
+    let store = Flaky::new(yielding()).after(Schedule::Every(4), Writes::All);
     let a = Allocator::new(store, quick(config(Format::Hex)))?;
     let (ok, amb) = hammer(&a, 250);
     assert!(!amb.is_empty());
@@ -1046,7 +929,7 @@ fn ambiguous_commits_without_the_guard_are_reported_or_claimed() -> Result<(), A
     );
 
     // With unique values the allocator may claim them.
-    let store = Flaky::new(yielding(), 4, Fault::After);
+    let store = Flaky::new(yielding()).after(Schedule::Every(4), Writes::All);
     let cfg = quick(config(Format::Hex)).with_assume_unique_values(true);
     let a = Allocator::new(store, cfg)?;
     let (ok, amb) = hammer(&a, 250);
@@ -1065,7 +948,7 @@ fn identical_values_and_an_ambiguous_write_never_give_one_id_to_two_callers(
     // Every client inserts the same bytes, so a re-read cannot tell whose
     // row it is: without assume_unique_values that must be Ambiguous, never
     // a second Ok for the same ID.
-    let store = Flaky::new(yielding(), 3, Fault::After);
+    let store = Flaky::new(yielding()).after(Schedule::Every(3), Writes::All);
     let a = Allocator::new(store, quick(config(Format::Hex)))?;
     let out: Vec<Result<u64, AllocError>> = std::thread::scope(|s| {
         let hs: Vec<_> = (0..8)
@@ -1082,6 +965,49 @@ fn identical_values_and_an_ambiguous_write_never_give_one_id_to_two_callers(
             Err(AllocError::Ambiguous { .. }) => {}
             Err(e) => panic!("{e}"),
         }
+    }
+    Ok(())
+}
+
+#[test]
+fn error_storms() -> Result<(), AllocError> {
+    // Every call fails before reaching the store (an outage): each insert
+    // gives up with Contention after max_attempts and writes nothing.
+    for guard in [false, true] {
+        let store = Flaky::new(MemStore::new()).before(Schedule::Every(1));
+        let cfg = quick(config(Format::Hex).with_guard(guard).with_max_attempts(5));
+        let a = Allocator::new(store, cfg)?;
+        for _ in 0..3 {
+            match a.insert(b"lost") {
+                Err(AllocError::Contention { attempts: 5 }) => {}
+                other => panic!("guard={guard}: expected Contention, got {other:?}"),
+            }
+        }
+        assert_eq!(a.store().injected().passed, 0);
+        assert!(a.store().inner().scan(&KeyRange::all(), 10)?.is_empty());
+    }
+    // Every write is applied and then reported as failed (every answer
+    // lost): with the guard, or with unique values, every insert still
+    // succeeds, exactly, contiguously; without either, every insert says
+    // Ambiguous with the ID whose row holds its value.
+    for (guard, unique) in [(true, false), (false, true), (false, false)] {
+        let store = Flaky::new(MemStore::new()).after(Schedule::Every(1), Writes::All);
+        let cfg = quick(config(Format::Hex))
+            .with_guard(guard)
+            .with_assume_unique_values(unique);
+        let a = Allocator::new(store, cfg)?;
+        for i in 0..20u8 {
+            let want = u64::MAX - u64::from(i);
+            match a.insert(&[i]) {
+                Ok(id) if guard || unique => assert_eq!(id, want),
+                Err(AllocError::Ambiguous { id, .. }) if !guard && !unique => {
+                    assert_eq!(id, want);
+                }
+                other => panic!("guard={guard} unique={unique}: got {other:?}"),
+            }
+            assert_eq!(a.get_row(want)?, Some(vec![i]));
+        }
+        assert_eq!(rows(&a).len(), 20);
     }
     Ok(())
 }

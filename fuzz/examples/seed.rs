@@ -345,6 +345,10 @@ fn main() -> Result<(), String> {
         "parse_schema",
         b"str,i64.desc,f64.asc,bytes,uuid,ts,bool,u32,i32,u64,f32".to_vec(),
     );
+    // ULIDs, store URLs, queue keys, salted keys, geo codes.
+    for (target, data) in lexikey_fuzz::decoders::seeds() {
+        seeds.add(target, data);
+    }
     for (target, inputs) in &seeds.0 {
         let dir: PathBuf = Path::new(corpus).join(target);
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;

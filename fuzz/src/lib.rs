@@ -16,6 +16,7 @@
 //! | `parse_ts` | UTF-8 text / 8 bytes | `parse_ts` → `format_ts` → `parse_ts` is stable |
 //! | `range_build` | structured prefix, predicates, probe values | `RangeQuery::build` never panics; text bounds are valid UTF-8 without C0 bytes; a probe's key is inside the range exactly when the probe satisfies every predicate |
 //! | `decode_fdb_tuple`, `decode_hbase_ordered`, `decode_phoenix` | key bytes (HBase: fields header; Phoenix: table header) | the interop decoders never panic, errors lie inside the key, accepted keys re-encode to themselves, decoded values survive the component syntax (see [`interop`]) |
+//! | `decode_ulid`, `parse_store_url`, `decode_queue_key`, `decode_salted`, `decode_geo` | text or bytes (see [`decoders`]) | never panic, errors inside the input, accepted inputs re-encode to themselves (see [`decoders`]) |
 //!
 //! # Input layout
 //!
@@ -46,6 +47,7 @@ use lexikey::input;
 use lexikey::range::{RangeError, RangeQuery};
 use lexikey::{tuple, Component, Dir, Field, Format, Type, Value};
 
+pub mod decoders;
 pub mod interop;
 
 /// Schema-header bit: decode without a schema.

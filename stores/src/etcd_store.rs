@@ -11,7 +11,6 @@ use lexikey::KeyRange;
 use serde_json::{json, Value};
 use ureq::Agent;
 
-use crate::options::{split, Options};
 use crate::prefix::Prefix;
 
 const NAME: &str = "etcd";
@@ -110,20 +109,6 @@ fn int(v: &Value) -> i64 {
     }
 }
 
-/// Parses `HOST:PORT`.
-fn check_endpoint(url: &str, ep: &str) -> Result<(), StoreError> {
-    let (host, port) = ep
-        .rsplit_once(':')
-        .ok_or_else(|| crate::bad_url(url, format!("endpoint `{ep}`: expected HOST:PORT")))?;
-    if host.is_empty() || host.contains(['/', '@', '?', '#', ' ']) {
-        return Err(crate::bad_url(url, format!("endpoint `{ep}`: bad host")));
-    }
-    match port.parse::<u16>() {
-        Ok(p) if p > 0 => Ok(()),
-        _ => Err(crate::bad_url(url, format!("endpoint `{ep}`: bad port"))),
-    }
-}
-
 impl EtcdStore {
     /// Opens `etcd://HOST:PORT[,HOST:PORT…][?ns=NAME&timeout_ms=N]` and
     /// checks that some endpoint answers.
@@ -132,23 +117,18 @@ impl EtcdStore {
     /// A fatal [`StoreError`] for a bad URL; a retryable one when no
     /// endpoint answers.
     pub fn open(url: &str) -> Result<EtcdStore, StoreError> {
-        let rest = url
-            .strip_prefix("etcd://")
-            .ok_or_else(|| crate::bad_url(url, "expected etcd://HOST:PORT[,HOST:PORT…]"))?;
-        let (hosts, query) = split(rest);
-        let mut opts = Options::parse(url, query)?;
-        let namespace = opts.namespace(url)?;
-        let timeout = Duration::from_millis(opts.take_u64(url, "timeout_ms")?.unwrap_or(5000));
-        opts.finish(url, &["ns", "timeout_ms"])?;
-        let endpoints: Vec<String> = hosts.split(',').map(str::to_string).collect();
-        for ep in &endpoints {
-            check_endpoint(url, ep)?;
-        }
-        let store = Self::open_with(EtcdOptions {
+        let (endpoints, namespace, timeout) = crate::spec::parse_etcd(url)?;
+        Self::open_checked(EtcdOptions {
             endpoints,
             namespace,
             timeout,
-        })?;
+        })
+    }
+
+    /// [`EtcdStore::open_with`], then one request to check that some
+    /// endpoint answers.
+    pub(crate) fn open_checked(options: EtcdOptions) -> Result<EtcdStore, StoreError> {
+        let store = Self::open_with(options)?;
         // Fail early when nothing answers.
         let _ = store.first_key(&KeyRange::all())?;
         Ok(store)
@@ -389,16 +369,6 @@ impl Store for EtcdStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn endpoints() {
-        let u = "etcd://x";
-        assert!(check_endpoint(u, "127.0.0.1:2379").is_ok());
-        assert!(check_endpoint(u, "[::1]:2379").is_ok());
-        for bad in ["127.0.0.1", ":1", "h:0", "h:70000", "h/x:1", "a@b:1"] {
-            assert!(check_endpoint(u, bad).is_err(), "{bad}");
-        }
-    }
 
     #[test]
     fn ints_and_bytes() {

@@ -20,7 +20,8 @@
 //!
 //! ## Store URLs
 //!
-//! [`open`] turns a URL into a store:
+//! [`open`] turns a URL into a store; [`parse_url`] only parses it (no I/O)
+//! into a [`StoreSpec`], which renders back as a canonical URL:
 //!
 //! | URL | store |
 //! |---|---|
@@ -76,6 +77,7 @@ use lexikey::store::{Store, StoreError};
 mod options;
 mod pool;
 mod prefix;
+mod spec;
 
 #[cfg(feature = "etcd")]
 mod etcd_store;
@@ -100,13 +102,14 @@ pub use redis_store::RedisStore;
 pub use rocksdb_store::RocksStore;
 
 pub use options::{check_namespace, DEFAULT_NAMESPACE};
+pub use spec::{parse_url, StoreSpec, DEFAULT_TIMEOUT};
 
 /// The name of this crate's own errors (bad URL, missing feature) in
 /// [`StoreError::store`].
 pub const STORE_NAME: &str = "lexikey-stores";
 
 /// Opens the store a URL names (see the [crate docs](crate#store-urls) for
-/// the syntax).
+/// the syntax): [`parse_url`], then open or connect.
 ///
 /// # Errors
 /// A fatal [`StoreError`] for a URL that does not parse, an unknown scheme
@@ -114,35 +117,86 @@ pub const STORE_NAME: &str = "lexikey-stores";
 /// build lacks; otherwise whatever opening the store returns (for servers:
 /// a retryable error when the server cannot be reached).
 pub fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
-    let (scheme, rest) = url.split_once(':').ok_or_else(|| {
-        bad_url(
-            url,
-            "expected SCHEME:… (memory:, redb:, rocksdb:, redis://, postgres://, etcd://)",
-        )
-    })?;
-    match scheme {
-        "memory" => {
-            let (path, opts) = options::split(rest);
-            if !path.is_empty() && path != "//" {
-                return Err(bad_url(url, "memory: takes no path"));
-            }
-            let mut opts = options::Options::parse(url, opts)?;
-            let _ = opts.namespace(url)?; // checked, then ignored
-            opts.finish(url, &["ns"])?;
-            Ok(Box::new(lexikey::store::MemStore::new()))
-        }
-        "redb" => open_redb(url, rest),
-        "rocksdb" => open_rocksdb(url, rest),
-        "redis" => open_redis(url),
-        "postgres" | "postgresql" => open_postgres(url),
-        "etcd" => open_etcd(url, rest),
-        _ => Err(bad_url(
-            url,
-            format!(
-                "unknown scheme `{scheme}:` (memory:, redb:, rocksdb:, redis://, postgres://, etcd://)"
-            ),
-        )),
+    // A scheme this build lacks is reported before the rest of the URL is
+    // looked at.
+    if let Some(feature) = url.split_once(':').and_then(|(s, _)| missing(s)) {
+        return Err(missing_feature(url, feature));
     }
+    match parse_url(url)? {
+        StoreSpec::Memory { .. } => Ok(Box::new(lexikey::store::MemStore::new())),
+        #[cfg(feature = "redb")]
+        StoreSpec::Redb {
+            path,
+            namespace,
+            fsync,
+            multi_process,
+        } => {
+            let o = RedbOptions {
+                namespace,
+                fsync,
+                multi_process,
+            };
+            Ok(Box::new(RedbStore::open_with(path, o)?))
+        }
+        #[cfg(feature = "rocksdb")]
+        StoreSpec::Rocksdb { path, namespace } => Ok(Box::new(RocksStore::open(path, &namespace)?)),
+        #[cfg(feature = "redis")]
+        StoreSpec::Redis {
+            base,
+            namespace,
+            timeout,
+            client_options,
+        } => {
+            let c = spec::ClientUrl {
+                base,
+                namespace,
+                timeout,
+                options: client_options,
+            };
+            Ok(Box::new(RedisStore::open_parsed(url, &c)?))
+        }
+        #[cfg(feature = "postgres")]
+        StoreSpec::Postgres {
+            base,
+            namespace,
+            timeout,
+            client_options,
+        } => {
+            let c = spec::ClientUrl {
+                base,
+                namespace,
+                timeout,
+                options: client_options,
+            };
+            Ok(Box::new(PostgresStore::open_parsed(url, &c)?))
+        }
+        #[cfg(feature = "etcd")]
+        StoreSpec::Etcd {
+            endpoints,
+            namespace,
+            timeout,
+        } => Ok(Box::new(EtcdStore::open_checked(EtcdOptions {
+            endpoints,
+            namespace,
+            timeout,
+        })?)),
+        // A store whose feature this build lacks (caught above).
+        #[allow(unreachable_patterns)] // every feature on
+        spec => Err(missing_feature(url, spec.feature().unwrap_or("?"))),
+    }
+}
+
+/// The cargo feature a scheme needs, when this build lacks it.
+fn missing(scheme: &str) -> Option<&'static str> {
+    let (feature, on) = match scheme {
+        "redb" => ("redb", cfg!(feature = "redb")),
+        "rocksdb" => ("rocksdb", cfg!(feature = "rocksdb")),
+        "redis" => ("redis", cfg!(feature = "redis")),
+        "postgres" | "postgresql" => ("postgres", cfg!(feature = "postgres")),
+        "etcd" => ("etcd", cfg!(feature = "etcd")),
+        _ => return None,
+    };
+    (!on).then_some(feature)
 }
 
 /// A fatal error about a URL, naming the URL and what is wrong with it.
@@ -150,92 +204,11 @@ pub(crate) fn bad_url(url: &str, why: impl std::fmt::Display) -> StoreError {
     StoreError::fatal(STORE_NAME, format!("bad store URL `{url}`: {why}"))
 }
 
-#[allow(dead_code)] // unused when every feature is on
 fn missing_feature(url: &str, feature: &str) -> StoreError {
     StoreError::fatal(
         STORE_NAME,
         format!("`{url}` needs lexikey-stores built with cargo feature `{feature}`"),
     )
-}
-
-#[cfg(feature = "redb")]
-fn open_redb(url: &str, rest: &str) -> Result<Box<dyn Store>, StoreError> {
-    let (path, opts) = options::split(rest);
-    if path.is_empty() {
-        return Err(bad_url(url, "expected redb:PATH"));
-    }
-    let mut opts = options::Options::parse(url, opts)?;
-    let mut o = RedbOptions {
-        namespace: opts.namespace(url)?,
-        ..RedbOptions::default()
-    };
-    if let Some(v) = opts.take_bool(url, "fsync")? {
-        o.fsync = v;
-    }
-    match opts.take("processes").as_deref() {
-        None | Some("one") => {}
-        Some("many") => o.multi_process = true,
-        Some(v) => {
-            return Err(bad_url(
-                url,
-                format!("option `processes={v}`: expected one or many"),
-            ))
-        }
-    }
-    opts.finish(url, &["ns", "fsync", "processes"])?;
-    Ok(Box::new(RedbStore::open_with(path, o)?))
-}
-
-#[cfg(not(feature = "redb"))]
-fn open_redb(url: &str, _rest: &str) -> Result<Box<dyn Store>, StoreError> {
-    Err(missing_feature(url, "redb"))
-}
-
-#[cfg(feature = "rocksdb")]
-fn open_rocksdb(url: &str, rest: &str) -> Result<Box<dyn Store>, StoreError> {
-    let (path, opts) = options::split(rest);
-    if path.is_empty() {
-        return Err(bad_url(url, "expected rocksdb:PATH"));
-    }
-    let mut opts = options::Options::parse(url, opts)?;
-    let ns = opts.namespace(url)?;
-    opts.finish(url, &["ns"])?;
-    Ok(Box::new(RocksStore::open(path, &ns)?))
-}
-
-#[cfg(not(feature = "rocksdb"))]
-fn open_rocksdb(url: &str, _rest: &str) -> Result<Box<dyn Store>, StoreError> {
-    Err(missing_feature(url, "rocksdb"))
-}
-
-#[cfg(feature = "redis")]
-fn open_redis(url: &str) -> Result<Box<dyn Store>, StoreError> {
-    Ok(Box::new(RedisStore::open(url)?))
-}
-
-#[cfg(not(feature = "redis"))]
-fn open_redis(url: &str) -> Result<Box<dyn Store>, StoreError> {
-    Err(missing_feature(url, "redis"))
-}
-
-#[cfg(feature = "postgres")]
-fn open_postgres(url: &str) -> Result<Box<dyn Store>, StoreError> {
-    Ok(Box::new(PostgresStore::open(url)?))
-}
-
-#[cfg(not(feature = "postgres"))]
-fn open_postgres(url: &str) -> Result<Box<dyn Store>, StoreError> {
-    Err(missing_feature(url, "postgres"))
-}
-
-#[cfg(feature = "etcd")]
-fn open_etcd(url: &str, _rest: &str) -> Result<Box<dyn Store>, StoreError> {
-    Ok(Box::new(EtcdStore::open(url)?))
-}
-
-#[cfg(not(feature = "etcd"))]
-fn open_etcd(url: &str, _rest: &str) -> Result<Box<dyn Store>, StoreError> {
-    Err(missing_feature(url, "etcd"))
 }
 
 #[cfg(test)]

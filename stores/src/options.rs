@@ -100,14 +100,9 @@ impl Options {
         }
     }
 
-    /// The options nobody took, as a query string (for client libraries).
-    #[allow(dead_code)] // only the server adapters use it
-    pub(crate) fn rest(&self) -> String {
+    /// The options nobody took, in URL order (for client libraries).
+    pub(crate) fn into_pairs(self) -> Vec<(String, String)> {
         self.pairs
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join("&")
     }
 
     /// Fails if an option is left over (unknown); `known` lists the

@@ -2,15 +2,14 @@
 //! as `memcmp`, so index order is lexikey's order.
 
 use std::str::FromStr;
-use std::time::Duration;
 
 use lexikey::store::{Entry, Store, StoreError};
 use lexikey::KeyRange;
 use postgres::error::SqlState;
 use postgres::{Client, Config, NoTls, Statement};
 
-use crate::options::{split, Options};
 use crate::pool::Pool;
+use crate::spec::{parse_client, ClientUrl};
 
 const NAME: &str = "postgres";
 
@@ -100,16 +99,13 @@ impl PostgresStore {
     /// A fatal [`StoreError`] for a bad URL; a retryable one when the
     /// server cannot be reached.
     pub fn open(url: &str) -> Result<PostgresStore, StoreError> {
-        let (base, query) = split(url);
-        let mut opts = Options::parse(url, query)?;
-        let ns = opts.namespace(url)?;
-        let timeout = Duration::from_millis(opts.take_u64(url, "timeout_ms")?.unwrap_or(5000));
-        let rest = opts.rest();
-        let client_url = if rest.is_empty() {
-            base.to_string()
-        } else {
-            format!("{base}?{rest}")
-        };
+        Self::open_parsed(url, &parse_client(url)?)
+    }
+
+    /// Connects with the parsed `c` (`url`: for error messages).
+    pub(crate) fn open_parsed(url: &str, c: &ClientUrl) -> Result<PostgresStore, StoreError> {
+        let (ns, timeout) = (&c.namespace, c.timeout);
+        let client_url = c.client_url();
         let mut config =
             Config::from_str(&client_url).map_err(|e| crate::bad_url(url, e.to_string()))?;
         let _ = config.connect_timeout(timeout);
@@ -118,7 +114,7 @@ impl PostgresStore {
         }
         let store = PostgresStore {
             config,
-            table: quote_ident(&ns),
+            table: quote_ident(ns),
             pool: Pool::new(64),
         };
         let mut client = store.config.connect(NoTls).map_err(|e| err(&e))?;

@@ -100,7 +100,7 @@ impl RedbStore {
         if options.multi_process && !options.fsync {
             return Err(StoreError::fatal(
                 NAME,
-                "several processes (processes=many) need fsync on every commit",
+                crate::spec::MULTI_PROCESS_NEEDS_FSYNC,
             ));
         }
         let path = path.as_ref();

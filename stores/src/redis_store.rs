@@ -7,8 +7,8 @@ use lexikey::store::{Entry, Store, StoreError};
 use lexikey::KeyRange;
 use redis::{Client, Connection, RedisError, Script};
 
-use crate::options::{split, Options};
 use crate::pool::Pool;
+use crate::spec::{parse_client, ClientUrl};
 
 const NAME: &str = "redis";
 
@@ -127,16 +127,13 @@ impl RedisStore {
     /// A fatal [`StoreError`] for a bad URL; a retryable one when the
     /// server cannot be reached.
     pub fn open(url: &str) -> Result<RedisStore, StoreError> {
-        let (base, query) = split(url);
-        let mut opts = Options::parse(url, query)?;
-        let ns = opts.namespace(url)?;
-        let timeout = Duration::from_millis(opts.take_u64(url, "timeout_ms")?.unwrap_or(5000));
-        let rest = opts.rest();
-        let client_url = if rest.is_empty() {
-            base.to_string()
-        } else {
-            format!("{base}?{rest}")
-        };
+        Self::open_parsed(url, &parse_client(url)?)
+    }
+
+    /// Connects with the parsed `c` (`url`: for error messages).
+    pub(crate) fn open_parsed(url: &str, c: &ClientUrl) -> Result<RedisStore, StoreError> {
+        let (ns, timeout) = (&c.namespace, c.timeout);
+        let client_url = c.client_url();
         let client =
             Client::open(client_url.as_str()).map_err(|e| crate::bad_url(url, e.to_string()))?;
         let store = RedisStore {

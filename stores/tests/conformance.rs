@@ -24,6 +24,10 @@ use lexikey::range::prefix_end;
 use lexikey::store::Store;
 use lexikey::KeyRange;
 
+// The core's fault-injecting wrapper, shared with its tests/alloc.rs.
+#[path = "../../tests/support/flaky.rs"]
+mod flaky;
+
 /// A store under test, and what must live as long as it (a temp dir).
 struct Fixture {
     store: Arc<dyn Store>,
@@ -457,6 +461,148 @@ fn allocator_contention(s: Arc<dyn Store>, per_client: usize) {
     );
 }
 
+/// The allocator over a store that fails about one call in ten before it
+/// reaches the store and reports about one applied write in ten as failed
+/// (ambiguous commits), with `threads` clients × `per_thread` inserts, in
+/// three modes: guard off (ambiguous rows reported as
+/// `AllocError::Ambiguous`), guard off with `assume_unique_values`, guard
+/// on. Then the store is read directly (not through the wrapper):
+/// - no ID is given to two callers; every `Ok` and every `Ambiguous` ID's
+///   row holds that caller's value;
+/// - no lost row and no orphan: the table holds exactly one row per call,
+///   and its IDs are exactly the IDs handed out;
+/// - guard off: the IDs are contiguous from the start down; guard on:
+///   skipped IDs (holes) are counted, and the low-water mark is the newest
+///   row's ID (no hole below the newest row).
+///
+/// `LEXIKEY_FAULT_PER_THREAD` overrides `per_thread`.
+fn allocator_faults(s: Arc<dyn Store>, threads: usize, per_thread: usize) {
+    use flaky::{Flaky, Schedule, Writes};
+    use lexikey::alloc::{AllocError, Allocator, AllocatorConfig};
+    use lexikey::{Component, Format};
+    use std::collections::BTreeSet;
+    use std::time::{Duration, Instant};
+
+    const START: u64 = 1_000_000;
+    let per_thread = std::env::var("LEXIKEY_FAULT_PER_THREAD")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(per_thread);
+    let n = threads * per_thread;
+    for (mode, guard, unique) in [
+        ("plain", false, false),
+        ("unique", false, true),
+        ("guard", true, false),
+    ] {
+        let seed = 0x5EED ^ (guard as u64) << 1 ^ unique as u64;
+        let flaky = Arc::new(
+            Flaky::new(Arc::clone(&s))
+                .before(Schedule::Random { one_in: 10, seed })
+                .after(
+                    Schedule::Random {
+                        one_in: 10,
+                        seed: !seed,
+                    },
+                    Writes::All,
+                ),
+        );
+        let config = AllocatorConfig::new(Format::Hex, &[Component::asc(format!("faults_{mode}"))])
+            .with_start(START)
+            .with_guard(guard)
+            .with_assume_unique_values(unique)
+            .with_max_attempts(1_000)
+            .with_backoff(Duration::from_micros(50), Duration::from_millis(5));
+        let barrier = Arc::new(Barrier::new(threads));
+        let t = Instant::now();
+        let handles: Vec<_> = (0..threads)
+            .map(|c| {
+                let alloc = Allocator::new(Arc::clone(&flaky), config.clone()).expect("allocator");
+                let barrier = Arc::clone(&barrier);
+                thread::spawn(move || {
+                    barrier.wait();
+                    let mut out = Vec::new();
+                    for i in 0..per_thread {
+                        let value = format!("{mode} client {c} row {i}").into_bytes();
+                        match alloc.insert(&value) {
+                            Ok(id) => out.push((true, id, value)),
+                            Err(AllocError::Ambiguous { id, .. }) => out.push((false, id, value)),
+                            Err(e) => panic!("{mode}: client {c}, row {i}: {e}"),
+                        }
+                    }
+                    (out, alloc.stats())
+                })
+            })
+            .collect();
+        let mut handed: BTreeMap<u64, (bool, Vec<u8>)> = BTreeMap::new();
+        let (mut ambiguous, mut errors, mut retries) = (0, 0, 0);
+        for h in handles {
+            let (out, stats) = h.join().expect("client");
+            ambiguous += stats.ambiguous;
+            errors += stats.store_errors;
+            retries += stats.retries;
+            for (ok, id, value) in out {
+                if let Some(other) = handed.insert(id, (ok, value.clone())) {
+                    panic!(
+                        "{mode}: ID {id} given twice: {:?} and {:?}",
+                        String::from_utf8_lossy(&other.1),
+                        String::from_utf8_lossy(&value)
+                    );
+                }
+            }
+        }
+        let elapsed = t.elapsed();
+        let reported = handed.values().filter(|(ok, _)| !ok).count();
+        if guard || unique {
+            assert_eq!(reported, 0, "{mode}: every ambiguous write is resolved");
+        }
+        // Read the store directly, without the wrapper.
+        let reader = Allocator::new(Arc::clone(&s), config).expect("allocator");
+        let rows: BTreeMap<u64, Vec<u8>> =
+            reader.scan(usize::MAX).expect("scan").into_iter().collect();
+        for (id, (_, value)) in &handed {
+            assert_eq!(
+                rows.get(id).map(|v| String::from_utf8_lossy(v)),
+                Some(String::from_utf8_lossy(value)),
+                "{mode}: row {id} holds its caller's value"
+            );
+        }
+        assert_eq!(handed.len(), n, "{mode}: one ID per call");
+        assert_eq!(
+            rows.len(),
+            n,
+            "{mode}: one row per call (no orphan, no lost row)"
+        );
+        let values: BTreeSet<&Vec<u8>> = rows.values().collect();
+        assert_eq!(values.len(), n, "{mode}: no value stored twice");
+        let newest = *rows.keys().next().expect("rows");
+        let holes = START + 1 - newest - n as u64;
+        if guard {
+            assert_eq!(
+                reader.low_water_mark().expect("lwm"),
+                Some(newest),
+                "{mode}: the low-water mark is the newest row"
+            );
+        } else {
+            assert_eq!(holes, 0, "{mode}: IDs contiguous from the start down");
+        }
+        let raw = s.scan(reader.range(), usize::MAX).expect("raw scan");
+        assert_eq!(raw.len(), n, "{mode}: raw keys in the table's range");
+        let inj = flaky.injected();
+        assert!(
+            inj.before > 0 && inj.after > 0,
+            "{mode}: faults injected: {inj:?}"
+        );
+        eprintln!(
+            "faults {mode}: {threads} clients x {per_thread} in {elapsed:?}: \
+             injected {} before + {} after (of {} calls), {ambiguous} ambiguous writes, \
+             {errors} store errors, {retries} retries, {reported} reported Ambiguous, {holes} holes",
+            inj.before,
+            inj.after,
+            inj.before + inj.passed,
+        );
+    }
+}
+
 /// Runs the suite against one adapter. `$cfg`: when the adapter is built;
 /// `$open`: `fn(&str) -> Fixture` given the test's name; `$race_keys`,
 /// `$cas_per_thread`: sizes (smaller for slow stores).
@@ -502,6 +648,12 @@ macro_rules! conformance {
             fn allocator_8_clients() {
                 let f = fixture("alloc");
                 super::allocator_contention(Arc::clone(&f.store), $alloc);
+            }
+
+            #[test]
+            fn allocator_injected_faults() {
+                let f = fixture("faults");
+                super::allocator_faults(Arc::clone(&f.store), 4, 250);
             }
         }
     };
