@@ -272,7 +272,7 @@ impl<'k> KeyReader<'k> {
     ///
     /// # Errors
     /// The component's [`DecodeError`], or [`DecodeError::MissingComponent`].
-    #[inline]
+    #[inline(always)]
     pub fn i64(&mut self) -> Result<i64, DecodeError> {
         let (part, pos) = self.fixed(8)?;
         match self.format {
@@ -307,7 +307,7 @@ impl<'k> KeyReader<'k> {
     }
 
     /// The next fixed-width component: a text part, or `n` binary bytes.
-    #[inline]
+    #[inline(always)]
     fn fixed(&mut self, n: usize) -> Result<(&'k [u8], usize), DecodeError> {
         if self.format != Format::Binary {
             // Text: the key of an `i64`/`f64` has a fixed width, so the
