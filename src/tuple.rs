@@ -83,6 +83,21 @@ pub fn encode_into(
         if i > 0 && format.is_text() {
             out.push(SEP);
         }
+        // The most common components (ascending strings and i64s), without
+        // the per-format, per-value dispatch of `encode_component`.
+        if !c.dir.is_desc() {
+            match (format, &c.value) {
+                (Format::Hex | Format::Base64 | Format::Decimal, Value::Str(s)) => {
+                    text::escape_into(s.as_bytes(), out);
+                    continue;
+                }
+                (Format::Hex, &Value::I64(v)) => {
+                    out.extend_from_slice(&hex::encode_i64(v));
+                    continue;
+                }
+                _ => {}
+            }
+        }
         if let Err(e) = format.encode_component(c, out) {
             out.truncate(start);
             return Err(e);
