@@ -3,7 +3,9 @@
 //! back, with no [`Component`](crate::Component) or
 //! [`Value`](crate::Value) in between (so no dispatch on a value enum per
 //! component), no allocation when encoding into a reused buffer, and
-//! borrowed strings when decoding (unless a text string holds an escape).
+//! borrowed strings when decoding (unless a text string holds an escape:
+//! [`KeyReader::str_in`] then unescapes into a caller's reusable scratch
+//! `String` instead of a new one).
 //!
 //! The bytes are exactly those of [`crate::tuple::encode_into`] with
 //! ascending components, in every format:
