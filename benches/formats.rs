@@ -823,6 +823,9 @@ trait Shape: Sized {
     fn typed(&self, format: Format, out: &mut Vec<u8>);
     /// Reads it back through `format::typed::KeyReader`.
     fn typed_decode(format: Format, key: &[u8]) -> usize;
+    /// The same through `KeyReader::str_in` with reused scratch strings
+    /// (no allocation for escaped strings).
+    fn typed_decode_in(format: Format, key: &[u8], scratch: &mut [String; 2]) -> usize;
     fn schema() -> Vec<Field>;
     fn naive(&self) -> String;
     fn naive_decode(key: &str) -> usize;
@@ -862,6 +865,13 @@ impl Shape for StrI64 {
     fn typed_decode(format: Format, key: &[u8]) -> usize {
         let mut r = KeyReader::new(format, key);
         let s = r.str().unwrap();
+        let i = r.i64().unwrap();
+        r.finish().unwrap();
+        s.len() + i as usize
+    }
+    fn typed_decode_in(format: Format, key: &[u8], scratch: &mut [String; 2]) -> usize {
+        let mut r = KeyReader::new(format, key);
+        let s = r.str_in(&mut scratch[0]).unwrap();
         let i = r.i64().unwrap();
         r.finish().unwrap();
         s.len() + i as usize
@@ -930,6 +940,9 @@ impl Shape for PlainStrI64 {
     fn typed_decode(format: Format, key: &[u8]) -> usize {
         StrI64::typed_decode(format, key)
     }
+    fn typed_decode_in(format: Format, key: &[u8], scratch: &mut [String; 2]) -> usize {
+        StrI64::typed_decode_in(format, key, scratch)
+    }
     fn schema() -> Vec<Field> {
         StrI64::schema()
     }
@@ -992,6 +1005,15 @@ impl Shape for StrStrI64 {
         let mut r = KeyReader::new(format, key);
         let a = r.str().unwrap();
         let b = r.str().unwrap();
+        let i = r.i64().unwrap();
+        r.finish().unwrap();
+        a.len() + b.len() + i as usize
+    }
+    fn typed_decode_in(format: Format, key: &[u8], scratch: &mut [String; 2]) -> usize {
+        let [sa, sb] = scratch;
+        let mut r = KeyReader::new(format, key);
+        let a = r.str_in(sa).unwrap();
+        let b = r.str_in(sb).unwrap();
         let i = r.i64().unwrap();
         r.finish().unwrap();
         a.len() + b.len() + i as usize
@@ -1080,6 +1102,14 @@ impl Shape for I64F64Str {
         let i = r.i64().unwrap();
         let f = r.f64().unwrap();
         let s = r.str().unwrap();
+        r.finish().unwrap();
+        s.len() + i as usize + f.to_bits() as usize
+    }
+    fn typed_decode_in(format: Format, key: &[u8], scratch: &mut [String; 2]) -> usize {
+        let mut r = KeyReader::new(format, key);
+        let i = r.i64().unwrap();
+        let f = r.f64().unwrap();
+        let s = r.str_in(&mut scratch[0]).unwrap();
         r.finish().unwrap();
         s.len() + i as usize + f.to_bits() as usize
     }
@@ -1230,6 +1260,17 @@ fn tuple_decode<S: Shape>(g: &mut BenchmarkGroup<'_, WallTime>, values: &[S]) {
         Keys::build(values, |t, o| lexikey_key(Format::Hex, t, o)),
         |k| S::naive_decode(std::str::from_utf8(k).unwrap()),
     );
+    let keys = Keys::build(values, |t, o| t.typed(Format::Hex, o));
+    let mut scratch = [String::with_capacity(64), String::with_capacity(64)];
+    g.bench_function(format!("{name}/lexikey_hex_typed_in"), |b| {
+        b.iter(|| {
+            let mut acc = 0usize;
+            for k in keys.iter() {
+                acc = acc.wrapping_add(S::typed_decode_in(Format::Hex, black_box(k), &mut scratch));
+            }
+            black_box(acc)
+        })
+    });
     let keys = Keys::build(values, |t, o| lexikey_key(Format::Hex, t, o));
     copy_floor(g, &format!("{name}/copy_floor"), &keys);
 }

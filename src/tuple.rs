@@ -22,10 +22,13 @@
 //! extend `P` are `[enc(P) + 00, prefix_end(enc(P)))` (the key of `P`
 //! itself is excluded, as in FoundationDB's `Subspace::range`).
 
+use std::borrow::Cow;
+
 use crate::error::{DecodeError, EncodeError};
+use crate::format::binary::find_byte;
 use crate::format::{base64, hex, Format};
-use crate::text::{SEP, SEP_END};
-use crate::value::{Component, Field};
+use crate::text::{self, SEP, SEP_END};
+use crate::value::{Component, Field, Type, Value};
 
 /// HBase's largest row key, in bytes (`Short.MAX_VALUE`): the default limit
 /// of the `lexikey` command.
@@ -79,6 +82,21 @@ pub fn encode_into(
     for (i, c) in components.iter().enumerate() {
         if i > 0 && format.is_text() {
             out.push(SEP);
+        }
+        // The most common components (ascending strings and i64s), without
+        // the per-format, per-value dispatch of `encode_component`.
+        if !c.dir.is_desc() {
+            match (format, &c.value) {
+                (Format::Hex | Format::Base64 | Format::Decimal, Value::Str(s)) => {
+                    text::escape_into(s.as_bytes(), out);
+                    continue;
+                }
+                (Format::Hex, &Value::I64(v)) => {
+                    out.extend_from_slice(&hex::encode_i64(v));
+                    continue;
+                }
+                _ => {}
+            }
         }
         if let Err(e) = format.encode_component(c, out) {
             out.truncate(start);
@@ -188,38 +206,128 @@ pub fn decode_into<'k>(
         }
         return Ok(());
     }
-    let mut pos: usize = 0;
+    let Some(schema) = schema else {
+        return guess_into(format, key, out);
+    };
+    // `next`: where the next `#`-separated part starts; `None` once the
+    // last part has been read (a key always has at least one part).
+    let mut next = Some(0_usize);
     let mut index = 0;
-    for part in key.split(|&b| b == SEP) {
-        let c = match schema {
-            Some(s) => {
-                let Some(&field) = s.get(index) else {
-                    return Err(DecodeError::TrailingBytes {
-                        offset: pos.saturating_sub(1),
+    while let Some(pos) = next {
+        let Some(&field) = schema.get(index) else {
+            return Err(DecodeError::TrailingBytes {
+                offset: pos.saturating_sub(1),
+            });
+        };
+        let end = decode_text_part(format, field, key, pos, out)?;
+        next = (end < key.len()).then_some(end + 1);
+        index += 1;
+    }
+    if index < schema.len() {
+        return Err(DecodeError::MissingComponent {
+            offset: key.len(),
+            index,
+        });
+    }
+    Ok(())
+}
+
+/// Decodes the text part of `key` that starts at `pos` as `field`, pushes
+/// the component onto `out`, and returns where the part ends (the index of
+/// the next `#`, or `key.len()`). Errors index `key`.
+///
+/// The common fields take a direct path that writes the component straight
+/// into `out`: an ascending string is found and checked for escapes by one
+/// word-at-a-time scan (`#` is itself a byte that strings escape), and an
+/// 8-byte hex/base64 value has a fixed width, so its separator is checked
+/// where it must be rather than searched for. Anything unusual falls back to
+/// the component codec, which reports the error.
+#[inline]
+fn decode_text_part<'k>(
+    format: Format,
+    field: Field,
+    key: &'k [u8],
+    pos: usize,
+    out: &mut Vec<Component<'k>>,
+) -> Result<usize, DecodeError> {
+    let at_boundary = |end: usize| end == key.len() || key.get(end) == Some(&SEP);
+    if field.ty == Type::Str && !field.dir.is_desc() {
+        let i = text::find_escape(key, pos);
+        if at_boundary(i) {
+            let s = std::str::from_utf8(&key[pos..i]).map_err(|e| DecodeError::InvalidUtf8 {
+                offset: pos + e.valid_up_to(),
+            })?;
+            out.push(Component {
+                value: Value::Str(Cow::Borrowed(s)),
+                dir: field.dir,
+                width: None,
+            });
+            return Ok(i);
+        }
+        let end = find_byte(key, i, SEP).unwrap_or(key.len());
+        let s = text::unescape(&key[pos..end]).map_err(|e| e.shift(pos))?;
+        out.push(Component {
+            value: Value::Str(s),
+            dir: field.dir,
+            width: None,
+        });
+        return Ok(end);
+    }
+    if field.ty.fixed_len() == Some(8) {
+        let fast = match format {
+            Format::Hex => Some((17, text::decode_fixed8::<hex::Hex> as Fixed8)),
+            Format::Base64 => Some((12, text::decode_fixed8::<base64::B64> as Fixed8)),
+            _ => None,
+        };
+        if let Some((w, decode)) = fast {
+            if let (Some(part), true) = (key.get(pos..pos + w), at_boundary(pos + w)) {
+                if let Some(value) = decode(field, part) {
+                    out.push(Component {
+                        value,
+                        dir: field.dir,
+                        width: None,
                     });
-                };
-                format.decode_component(field, part)
+                    return Ok(pos + w);
+                }
             }
-            None => match format {
-                Format::Hex => hex::guess_component(part),
-                Format::Base64 => base64::guess_component(part),
-                _ => Err(DecodeError::SchemaRequired { offset: 0 }),
-            },
+        }
+    }
+    let end = find_byte(key, pos, SEP).unwrap_or(key.len());
+    let c = format
+        .decode_component(field, &key[pos..end])
+        .map_err(|e| e.shift(pos))?;
+    out.push(c);
+    Ok(end)
+}
+
+/// The fast decoder of an 8-byte tagged value (`None`: let the component
+/// codec say what is wrong).
+type Fixed8 = fn(Field, &[u8]) -> Option<Value<'static>>;
+
+/// Schemaless decoding (tagged text formats only): each `#`-separated part
+/// that is a valid tagged value is read as that value, any other part as
+/// an ascending string.
+fn guess_into<'k>(
+    format: Format,
+    key: &'k [u8],
+    out: &mut Vec<Component<'k>>,
+) -> Result<(), DecodeError> {
+    let mut pos = 0;
+    loop {
+        let end = find_byte(key, pos, SEP).unwrap_or(key.len());
+        let part = &key[pos..end];
+        let c = match format {
+            Format::Hex => hex::guess_component(part),
+            Format::Base64 => base64::guess_component(part),
+            _ => Err(DecodeError::SchemaRequired { offset: 0 }),
         }
         .map_err(|e| e.shift(pos))?;
         out.push(c);
-        pos += part.len() + 1;
-        index += 1;
-    }
-    if let Some(s) = schema {
-        if index < s.len() {
-            return Err(DecodeError::MissingComponent {
-                offset: key.len(),
-                index,
-            });
+        if end == key.len() {
+            return Ok(());
         }
+        pos = end + 1;
     }
-    Ok(())
 }
 
 /// An appending key builder that reuses its buffer.
@@ -282,5 +390,120 @@ impl KeyBuilder {
     /// Takes the key.
     pub fn finish(self) -> Vec<u8> {
         self.buf
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The straightforward text decoder (split on `#`, one component codec
+    /// call per part) that `decode_into`'s direct paths must agree with,
+    /// errors included.
+    fn reference<'k>(
+        format: Format,
+        key: &'k [u8],
+        schema: &[Field],
+    ) -> Result<Vec<Component<'k>>, DecodeError> {
+        let mut out = Vec::new();
+        let mut pos = 0_usize;
+        let mut index = 0;
+        for part in key.split(|&b| b == SEP) {
+            let Some(&field) = schema.get(index) else {
+                return Err(DecodeError::TrailingBytes {
+                    offset: pos.saturating_sub(1),
+                });
+            };
+            out.push(
+                format
+                    .decode_component(field, part)
+                    .map_err(|e| e.shift(pos))?,
+            );
+            pos += part.len() + 1;
+            index += 1;
+        }
+        if index < schema.len() {
+            return Err(DecodeError::MissingComponent {
+                offset: key.len(),
+                index,
+            });
+        }
+        Ok(out)
+    }
+
+    #[test]
+    fn direct_text_paths_agree_with_component_codecs() {
+        use crate::Dir;
+        let strs = ["", "a", "san francisco", "a#b$c%d", "\0\u{7f}", "Zürich"];
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let bytes = [
+            0u8, b'#', b'$', b'%', b'0', b'A', b'a', b'l', b'd', b'-', 0x7F, 0xC3, 0xFF,
+        ];
+        for format in [Format::Hex, Format::Base64, Format::Decimal] {
+            for dir in [Dir::Asc, Dir::Desc] {
+                for s in strs {
+                    for ty in [Type::I64, Type::F64, Type::U64, Type::Ts, Type::I32] {
+                        if format == Format::Decimal && ty == Type::F64 {
+                            continue;
+                        }
+                        let f = |ty| Field {
+                            ty,
+                            dir,
+                            width: None,
+                        };
+                        let schema = [f(Type::Str), f(ty), Field::asc(Type::Str)];
+                        let v = match ty {
+                            Type::I64 => Value::I64(next() as i64),
+                            Type::F64 => Value::F64(f64::from_bits(next())),
+                            Type::U64 => Value::U64(next()),
+                            Type::Ts => Value::Ts(next() as i64),
+                            _ => Value::I32(next() as i32),
+                        };
+                        let c = [
+                            Component {
+                                value: Value::from(s),
+                                dir,
+                                width: None,
+                            },
+                            Component {
+                                value: v,
+                                dir,
+                                width: None,
+                            },
+                            Component::asc(s),
+                        ];
+                        let key = encode(format, &c).unwrap();
+                        let mut keys = vec![key.clone(), Vec::new()];
+                        for i in 0..=key.len() {
+                            let b = bytes[(next() % bytes.len() as u64) as usize];
+                            let mut k = key.clone();
+                            if i < k.len() {
+                                k[i] = b;
+                            } else {
+                                k.push(b);
+                            }
+                            keys.push(k);
+                            keys.push(key[..i].to_vec());
+                            let mut k = key.clone();
+                            k.insert(i, b);
+                            keys.push(k);
+                        }
+                        for k in &keys {
+                            for n in 0..=schema.len() {
+                                let want = reference(format, k, &schema[..n]);
+                                let got = decode(format, k, Some(&schema[..n]));
+                                assert_eq!(got, want, "{format} {k:?} {:?}", &schema[..n]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -1,8 +1,9 @@
 //! Zero heap allocations per value on the hot paths, proven with a counting
 //! global allocator: scalar encode/decode (`encode_i64` → `[u8; N]`,
 //! `decode_i64(&[u8])`, …), component and tuple encode into a reused
-//! buffer, and borrowed tuple decode of escape-free strings into a reused
-//! `Vec`.
+//! buffer, borrowed tuple decode of escape-free strings into a reused
+//! `Vec`, and typed decode (`KeyReader::str_in`) of escaped strings into a
+//! reused scratch `String`.
 //!
 //! The counter is per thread, so the test harness's other threads do not
 //! disturb it.
@@ -279,5 +280,37 @@ fn decoding_an_escaped_string_allocates_once() {
             });
             assert!(n <= 1, "{format} {s:?}: {n} allocations");
         }
+    }
+}
+
+/// `KeyReader::str_in` with a reused scratch string: no allocation per key
+/// in the text formats, escaped strings included (once the scratch has
+/// grown), and none for escape-free strings in any format.
+#[test]
+fn typed_decode_into_a_reused_scratch_allocates_nothing() {
+    use lexikey::format::typed::{KeyReader, KeyWriter};
+    for format in Format::ALL {
+        let mut keys = Vec::new();
+        for s in PLAIN.iter().chain(&ESCAPED) {
+            if format == Format::Binary && s.contains('\0') {
+                continue; // binary: a string holding 00 is unescaped into a new String
+            }
+            for i in I64S {
+                let mut key = Vec::new();
+                KeyWriter::new(format, &mut key).str(s).str(s).i64(i);
+                keys.push((key, *s, i));
+            }
+        }
+        let (mut a, mut b) = (String::with_capacity(64), String::with_capacity(64));
+        let n = allocations(|| {
+            for (key, s, i) in &keys {
+                let mut r = KeyReader::new(format, key);
+                assert_eq!(r.str_in(&mut a).unwrap(), *s);
+                assert_eq!(r.str_in(&mut b).unwrap(), *s);
+                assert_eq!(r.i64().unwrap(), *i);
+                r.finish().unwrap();
+            }
+        });
+        assert_eq!(n, 0, "{format}: KeyReader::str_in allocated");
     }
 }

@@ -3,7 +3,9 @@
 //! back, with no [`Component`](crate::Component) or
 //! [`Value`](crate::Value) in between (so no dispatch on a value enum per
 //! component), no allocation when encoding into a reused buffer, and
-//! borrowed strings when decoding (unless a text string holds an escape).
+//! borrowed strings when decoding (unless a text string holds an escape:
+//! [`KeyReader::str_in`] then unescapes into a caller's reusable scratch
+//! `String` instead of a new one).
 //!
 //! The bytes are exactly those of [`crate::tuple::encode_into`] with
 //! ascending components, in every format:
@@ -195,15 +197,84 @@ impl<'k> KeyReader<'k> {
                 }),
             };
         }
-        let (part, pos) = self.part()?;
-        text::unescape(part).map_err(|e| e.shift(pos))
+        // An escape (or a bad byte) at `i`: the part ends at the next `#`.
+        let end = binary::find_byte(rest, i, SEP).unwrap_or(rest.len());
+        self.index += 1;
+        self.pos = (end < rest.len()).then_some(pos + end + 1);
+        text::unescape(&rest[..end]).map_err(|e| e.shift(pos))
+    }
+
+    /// Reads an ascending string component like [`KeyReader::str`], but
+    /// never allocates: a string without escapes is borrowed from the key,
+    /// and one with escapes is unescaped into `scratch` (cleared first), so
+    /// a caller that reuses `scratch` across keys decodes every key without
+    /// an allocation once `scratch` has grown to the longest string. (In
+    /// the `binary` format, a string holding a `00` byte is still unescaped
+    /// into a new `String`, which then replaces `scratch`.)
+    ///
+    /// ```
+    /// use lexikey::format::typed::{KeyReader, KeyWriter};
+    /// use lexikey::Format;
+    /// let mut key = Vec::new();
+    /// KeyWriter::new(Format::Hex, &mut key).str("san francisco").i64(7);
+    /// let mut scratch = String::new();
+    /// let mut r = KeyReader::new(Format::Hex, &key);
+    /// assert_eq!(r.str_in(&mut scratch)?, "san francisco");
+    /// assert_eq!(r.i64()?, 7);
+    /// r.finish()?;
+    /// # Ok::<(), lexikey::DecodeError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`KeyReader::str`].
+    #[inline]
+    pub fn str_in<'s>(&mut self, scratch: &'s mut String) -> Result<&'s str, DecodeError>
+    where
+        'k: 's,
+    {
+        if self.format == Format::Binary {
+            return Ok(match self.str()? {
+                Cow::Borrowed(s) => s,
+                Cow::Owned(o) => {
+                    *scratch = o;
+                    scratch
+                }
+            });
+        }
+        let Some(pos) = self.pos else {
+            return Err(DecodeError::MissingComponent {
+                offset: self.key.len(),
+                index: self.index,
+            });
+        };
+        let rest = &self.key[pos..];
+        let i = text::find_escape(rest, 0);
+        let end = if i == rest.len() || rest[i] == SEP {
+            i
+        } else {
+            binary::find_byte(rest, i, SEP).unwrap_or(rest.len())
+        };
+        let part = &rest[..end];
+        let s = std::str::from_utf8(part).map_err(|e| DecodeError::InvalidUtf8 {
+            offset: pos + e.valid_up_to(),
+        })?;
+        self.index += 1;
+        self.pos = (end < rest.len()).then_some(pos + end + 1);
+        if i == end {
+            return Ok(s);
+        }
+        scratch.clear();
+        match text::unescape_str_into(s, i, scratch) {
+            Ok(()) => Ok(scratch),
+            Err(()) => Err(text::unescape_error(part).shift(pos)),
+        }
     }
 
     /// Reads an ascending `i64` component (full width in `decimal`).
     ///
     /// # Errors
     /// The component's [`DecodeError`], or [`DecodeError::MissingComponent`].
-    #[inline]
+    #[inline(always)]
     pub fn i64(&mut self) -> Result<i64, DecodeError> {
         let (part, pos) = self.fixed(8)?;
         match self.format {
@@ -238,7 +309,7 @@ impl<'k> KeyReader<'k> {
     }
 
     /// The next fixed-width component: a text part, or `n` binary bytes.
-    #[inline]
+    #[inline(always)]
     fn fixed(&mut self, n: usize) -> Result<(&'k [u8], usize), DecodeError> {
         if self.format != Format::Binary {
             // Text: the key of an `i64`/`f64` has a fixed width, so the
@@ -327,6 +398,12 @@ mod tests {
                         tuple::encode(format, &c).unwrap(),
                         "{format} {s:?} {i}"
                     );
+                    let (mut s1, mut s2) = (String::new(), String::new());
+                    let mut r = KeyReader::new(format, &key);
+                    assert_eq!(r.str_in(&mut s1).unwrap(), s);
+                    assert_eq!(r.str_in(&mut s2).unwrap(), s);
+                    assert_eq!(r.i64().unwrap(), i);
+                    r.finish().unwrap();
                     let mut r = KeyReader::new(format, &key);
                     assert_eq!(r.str().unwrap(), s);
                     assert_eq!(r.str().unwrap(), s);
@@ -393,6 +470,17 @@ mod tests {
                             }
                             (Err(_), Err(_)) => {}
                             _ => panic!("{format} {k:?}: general {general:?}, typed {typed:?}"),
+                        }
+                        // `str_in` reads exactly what `str` reads, errors included.
+                        let mut scratch = String::from("stale");
+                        let mut a = KeyReader::new(format, &k);
+                        let mut b = KeyReader::new(format, &k);
+                        let x = a.str().map(|s| s.into_owned());
+                        let y = b.str_in(&mut scratch).map(str::to_owned);
+                        assert_eq!(x, y, "{format} {k:?}");
+                        if x.is_ok() {
+                            assert_eq!(a.i64(), b.i64(), "{format} {k:?}");
+                            assert_eq!(a.finish(), b.finish(), "{format} {k:?}");
                         }
                     }
                 }
