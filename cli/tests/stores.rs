@@ -407,7 +407,29 @@ fn killed_client(var: &str) {
     };
     let mut victim = spawn(0, 100_000);
     let survivors: Vec<_> = (1..4).map(|c| spawn(c, 150)).collect();
-    std::thread::sleep(std::time::Duration::from_millis(150));
+    // Kill mid-run: once the victim's first row is in the store (a fixed
+    // delay is not enough on a loaded machine, where starting the process
+    // and connecting can take longer), plus a little more.
+    let watch = lexikey_stores::open(&url).unwrap();
+    let (lo, hi) = lexikey::tuple::prefix_range(Format::Hex, &[Component::asc("t")]).unwrap();
+    let all = lexikey::KeyRange {
+        start: Some(lo),
+        end: hi,
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !watch
+        .scan(&all, usize::MAX)
+        .unwrap()
+        .iter()
+        .any(|(_, v)| v == b"client-0")
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the victim wrote no row in 60 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(30));
     victim.kill().unwrap(); // SIGKILL
     let _ = victim.wait();
     let mut printed = Vec::new();
