@@ -166,12 +166,9 @@ pub fn check_decode_queue(data: &[u8]) {
 // decode_salted
 // ---------------------------------------------------------------------------
 
-/// See the module docs. Byte 0: buckets (0 → 1); byte 1: Phoenix hash
-/// (bit 0), text layout (bit 1); the rest is the salted key.
-pub fn check_unsalt(data: &[u8]) {
-    let buckets = data.first().copied().unwrap_or(1).max(1);
-    let flags = data.get(1).copied().unwrap_or(0);
-    let key = data.get(2..).unwrap_or_default();
+/// The salter of a `decode_salted` input: `buckets` (1–255), Phoenix hash
+/// when bit 0 of `flags` is set, text (hex) layout when bit 1 is.
+fn salter(buckets: u8, flags: u8) -> Salter {
     let mode = if flags & 1 != 0 {
         SaltMode::Phoenix
     } else {
@@ -182,9 +179,18 @@ pub fn check_unsalt(data: &[u8]) {
     } else {
         Format::Binary
     };
-    let salter = Salter::new(buckets, mode)
+    Salter::new(buckets, mode)
         .expect("1..=255 buckets")
-        .for_format(fmt);
+        .for_format(fmt)
+}
+
+/// See the module docs. Byte 0: buckets (0 → 1); byte 1: Phoenix hash
+/// (bit 0), text layout (bit 1); the rest is the salted key.
+pub fn check_unsalt(data: &[u8]) {
+    let buckets = data.first().copied().unwrap_or(1).max(1);
+    let flags = data.get(1).copied().unwrap_or(0);
+    let key = data.get(2..).unwrap_or_default();
+    let salter = salter(buckets, flags);
     match salter.unsalt(key) {
         Ok((bucket, rest)) => {
             assert!(bucket < buckets);
@@ -308,17 +314,7 @@ pub fn seeds() -> Vec<(&'static str, Vec<u8>)> {
 
     for buckets in [1u8, 7, 16, 255] {
         for flags in 0u8..4 {
-            let mode = if flags & 1 != 0 {
-                SaltMode::Phoenix
-            } else {
-                SaltMode::Fast
-            };
-            let fmt = if flags & 2 != 0 {
-                Format::Hex
-            } else {
-                Format::Binary
-            };
-            let s = Salter::new(buckets, mode).expect("buckets").for_format(fmt);
+            let s = salter(buckets, flags);
             for key in [&b""[..], b"comments#uFFFFFFFFFFFFFFFE", b"\x00\xFF"] {
                 let salted = s.salted_key(key);
                 out.push(("decode_salted", [&[buckets, flags][..], &salted].concat()));

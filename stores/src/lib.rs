@@ -102,7 +102,7 @@ pub use redis_store::RedisStore;
 pub use rocksdb_store::RocksStore;
 
 pub use options::{check_namespace, DEFAULT_NAMESPACE};
-pub use spec::{parse_url, StoreSpec, DEFAULT_TIMEOUT};
+pub use spec::{parse_url, ClientUrl, StoreSpec, DEFAULT_TIMEOUT};
 
 /// The name of this crate's own errors (bad URL, missing feature) in
 /// [`StoreError::store`].
@@ -141,35 +141,9 @@ pub fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
         #[cfg(feature = "rocksdb")]
         StoreSpec::Rocksdb { path, namespace } => Ok(Box::new(RocksStore::open(path, &namespace)?)),
         #[cfg(feature = "redis")]
-        StoreSpec::Redis {
-            base,
-            namespace,
-            timeout,
-            client_options,
-        } => {
-            let c = spec::ClientUrl {
-                base,
-                namespace,
-                timeout,
-                options: client_options,
-            };
-            Ok(Box::new(RedisStore::open_parsed(url, &c)?))
-        }
+        StoreSpec::Redis(c) => Ok(Box::new(RedisStore::open_parsed(url, &c)?)),
         #[cfg(feature = "postgres")]
-        StoreSpec::Postgres {
-            base,
-            namespace,
-            timeout,
-            client_options,
-        } => {
-            let c = spec::ClientUrl {
-                base,
-                namespace,
-                timeout,
-                options: client_options,
-            };
-            Ok(Box::new(PostgresStore::open_parsed(url, &c)?))
-        }
+        StoreSpec::Postgres(c) => Ok(Box::new(PostgresStore::open_parsed(url, &c)?)),
         #[cfg(feature = "etcd")]
         StoreSpec::Etcd {
             endpoints,

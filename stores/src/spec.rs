@@ -46,30 +46,14 @@ pub enum StoreSpec {
         /// `ns=`: the key prefix `NS/`.
         namespace: String,
     },
-    /// `redis://…`. The client part (`base`, `client_options`) is checked
-    /// by the `redis` crate when the store is opened, not here.
-    Redis {
-        /// The URL before its `?`, as given (`redis://HOST:PORT[/DB]`).
-        base: String,
-        /// `ns=`: the sorted-set name.
-        namespace: String,
-        /// `timeout_ms=` (default [`DEFAULT_TIMEOUT`]).
-        timeout: Duration,
-        /// Every other option, in URL order, for the client library.
-        client_options: Vec<(String, String)>,
-    },
-    /// `postgres://…` or `postgresql://…`. The client part is checked by the
-    /// `postgres` crate when the store is opened, not here.
-    Postgres {
-        /// The URL before its `?`, as given (`postgres://USER@HOST:PORT/DB`).
-        base: String,
-        /// `ns=`: the table name.
-        namespace: String,
-        /// `timeout_ms=` (default [`DEFAULT_TIMEOUT`]).
-        timeout: Duration,
-        /// Every other option, in URL order, for the client library.
-        client_options: Vec<(String, String)>,
-    },
+    /// `redis://…` (`ns=`: the sorted-set name). The client part (`base`,
+    /// `options`) is checked by the `redis` crate when the store is
+    /// opened, not here.
+    Redis(ClientUrl),
+    /// `postgres://…` or `postgresql://…` (`ns=`: the table name). The
+    /// client part is checked by the `postgres` crate when the store is
+    /// opened, not here.
+    Postgres(ClientUrl),
     /// `etcd://HOST:PORT[,HOST:PORT…]`.
     Etcd {
         /// `HOST:PORT` endpoints, in URL order (at least one).
@@ -163,21 +147,11 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
         }
         "redis" => {
             let c = parse_client(url)?;
-            Ok(StoreSpec::Redis {
-                base: c.base,
-                namespace: c.namespace,
-                timeout: c.timeout,
-                client_options: c.options,
-            })
+            Ok(StoreSpec::Redis(c))
         }
         "postgres" | "postgresql" => {
             let c = parse_client(url)?;
-            Ok(StoreSpec::Postgres {
-                base: c.base,
-                namespace: c.namespace,
-                timeout: c.timeout,
-                client_options: c.options,
-            })
+            Ok(StoreSpec::Postgres(c))
         }
         "etcd" => {
             let (endpoints, namespace, timeout) = parse_etcd(url)?;
@@ -198,12 +172,17 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
 
 /// The URL of a server with a client library (Redis, PostgreSQL): what
 /// lexikey takes out of it, and the rest for the library.
-#[derive(Debug)]
-pub(crate) struct ClientUrl {
-    pub(crate) base: String,
-    pub(crate) namespace: String,
-    pub(crate) timeout: Duration,
-    pub(crate) options: Vec<(String, String)>,
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientUrl {
+    /// The URL before its `?`, as given (`redis://HOST:PORT[/DB]`,
+    /// `postgres://USER@HOST:PORT/DB`).
+    pub base: String,
+    /// `ns=`: the sorted-set (Redis) or table (PostgreSQL) name.
+    pub namespace: String,
+    /// `timeout_ms=` (default [`DEFAULT_TIMEOUT`]).
+    pub timeout: Duration,
+    /// Every other option, in URL order, for the client library.
+    pub options: Vec<(String, String)>,
 }
 
 impl ClientUrl {
@@ -291,8 +270,8 @@ impl StoreSpec {
             StoreSpec::Memory { .. } => None,
             StoreSpec::Redb { .. } => Some("redb"),
             StoreSpec::Rocksdb { .. } => Some("rocksdb"),
-            StoreSpec::Redis { .. } => Some("redis"),
-            StoreSpec::Postgres { .. } => Some("postgres"),
+            StoreSpec::Redis(_) => Some("redis"),
+            StoreSpec::Postgres(_) => Some("postgres"),
             StoreSpec::Etcd { .. } => Some("etcd"),
         }
     }
@@ -303,8 +282,8 @@ impl StoreSpec {
             StoreSpec::Memory { namespace }
             | StoreSpec::Redb { namespace, .. }
             | StoreSpec::Rocksdb { namespace, .. }
-            | StoreSpec::Redis { namespace, .. }
-            | StoreSpec::Postgres { namespace, .. }
+            | StoreSpec::Redis(ClientUrl { namespace, .. })
+            | StoreSpec::Postgres(ClientUrl { namespace, .. })
             | StoreSpec::Etcd { namespace, .. } => namespace,
         }
     }
@@ -326,18 +305,18 @@ impl StoreSpec {
                 if *multi_process { "many" } else { "one" }
             ),
             StoreSpec::Rocksdb { path, namespace } => format!("rocksdb:{path}?ns={namespace}"),
-            StoreSpec::Redis {
+            StoreSpec::Redis(ClientUrl {
                 base,
                 namespace,
                 timeout,
-                client_options,
-            }
-            | StoreSpec::Postgres {
+                options: client_options,
+            })
+            | StoreSpec::Postgres(ClientUrl {
                 base,
                 namespace,
                 timeout,
-                client_options,
-            } => {
+                options: client_options,
+            }) => {
                 let mut url = format!("{base}?ns={namespace}&timeout_ms={}", ms(timeout));
                 if !client_options.is_empty() {
                     url.push('&');
