@@ -116,6 +116,25 @@ fn fdb_elements(cols: &[String]) -> Vec<Element> {
     go(&mut cols.iter())
 }
 
+/// Regressions: a decimal at the edge of BigDecimal's exponent range is
+/// refused, never turned into 0 (fuzzing found the decode side; the encode
+/// side is the same rounding carry).
+#[test]
+fn hbase_numeric_edges_are_errors_not_zero() {
+    use lexikey::interop::hbase::{decode_value, encode_value, Field, Kind, Value};
+    let key = hex("1604bfffffff0916");
+    let r = decode_value(Field::asc(Kind::Numeric), &key, 0);
+    assert!(
+        matches!(r, Err(DecodeError::NonCanonical { offset: 1, .. })),
+        "{r:?}"
+    );
+    // 32 nines round up (HBase keeps 31 digits) past the largest exponent.
+    let v = Value::Numeric(format!("0.{}e2147483647", "9".repeat(32)).parse().unwrap());
+    let mut out = Vec::new();
+    let r = encode_value(Field::asc(Kind::Numeric), &v, &mut out);
+    assert!(r.is_err(), "{r:?} {out:02x?}");
+}
+
 #[test]
 fn fdb_golden_both_ways() {
     let rows = fixture("fdb.tsv");

@@ -614,7 +614,14 @@ impl Decimal {
                 }
             }
         }
-        Decimal::new(self.negative, &digits, exponent).unwrap_or_default()
+        // Only a carry past the largest exponent fails `new`: the result is
+        // then exactly 0.1 × 10^exponent, which the encoder refuses as too
+        // large (never zero).
+        Decimal::new(self.negative, &digits, exponent).unwrap_or_else(|| Decimal {
+            negative: self.negative,
+            digits: vec![1],
+            exponent,
+        })
     }
 
     fn cmp_magnitude(&self, other: &Decimal) -> Ordering {
@@ -1467,7 +1474,15 @@ impl Reader<'_> {
                 break;
             }
         }
-        let d = Decimal::new(negative, &dec, 2 * e).unwrap_or_default();
+        // A small number's exponent within MAX_SMALL_EXPONENT can still leave
+        // BigDecimal's range once a leading zero digit is dropped: refused,
+        // never read as zero.
+        let Some(d) = Decimal::new(negative, &dec, 2 * e) else {
+            return Err(noncanon(
+                pos + 1,
+                "exponent beyond java.math.BigDecimal's range",
+            ));
+        };
         if d.digits.len() > MAX_PRECISION {
             return Err(noncanon(m_at, "more than 31 significant digits"));
         }
