@@ -11,6 +11,50 @@ use common::{check_error, fails, fails_with, run_with};
 /// `(arguments, standard input, a substring the message must contain)`.
 const CATALOGUE: &[(&[&str], &str, &str)] = &[
     // --- malformed keys
+    // --- dec: malformed ELEN / binary keys, bad decimal input
+    (
+        &[
+            "decode",
+            "--format",
+            "decimal",
+            "--schema",
+            "str,dec",
+            "price#==2105",
+        ],
+        "",
+        "end of input at byte 12",
+    ), // no terminator
+    (
+        &["decode", "--format", "decimal", "--schema", "dec", "=10-"],
+        "",
+        "non-canonical encoding at byte 2",
+    ), // trailing fraction zero
+    (
+        &["decode", "--format", "decimal", "--schema", "dec", "=1x-"],
+        "",
+        "invalid byte 'x' (0x78) at byte 2",
+    ),
+    (
+        &["decode", "--schema", "dec", "n0380011F"],
+        "",
+        "end of input",
+    ), // hex body: last pair byte odd
+    (
+        &["decode", "--format", "binary", "--schema", "dec", "04"],
+        "",
+        "invalid byte 0x04 at byte 0",
+    ),
+    (
+        &["encode", "dec:1,5"],
+        "",
+        "invalid dec value \"1,5\" at byte 1",
+    ),
+    (&["encode", "dec:NaN"], "", "invalid dec value"),
+    (
+        &["encode", "dec:1e40000"],
+        "",
+        "decimal exponent out of range",
+    ),
     (
         &[
             "decode",
