@@ -125,7 +125,7 @@ pub fn component_to_string(c: &Component<'_>) -> String {
 /// Parses hex bytes (either case, even length).
 pub fn parse_hex(text: &str) -> Result<Vec<u8>, ParseError> {
     let b = text.as_bytes();
-    if b.len() % 2 != 0 {
+    if !b.len().is_multiple_of(2) {
         return Err(ParseError::new(format!(
             "invalid hex {text:?}: odd number of digits"
         )));

@@ -104,7 +104,7 @@ fn which(program: &str) -> String {
 }
 
 fn unhex(s: &str) -> Vec<u8> {
-    assert!(s.len() % 2 == 0, "odd hex {s:?}");
+    assert!(s.len().is_multiple_of(2), "odd hex {s:?}");
     (0..s.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
@@ -693,7 +693,7 @@ fn b64_decode(s: &str) -> Option<Vec<u8>> {
         } as u32)
     };
     let s = s.as_bytes();
-    if s.len() % 4 != 0 {
+    if !s.len().is_multiple_of(4) {
         return None;
     }
     let mut out = Vec::new();
@@ -1803,7 +1803,7 @@ fn lex(s: &str, lang: Lang) -> Result<Vec<Tok>, String> {
                 .chars()
                 .take_while(|c| c.is_ascii_hexdigit())
                 .collect();
-            if digits.len() % 2 != 0 {
+            if !digits.len().is_multiple_of(2) {
                 return Err("odd blob".into());
             }
             i += 2 + digits.len();

@@ -47,10 +47,9 @@ impl Schedule {
         match self {
             Schedule::Never => false,
             Schedule::Every(n) => n > 0 && k % n == n - 1,
-            // Not `is_multiple_of`: the core's tests keep Rust 1.85.
-            #[allow(clippy::manual_is_multiple_of)]
             Schedule::Random { one_in, seed } => {
-                one_in > 0 && splitmix(k.wrapping_add(seed.wrapping_mul(GOLDEN))) % one_in == 0
+                one_in > 0
+                    && splitmix(k.wrapping_add(seed.wrapping_mul(GOLDEN))).is_multiple_of(one_in)
             }
         }
     }
