@@ -15,7 +15,8 @@
 # libFuzzer's log in fuzz/target/fuzz-logs/<target>.log (all git-ignored).
 # Exit status: 0 when no target crashed, 1 otherwise, 2 on a setup error.
 #
-# Environment: FUZZ_SANITIZER (default "none": lexikey has no unsafe code, so
+# Environment: FUZZ_SANITIZER (default "none": lexikey's only unsafe code is a
+# call into a register-only SSE2 function that touches no memory, so
 # AddressSanitizer would only halve the speed; set "address" to use it),
 # CARGO_BUILD_JOBS (default 2), FUZZ_ARGS (extra libFuzzer flags).
 set -uo pipefail

@@ -23,6 +23,10 @@
 //! ranges: [`range`]; value syntax: [`input`]; the store trait: [`store`].
 //! The float policy (one canonical NaN after `+inf`; `-0.0 < +0.0`) is in
 //! [`value`].
+//!
+//! No `unsafe` except one audited call (the SSE2 hex decoder in
+//! [`format::hex`], allowed where it stands): any other is a compile error.
+#![deny(unsafe_code)]
 
 pub mod alloc;
 pub mod dec;

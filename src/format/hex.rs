@@ -202,6 +202,7 @@ pub(crate) fn unhex16(d: &[u8; 16]) -> Option<u64> {
     // compiles this call only into builds that enable SSE2 for every
     // function (the x86_64 baseline); it takes and returns plain integers.
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[allow(unsafe_code)]
     return unsafe { unhex16_sse2(a, b) };
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     return unhex16_swar(a, b);
@@ -416,6 +417,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(unsafe_code)] // calls the SSE2 decoder directly, as `unhex16` does
     fn swar_hex_matches_format_and_table() {
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         for i in 0..20_000u64 {
