@@ -349,17 +349,20 @@ impl Dec {
             }
         };
         let int_len = if self.exp > 0 { self.exp as usize } else { 1 };
-        // The chain of lengths: int_len, len(int_len), … until one digit.
-        let mut chain: Vec<String> = Vec::new();
+        // The chain of lengths: int_len, len(int_len), … until one digit
+        // (int_len <= MAX_EXP has 5 digits, so at most 2 entries).
+        let mut chain = [0usize; 4];
+        let mut levels = 0;
         let mut n = int_len;
         while n > 1 {
-            let s = n.to_string();
-            n = s.len();
-            chain.push(s);
+            chain[levels] = n;
+            levels += 1;
+            n = n.ilog10() as usize + 1;
         }
-        out.resize(out.len() + chain.len() + 1, b'=');
-        for s in chain.iter().rev() {
-            out.extend_from_slice(s.as_bytes());
+        out.resize(out.len() + levels + 1, b'=');
+        for &n in chain[..levels].iter().rev() {
+            // Writing into a Vec cannot fail.
+            let _ = std::io::Write::write_fmt(out, format_args!("{n}"));
         }
         out.extend_from_slice(int);
         // Zeros of the integer part beyond the significant digits.
@@ -402,25 +405,41 @@ impl Dec {
     /// Appends the binary encoding (see the module docs); `invert` writes
     /// its bitwise NOT (descending).
     pub fn write_binary(&self, invert: bool, out: &mut Vec<u8>) {
-        let m = if invert { 0xFF } else { 0 };
+        out.extend(self.binary_bytes(invert));
+    }
+
+    /// The length of the binary encoding.
+    pub fn binary_len(&self) -> usize {
         if self.is_zero() {
-            out.push(ZERO ^ m);
-            return;
+            1
+        } else {
+            3 + self.digits.len().div_ceil(2)
         }
+    }
+
+    /// The bytes of the binary encoding ([`Dec::write_binary`] without a
+    /// buffer).
+    pub fn binary_bytes(&self, invert: bool) -> impl Iterator<Item = u8> + '_ {
+        let m = if invert { 0xFF } else { 0 };
         let body_m = if self.neg { m ^ 0xFF } else { m };
-        out.push(if self.neg { NEG } else { POS } ^ m);
+        let header = match (self.is_zero(), self.neg) {
+            (true, _) => ZERO,
+            (false, true) => NEG,
+            (false, false) => POS,
+        } ^ m;
         let e = (self.exp + 0x8000) as u16;
-        out.push((e >> 8) as u8 ^ body_m);
-        out.push(e as u8 ^ body_m);
+        let exp = (!self.is_zero()).then_some([(e >> 8) as u8 ^ body_m, e as u8 ^ body_m]);
         let d = self.digits.as_bytes();
         let pairs = d.len().div_ceil(2);
-        for i in 0..pairs {
+        let digits = (0..pairs).map(move |i| {
             let hi = d[2 * i] - b'0';
             let lo = d.get(2 * i + 1).map_or(0, |c| c - b'0');
-            let p = hi * 10 + lo;
             let last = i + 1 == pairs;
-            out.push((2 * p + u8::from(!last)) ^ body_m);
-        }
+            (2 * (hi * 10 + lo) + u8::from(!last)) ^ body_m
+        });
+        std::iter::once(header)
+            .chain(exp.into_iter().flatten())
+            .chain(digits)
     }
 
     /// Reads a binary encoding from the start of `input` (`invert` for

@@ -167,6 +167,46 @@ pub(crate) fn upper_hex_val(b: u8) -> Option<u8> {
     }
 }
 
+/// Bounds of the ascending string part of a text key that starts at
+/// `pos`: `(first, end)`, where `first` is the first byte that needs
+/// unescaping (`== end` when none does) and `end` the index of the next `#`
+/// (or `key.len()`). One word-at-a-time scan finds both when there is no
+/// escape: `#` is itself a byte that strings escape.
+#[inline]
+pub(crate) fn str_part(key: &[u8], pos: usize) -> (usize, usize) {
+    let i = find_escape(key, pos);
+    if i == key.len() || key[i] == SEP {
+        (i, i)
+    } else {
+        (
+            i,
+            crate::format::binary::find_byte(key, i, SEP).unwrap_or(key.len()),
+        )
+    }
+}
+
+/// Decodes the ascending string part of a text key that starts at `pos`
+/// (borrowed unless it holds an escape); returns it and where the part
+/// ends. Errors index `key`.
+#[inline]
+pub(crate) fn decode_str_part(
+    key: &[u8],
+    pos: usize,
+) -> Result<(Cow<'_, str>, usize), DecodeError> {
+    let (first, end) = str_part(key, pos);
+    let part = &key[pos..end];
+    let s = if first == end {
+        Cow::Borrowed(
+            std::str::from_utf8(part).map_err(|e| DecodeError::InvalidUtf8 {
+                offset: pos + e.valid_up_to(),
+            })?,
+        )
+    } else {
+        unescape(part).map_err(|e| e.shift(pos))?
+    };
+    Ok((s, end))
+}
+
 /// Decodes an ascending string component (canonically), borrowing when it
 /// holds no escape.
 #[inline]
@@ -480,9 +520,19 @@ pub(crate) fn encode_tagged<B: Body>(c: &Component<'_>, out: &mut Vec<u8>) {
         Value::Dec(d) => {
             // The binary encoding is prefix-free: no terminator needed.
             out.push(tag_of(Type::Dec, c.dir));
-            let mut bytes = Vec::with_capacity(8 + d.parts().0.len() / 2);
-            d.write_binary(desc, &mut bytes);
-            B::encode(&bytes, false, false, out);
+            // The bytes on the stack when they fit (every number of up to
+            // 120 digits); only longer ones need a heap buffer.
+            let mut small = [0u8; 64];
+            let n = d.binary_len();
+            if n <= small.len() {
+                for (dst, b) in small.iter_mut().zip(d.binary_bytes(desc)) {
+                    *dst = b;
+                }
+                B::encode(&small[..n], false, false, out);
+            } else {
+                let bytes: Vec<u8> = d.binary_bytes(desc).collect();
+                B::encode(&bytes, false, false, out);
+            }
         }
         v => {
             if let Some(bits) = order_u64(v) {

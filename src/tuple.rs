@@ -22,8 +22,6 @@
 //! extend `P` are `[enc(P) + 00, prefix_end(enc(P)))` (the key of `P`
 //! itself is excluded, as in FoundationDB's `Subspace::range`).
 
-use std::borrow::Cow;
-
 use crate::error::{DecodeError, EncodeError};
 use crate::format::binary::find_byte;
 use crate::format::{base64, hex, Format};
@@ -252,20 +250,7 @@ fn decode_text_part<'k>(
 ) -> Result<usize, DecodeError> {
     let at_boundary = |end: usize| end == key.len() || key.get(end) == Some(&SEP);
     if field.ty == Type::Str && !field.dir.is_desc() {
-        let i = text::find_escape(key, pos);
-        if at_boundary(i) {
-            let s = std::str::from_utf8(&key[pos..i]).map_err(|e| DecodeError::InvalidUtf8 {
-                offset: pos + e.valid_up_to(),
-            })?;
-            out.push(Component {
-                value: Value::Str(Cow::Borrowed(s)),
-                dir: field.dir,
-                width: None,
-            });
-            return Ok(i);
-        }
-        let end = find_byte(key, i, SEP).unwrap_or(key.len());
-        let s = text::unescape(&key[pos..end]).map_err(|e| e.shift(pos))?;
+        let (s, end) = text::decode_str_part(key, pos)?;
         out.push(Component {
             value: Value::Str(s),
             dir: field.dir,

@@ -176,6 +176,12 @@ fn tuples() -> Vec<Vec<Component<'static>>> {
                 Component::asc(*s),
             ]);
         }
+        // Decimals (dec): ELEN in `decimal`, the binary bytes elsewhere.
+        for d in ["0", "-0.5", "10.5", "1234567890.0001", "-1e-40", "1e300"] {
+            let d: lexikey::Dec = d.parse().unwrap();
+            out.push(vec![Component::asc(*s), Component::asc(d.clone())]);
+            out.push(vec![Component::asc(*s), Component::desc(d)]);
+        }
     }
     out
 }

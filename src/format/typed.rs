@@ -136,27 +136,29 @@ impl<'k> KeyReader<'k> {
         }
     }
 
+    /// Where the next part of a text key starts.
+    #[inline]
+    fn text_pos(&self) -> Result<usize, DecodeError> {
+        self.pos.ok_or(DecodeError::MissingComponent {
+            offset: self.key.len(),
+            index: self.index,
+        })
+    }
+
+    /// Moves past a text part that ends at `end` (a `#` or the key's end).
+    #[inline]
+    fn advance_past(&mut self, end: usize) {
+        self.index += 1;
+        self.pos = (end < self.key.len()).then_some(end + 1);
+    }
+
     /// The next `#`-free part of a text key and its offset.
     #[inline]
     fn part(&mut self) -> Result<(&'k [u8], usize), DecodeError> {
-        let Some(pos) = self.pos else {
-            return Err(DecodeError::MissingComponent {
-                offset: self.key.len(),
-                index: self.index,
-            });
-        };
-        self.index += 1;
-        let rest = &self.key[pos..];
-        match binary::find_byte(rest, 0, SEP) {
-            Some(end) => {
-                self.pos = Some(pos + end + 1);
-                Ok((&rest[..end], pos))
-            }
-            None => {
-                self.pos = None;
-                Ok((rest, pos))
-            }
-        }
+        let pos = self.text_pos()?;
+        let end = binary::find_byte(self.key, pos, SEP).unwrap_or(self.key.len());
+        self.advance_past(end);
+        Ok((&self.key[pos..end], pos))
     }
 
     /// Reads an ascending string component (borrowed unless a text
@@ -177,31 +179,10 @@ impl<'k> KeyReader<'k> {
                 _ => Err(DecodeError::SchemaRequired { offset: pos }),
             };
         }
-        let Some(pos) = self.pos else {
-            return Err(DecodeError::MissingComponent {
-                offset: self.key.len(),
-                index: self.index,
-            });
-        };
-        let rest = &self.key[pos..];
-        // One scan finds both the end of the component and any escape:
-        // `#` is itself a byte that strings escape.
-        let i = text::find_escape(rest, 0);
-        if i == rest.len() || rest[i] == SEP {
-            self.index += 1;
-            self.pos = (i < rest.len()).then_some(pos + i + 1);
-            return match std::str::from_utf8(&rest[..i]) {
-                Ok(s) => Ok(Cow::Borrowed(s)),
-                Err(e) => Err(DecodeError::InvalidUtf8 {
-                    offset: pos + e.valid_up_to(),
-                }),
-            };
-        }
-        // An escape (or a bad byte) at `i`: the part ends at the next `#`.
-        let end = binary::find_byte(rest, i, SEP).unwrap_or(rest.len());
-        self.index += 1;
-        self.pos = (end < rest.len()).then_some(pos + end + 1);
-        text::unescape(&rest[..end]).map_err(|e| e.shift(pos))
+        let pos = self.text_pos()?;
+        let (s, end) = text::decode_str_part(self.key, pos)?;
+        self.advance_past(end);
+        Ok(s)
     }
 
     /// Reads an ascending string component like [`KeyReader::str`], but
@@ -241,30 +222,18 @@ impl<'k> KeyReader<'k> {
                 }
             });
         }
-        let Some(pos) = self.pos else {
-            return Err(DecodeError::MissingComponent {
-                offset: self.key.len(),
-                index: self.index,
-            });
-        };
-        let rest = &self.key[pos..];
-        let i = text::find_escape(rest, 0);
-        let end = if i == rest.len() || rest[i] == SEP {
-            i
-        } else {
-            binary::find_byte(rest, i, SEP).unwrap_or(rest.len())
-        };
-        let part = &rest[..end];
+        let pos = self.text_pos()?;
+        let (first, end) = text::str_part(self.key, pos);
+        let part = &self.key[pos..end];
         let s = std::str::from_utf8(part).map_err(|e| DecodeError::InvalidUtf8 {
             offset: pos + e.valid_up_to(),
         })?;
-        self.index += 1;
-        self.pos = (end < rest.len()).then_some(pos + end + 1);
-        if i == end {
+        self.advance_past(end);
+        if first == end {
             return Ok(s);
         }
         scratch.clear();
-        match text::unescape_str_into(s, i, scratch) {
+        match text::unescape_str_into(s, first - pos, scratch) {
             Ok(()) => Ok(scratch),
             Err(()) => Err(text::unescape_error(part).shift(pos)),
         }
@@ -322,8 +291,7 @@ impl<'k> KeyReader<'k> {
             if let Some(pos) = self.pos {
                 let rest = &self.key[pos..];
                 if rest.len() == w || rest.get(w) == Some(&SEP) {
-                    self.index += 1;
-                    self.pos = (rest.len() > w).then_some(pos + w + 1);
+                    self.advance_past(pos + w);
                     return Ok((&rest[..w], pos));
                 }
             }
