@@ -259,6 +259,30 @@ fn alloc_and_scan_errors() {
     assert!(o.stdout.is_empty());
 }
 
+/// `base` with a namespace no other run uses (`ns=TAG_PID_NANOS`).
+fn fresh_namespace(base: &str, tag: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    let sep = if base.contains('?') { '&' } else { '?' };
+    format!("{base}{sep}ns={tag}_{}_{nanos:08x}", std::process::id())
+}
+
+/// Every row of table `t` in `store`, read directly.
+fn table_rows(store: &dyn lexikey::store::Store) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let (start, end) = lexikey::tuple::prefix_range(Format::Hex, &[Component::asc("t")]).unwrap();
+    store
+        .scan(
+            &lexikey::KeyRange {
+                start: Some(start),
+                end,
+            },
+            usize::MAX,
+        )
+        .unwrap()
+}
+
 /// 8 `lexikey alloc` processes at once on one server table: exactly 8 × 50
 /// rows, IDs unique and contiguous from the start ID down, every value
 /// stored — checked by reading the store directly.
@@ -267,12 +291,7 @@ fn concurrent_processes(var: &str) {
         eprintln!("{var} not set: skipped (run through scripts/with-stores.sh)");
         return;
     };
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos();
-    let sep = if base.contains('?') { '&' } else { '?' };
-    let url = format!("{base}{sep}ns=cli_{}_{nanos:08x}", std::process::id());
+    let url = fresh_namespace(&base, "cli");
     let probe = run(&["scan", "--store", &url, "--table", "t"]);
     if probe
         .stderr
@@ -329,17 +348,7 @@ fn concurrent_processes(var: &str) {
     assert_eq!(*all.first().unwrap(), MAX - (n - 1), "not contiguous");
     assert_eq!(*all.last().unwrap(), MAX);
     // Read the store directly: exactly these rows, each with its client's value.
-    let store = lexikey_stores::open(&url).unwrap();
-    let (start, end) = lexikey::tuple::prefix_range(Format::Hex, &[Component::asc("t")]).unwrap();
-    let rows = store
-        .scan(
-            &lexikey::KeyRange {
-                start: Some(start),
-                end,
-            },
-            usize::MAX,
-        )
-        .unwrap();
+    let rows = table_rows(&*lexikey_stores::open(&url).unwrap());
     assert_eq!(rows.len() as u64, n);
     by_value.sort();
     let mut stored: Vec<(u64, String)> = rows
@@ -382,12 +391,7 @@ fn killed_client(var: &str) {
         eprintln!("{var} not set: skipped (run through scripts/with-stores.sh)");
         return;
     };
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos();
-    let sep = if base.contains('?') { '&' } else { '?' };
-    let url = format!("{base}{sep}ns=kill_{}_{nanos:08x}", std::process::id());
+    let url = fresh_namespace(&base, "kill");
     let spawn = |c: usize, count: usize| {
         std::process::Command::new(common::bin())
             .args([
@@ -410,19 +414,9 @@ fn killed_client(var: &str) {
     // Kill mid-run: once the victim's first row is in the store (a fixed
     // delay is not enough on a loaded machine, where starting the process
     // and connecting can take longer), plus a little more.
-    let watch = lexikey_stores::open(&url).unwrap();
-    let (lo, hi) = lexikey::tuple::prefix_range(Format::Hex, &[Component::asc("t")]).unwrap();
-    let all = lexikey::KeyRange {
-        start: Some(lo),
-        end: hi,
-    };
+    let store = lexikey_stores::open(&url).unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while !watch
-        .scan(&all, usize::MAX)
-        .unwrap()
-        .iter()
-        .any(|(_, v)| v == b"client-0")
-    {
+    while !table_rows(&*store).iter().any(|(_, v)| v == b"client-0") {
         assert!(
             std::time::Instant::now() < deadline,
             "the victim wrote no row in 60 s"
@@ -451,17 +445,7 @@ fn killed_client(var: &str) {
     ]);
     assert_eq!(after.code, 0, "{}", after.stderr);
     let later = ids(&after.stdout_str());
-    let store = lexikey_stores::open(&url).unwrap();
-    let (start, end) = lexikey::tuple::prefix_range(Format::Hex, &[Component::asc("t")]).unwrap();
-    let rows = store
-        .scan(
-            &lexikey::KeyRange {
-                start: Some(start),
-                end,
-            },
-            usize::MAX,
-        )
-        .unwrap();
+    let rows = table_rows(&*store);
     let stored: std::collections::BTreeMap<u64, String> = rows
         .iter()
         .map(|(k, v)| {
