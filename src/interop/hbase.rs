@@ -1190,6 +1190,10 @@ fn encode_numeric(
         out.push(ZERO);
         return Ok(());
     }
+    // Rounding can carry past the largest exponent (see `Decimal::rounded`).
+    if d.exponent.abs() > MAX_DECIMAL_EXPONENT {
+        return Err("the exponent is beyond java.math.BigDecimal's range");
+    }
     // value = 0.D × 10^x; E = ceil(x / 2); the mantissa gets a leading zero
     // digit when x is odd.
     let x = d.exponent;
