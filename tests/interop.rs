@@ -1070,7 +1070,8 @@ mod hbase_tests {
 mod phoenix_tests {
     use super::*;
     use lexikey::interop::phoenix::{
-        self, decode_row_key, encode_row_key, encode_value, Column, SortOrder, Table, Type, Value,
+        self, decode_row_key, encode_row_key, encode_value, Column, DecimalRounding, SortOrder,
+        Table, Type, Value,
     };
 
     fn table(schema: &str, salt: &str) -> Table {
@@ -1085,7 +1086,7 @@ mod phoenix_tests {
     #[test]
     fn phoenix_golden_both_ways() {
         let rows = fixture("phoenix.tsv");
-        let (mut hashes, mut values, mut keys) = (0, 0, 0);
+        let (mut hashes, mut values, mut keys, mut rounded) = (0, 0, 0, 0);
         for (line, cols) in &rows {
             let at = format!("phoenix.tsv:{line}");
             match cols[0].as_str() {
@@ -1141,12 +1142,62 @@ mod phoenix_tests {
                     full.resize(t.columns.len(), Value::Null);
                     assert_eq!(decode_row_key(&t, &key).unwrap(), full, "{at}");
                 }
+                "round" => {
+                    rounded += 1;
+                    // Refused by default, naming the stored value and the flag.
+                    let e = phoenix::parse_component(&cols[1]).unwrap_err().to_string();
+                    assert!(
+                        e.contains(&format!("stores {};", cols[2])) && e.contains("--round"),
+                        "{at}: {e}"
+                    );
+                    let (column, value) =
+                        phoenix::parse_component_with(&cols[1], DecimalRounding::HalfUp).unwrap();
+                    let stored = Value::Decimal(cols[2].parse().unwrap());
+                    assert_eq!(value, stored, "{at}: rounded");
+                    let d = cols[1].split_once(':').unwrap().1.parse().unwrap();
+                    assert_eq!(Value::Decimal(phoenix::round_decimal(&d)), stored, "{at}");
+                    let mut out = Vec::new();
+                    encode_value(column, &value, &mut out).unwrap();
+                    assert_eq!(lexikey::to_hex(&out), cols[3], "{at}");
+                    let t = Table::new(vec![column]);
+                    let mut key = Vec::new();
+                    encode_row_key(&t, std::slice::from_ref(&value), &mut key).unwrap();
+                    // decode prints the stored value.
+                    let back = decode_row_key(&t, &key).unwrap();
+                    assert_eq!(
+                        phoenix::format_component(column, &back[0])
+                            .split_once(':')
+                            .unwrap()
+                            .1,
+                        cols[2],
+                        "{at}"
+                    );
+                }
+                "rrow" => {
+                    rounded += 1;
+                    let t = table(&cols[1], &cols[2]);
+                    let vals: Vec<Value> = cols[4..]
+                        .iter()
+                        .map(|c| {
+                            phoenix::parse_component_with(c, DecimalRounding::HalfUp)
+                                .unwrap()
+                                .1
+                        })
+                        .collect();
+                    assert!(cols[4..]
+                        .iter()
+                        .any(|c| phoenix::parse_component(c).is_err()));
+                    let mut out = Vec::new();
+                    encode_row_key(&t, &vals, &mut out).unwrap();
+                    assert_eq!(lexikey::to_hex(&out), cols[3], "{at}");
+                    assert_eq!(decode_row_key(&t, &out).unwrap(), vals, "{at}");
+                }
                 other => panic!("{at}: unknown row kind {other}"),
             }
         }
         assert!(
-            hashes >= 1 && values >= 100 && keys >= 15,
-            "{hashes} {values} {keys}"
+            hashes >= 1 && values >= 100 && keys >= 15 && rounded >= 24,
+            "{hashes} {values} {keys} {rounded}"
         );
     }
 
@@ -1453,6 +1504,63 @@ mod phoenix_tests {
             .boxed()
     }
 
+    /// Decimal text of 39 to 60 significant digits: nines (to carry across a
+    /// power of ten), a tie digit 5 at position 39, or random digits; signs
+    /// and exponents near the range's edges too.
+    fn long_decimal_texts() -> BoxedStrategy<String> {
+        let digits = prop_oneof![
+            1 => (39usize..=60).prop_map(|n| vec![9u8; n]),
+            1 => (prop::collection::vec(0u8..10, 38), prop::collection::vec(0u8..10, 0..22))
+                .prop_map(|(mut h, t)| { h.push(5); h.extend(t); h }),
+            2 => prop::collection::vec(0u8..10, 39..=60),
+        ];
+        let exp = prop_oneof![
+            3 => -3i64..5,
+            1 => prop::sample::select(vec![-126i64, -125, -124, 123, 124, 125]),
+            1 => -130i64..=130,
+        ];
+        (any::<bool>(), digits, exp)
+            .prop_map(|(neg, mut ds, x)| {
+                ds[0] = ds[0].max(1);
+                let last = ds.len() - 1;
+                ds[last] = ds[last].max(1); // 39+ significant digits
+                let d: String = ds.iter().map(|d| char::from(b'0' + d)).collect();
+                format!("{}0.{d}e{x}", if neg { "-" } else { "" })
+            })
+            .boxed()
+    }
+
+    /// The oracle of Phoenix's rounding (`NumberUtil.normalize`): 38
+    /// significant digits, HALF_UP, on the text's digits, as [`dec_norm`].
+    fn round_half_up_38(text: &str) -> (i8, i64, Vec<u8>) {
+        let (sign, mut point, ds) = dec_norm(text);
+        if ds.len() <= 38 {
+            return (sign, point, ds);
+        }
+        // As a number: the first 38 digits, plus one unit in the last place on a tie or more.
+        let mut n: Vec<u8> = ds[..38].to_vec();
+        if ds[38] >= 5 {
+            let mut i = 38;
+            loop {
+                if i == 0 {
+                    n.insert(0, 1);
+                    point += 1;
+                    break;
+                }
+                i -= 1;
+                n[i] += 1;
+                if n[i] < 10 {
+                    break;
+                }
+                n[i] = 0;
+            }
+        }
+        while n.last() == Some(&0) {
+            n.pop();
+        }
+        (sign, point, n)
+    }
+
     /// An independent decimal oracle: `(sign, point, digits)` with the
     /// digits stripped of leading and trailing zeros and `point` the
     /// position of the decimal point (value `0.digits × 10^point`).
@@ -1679,6 +1787,45 @@ mod phoenix_tests {
             let want = dec_oracle_cmp(&a, &b);
             let want = if desc { want.reverse() } else { want };
             prop_assert_eq!(keys[0].cmp(&keys[1]), want, "{} vs {}: {:02x?} {:02x?}", a, b, keys[0], keys[1]);
+        }
+
+        #[test]
+        fn phoenix_decimal_rounding(a in long_decimal_texts(), b in long_decimal_texts(), desc in any::<bool>(), ctx in 0u8..3) {
+            // More than 38 digits: refused by default naming the value
+            // Phoenix stores; with HalfUp, the key of that value, in order.
+            let col = if desc { Column::desc(Type::Decimal) } else { Column::asc(Type::Decimal) };
+            let mut keys = Vec::new();
+            let mut stored = Vec::new();
+            for text in [&a, &b] {
+                let want = round_half_up_38(text);
+                let (sign, point, digits) = &want;
+                let fits = digits.is_empty() || (-125..=124).contains(point);
+                let refused = phoenix::parse_value(Type::Decimal, text).unwrap_err().to_string();
+                let r = phoenix::parse_value_with(Type::Decimal, text, DecimalRounding::HalfUp);
+                if !fits {
+                    prop_assert!(refused.contains("range"), "{}", refused);
+                    prop_assert!(r.is_err());
+                    return Ok(());
+                }
+                prop_assert!(refused.contains("--round") && refused.contains("stores "), "{}", refused);
+                let v = r.unwrap();
+                let Value::Decimal(d) = &v else { unreachable!() };
+                prop_assert_eq!(dec_norm(&d.to_string()), (*sign, *point, digits.clone()), "{}", text);
+                prop_assert!(refused.contains(&format!("stores {d};")), "{}", refused);
+                let (t, row) = in_context(col, v.clone(), ctx);
+                let mut k = Vec::new();
+                encode_row_key(&t, &row, &mut k).unwrap();
+                prop_assert_eq!(&decode_row_key(&t, &k).unwrap(), &row);
+                keys.push(k);
+                stored.push(d.to_string());
+            }
+            // The keys order as the stored values.
+            let want = dec_oracle_cmp(&stored[0], &stored[1]);
+            let want = if desc { want.reverse() } else { want };
+            prop_assert_eq!(keys[0].cmp(&keys[1]), want, "{} vs {}", a, b);
+            // Rounding is monotonic: it may make two values equal, never swap them.
+            let st = dec_oracle_cmp(&stored[0], &stored[1]);
+            prop_assert!(st == dec_oracle_cmp(&a, &b) || st.is_eq(), "{} vs {}", a, b);
         }
 
         #[test]
