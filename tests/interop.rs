@@ -1147,7 +1147,7 @@ mod phoenix_tests {
                     // Refused by default, naming the stored value and the flag.
                     let e = phoenix::parse_component(&cols[1]).unwrap_err().to_string();
                     assert!(
-                        e.contains(&format!("stores {};", cols[2])) && e.contains("--round"),
+                        e.contains(&format!("stores as {};", cols[2])) && e.contains("--round"),
                         "{at}: {e}"
                     );
                     let (column, value) =
@@ -1807,11 +1807,11 @@ mod phoenix_tests {
                     prop_assert!(r.is_err());
                     return Ok(());
                 }
-                prop_assert!(refused.contains("--round") && refused.contains("stores "), "{}", refused);
+                prop_assert!(refused.contains("--round") && refused.contains("stores as "), "{}", refused);
                 let v = r.unwrap();
                 let Value::Decimal(d) = &v else { unreachable!() };
                 prop_assert_eq!(dec_norm(&d.to_string()), (*sign, *point, digits.clone()), "{}", text);
-                prop_assert!(refused.contains(&format!("stores {d};")), "{}", refused);
+                prop_assert!(refused.contains(&format!("stores as {d};")), "{}", refused);
                 let (t, row) = in_context(col, v.clone(), ctx);
                 let mut k = Vec::new();
                 encode_row_key(&t, &row, &mut k).unwrap();

@@ -1553,9 +1553,9 @@ fn parse_decimal(text: &str, rounding: DecimalRounding) -> Result<Decimal, Parse
         let r = round_decimal(&d);
         if rounding == DecimalRounding::Refuse && decimal_fits(&r).is_ok() {
             return Err(ParseError::new(format!(
-                "decimal value {text:?} has {n} significant digits, more than DECIMAL's 38: \
-                 Phoenix rounds it half up and stores {r}; --round writes that key \
-                 (phoenix::DecimalRounding::HalfUp)"
+                "decimal value {text:?}: DECIMAL has more than 38 significant digits (Phoenix's \
+                 maximum precision): it has {n}, which Phoenix rounds half up and stores as {r}; \
+                 --round writes that key (phoenix::DecimalRounding::HalfUp)"
             )));
         }
         r
