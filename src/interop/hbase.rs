@@ -37,6 +37,13 @@
 //! encoding strips trailing zeros and rounds to 31 significant digits,
 //! half up, so keys of values that differ only beyond digit 31 are equal.
 //!
+//! Every exponent a [`Decimal`] holds is written, as HBase 2.5.0 and later
+//! write it (HBASE-26566; `1E+1000` is `22 f2 05 02`). HBase 2.4.x and
+//! older wrote numbers of 100^351 and above differently, as keys that read
+//! back as other numbers: [`NumericEncoding::Legacy`] ([`Codec::LEGACY`])
+//! writes and reads those, and the default decoder refuses them with an
+//! error naming the option (`--hbase-numeric legacy` in the CLI).
+//!
 //! # Order
 //!
 //! For two values of one field, `a.cmp(&b) == key(a).cmp(&key(b))`,
@@ -1062,8 +1069,8 @@ fn read_varint(key: &[u8], pos: usize, mask: u8) -> Result<(u64, usize), DecodeE
 /// # Errors
 /// [`ValueError::TypeMismatch`] when the value's variant is not the
 /// field's; [`ValueError::Unencodable`] for null in a fixed-width field,
-/// U+0000 in text, `00` in a descending blob-copy, and numbers of 100^351
-/// or more in magnitude (see [`MAX_LARGE_EXPONENT`]).
+/// U+0000 in text, `00` in a descending blob-copy, and a number whose
+/// rounding to 31 digits carries past [`MAX_DECIMAL_EXPONENT`].
 pub fn encode_value(field: Field, value: &Value, out: &mut Vec<u8>) -> Result<(), ValueError> {
     Codec::CURRENT.encode_value(field, value, out)
 }

@@ -51,8 +51,12 @@
 //! What lexikey keeps and drops of Phoenix's behaviour:
 //! - **precision**: at most [`MAX_DECIMAL_PRECISION`] (38) significant
 //!   digits. Phoenix silently rounds longer values half-up; lexikey
-//!   refuses them ([`ValueError::Unencodable`] / a [`ParseError`]) rather
-//!   than write a key that does not decode to the value given.
+//!   refuses them by default ([`ValueError::Unencodable`] / a
+//!   [`ParseError`] naming the value Phoenix would store) rather than write
+//!   a key that does not decode to the value given. Asked explicitly
+//!   ([`DecimalRounding::HalfUp`] with [`parse_value_with`] /
+//!   [`parse_component_with`], or [`round_decimal`]; `--round` in the CLI)
+//!   it rounds as Phoenix does and writes the key Phoenix writes.
 //! - **range**: `10^-126 <= |v| < 10^124` (`E` from −63 to 61). Phoenix's
 //!   reader keeps the scale in a Java `byte`, so smaller magnitudes come
 //!   back wrong; at `10^124` and above the exponent byte becomes `00` (a
