@@ -299,6 +299,14 @@ pub struct AllocatorConfig {
     /// identical values) instead of returning [`AllocError::Ambiguous`].
     /// Default `false`.
     pub assume_unique_values: bool,
+    /// **A deliberate bug, for testing the history checker** (cargo feature
+    /// `broken-allocator`, off by default): guard off, forget a write whose
+    /// outcome is unknown instead of reading it back, and start over. When
+    /// that write did land, its value ends up in two rows (the orphan and
+    /// the row the retry writes) and the call is acknowledged with the
+    /// second ID: the value was written twice. Default `false`.
+    #[cfg(feature = "broken-allocator")]
+    pub broken_skip_read_back: bool,
 }
 
 impl AllocatorConfig {
@@ -315,6 +323,8 @@ impl AllocatorConfig {
             guard: false,
             guard_key: None,
             assume_unique_values: false,
+            #[cfg(feature = "broken-allocator")]
+            broken_skip_read_back: false,
         }
     }
 
@@ -730,6 +740,11 @@ impl<S: Store> Allocator<S> {
         value: &[u8],
         pending: &mut Option<(u64, StoreError)>,
     ) -> Result<Step, AllocError> {
+        #[cfg(feature = "broken-allocator")]
+        if self.config.broken_skip_read_back {
+            // The deliberate bug: no read-back, the write is forgotten.
+            *pending = None;
+        }
         if let Some((id, _)) = pending {
             let id = *id;
             match self.store.get(&self.key(id)) {
