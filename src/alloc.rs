@@ -367,6 +367,29 @@ impl AllocatorConfig {
         self
     }
 
+    /// Turns on the deliberate bug of the cargo feature `broken-allocator`
+    /// (see `broken_skip_read_back`, present with that feature): for
+    /// testing that the history checker (`lexikey-history`) catches a real
+    /// bug. Test builds only.
+    ///
+    /// # Errors
+    /// [`AllocError::Config`] in a build without the feature.
+    pub fn with_broken_skip_read_back(self) -> Result<Self, AllocError> {
+        #[cfg(feature = "broken-allocator")]
+        {
+            let mut c = self;
+            c.broken_skip_read_back = true;
+            Ok(c)
+        }
+        #[cfg(not(feature = "broken-allocator"))]
+        {
+            let _ = self;
+            Err(AllocError::Config(
+                "the broken allocator needs lexikey built with feature broken-allocator".into(),
+            ))
+        }
+    }
+
     /// Sets [`AllocatorConfig::assume_unique_values`].
     pub fn with_assume_unique_values(mut self, yes: bool) -> Self {
         self.assume_unique_values = yes;

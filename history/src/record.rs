@@ -45,22 +45,16 @@ impl Table {
     /// The allocator config of this table.
     ///
     /// # Errors
-    /// `broken` in a build without the `broken-allocator` feature.
+    /// `broken` in a build of lexikey without its `broken-allocator` feature.
     pub fn config(&self) -> Result<AllocatorConfig> {
-        #[allow(unused_mut)] // mutated only with the broken allocator
-        let mut c = AllocatorConfig::new(Format::Hex, &[Component::asc(self.name.clone())])
+        let c = AllocatorConfig::new(Format::Hex, &[Component::asc(self.name.clone())])
             .with_guard(self.guard)
             .with_max_attempts(self.max_attempts)
             // Every value is unique (client, process, sequence number), so
             // an ambiguous write that reads back as ours is ours.
             .with_assume_unique_values(true);
         if self.broken {
-            #[cfg(feature = "broken-allocator")]
-            {
-                c.broken_skip_read_back = true;
-            }
-            #[cfg(not(feature = "broken-allocator"))]
-            bail!("--broken needs lexikey-history built with feature broken-allocator");
+            return Ok(c.with_broken_skip_read_back()?);
         }
         Ok(c)
     }

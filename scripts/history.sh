@@ -1,0 +1,319 @@
+#!/usr/bin/env bash
+# Records a history of the allocator under faults and checks it (issue #15).
+#
+#   scripts/history.sh --store STORE [--clients N] [--seconds S] [--faults LIST]
+#                      [--guard] [--out FILE] [--broken]
+#
+# STORE: redb, rocksdb, redis, postgres, etcd, etcd-cluster (slatedb: see
+#   store_url below — the hook for the SlateDB adapter).
+# N client processes (default 8) allocate in a loop for S seconds (default
+#   60) in table `hist`, each logging every call (lexikey-history client).
+#   RocksDB is one process per database: its N clients are N threads of one
+#   process. redb is opened by N processes at once (`processes=many`).
+# LIST: comma-separated faults, injected in turn every FAULT_EVERY seconds
+#   (default 6) from second 2 on, at most S / FAULT_EVERY of them:
+#     kill         SIGKILL the server (etcd-cluster: the leader, then a
+#                  follower, alternately; Redis runs with appendfsync always),
+#                  restart it 1 s later, wait until it answers
+#     pause        SIGSTOP the server (PostgreSQL: the postmaster and its
+#                  backends; etcd-cluster: the leader) for 3 s — longer than
+#                  the clients' 1 s timeout — then SIGCONT
+#     kill-client  SIGKILL one client process mid-call, start a replacement
+#                  (same client number, new log) 0.5 s later
+#     partition    etcd-cluster only: cut the leader off from the other two
+#                  members for 4 s, then heal (see PARTITION below)
+#     none         no fault
+# --guard: the reuse guard on, and a deleter process deletes the newest row
+#   every 200 ms (each delete logged); FAULTS in the report then ends with
+#   `,deletes`.
+# --broken: the deliberately broken allocator (needs lexikey-history built
+#   with feature broken-allocator; for the test that the checker catches it).
+# --out FILE: the history (default history-STORE.jsonl); the timeline is
+#   FILE with .svg in place of .jsonl.
+#
+# The history: the client logs merged (lexikey-history merge: a call cut by
+# a client kill becomes an `info` op ending at the kill), one `fault` line
+# per fault, one `delete` line per delete, then one `read` line per row of
+# the table read directly from the store. Then `lexikey-history check`
+# prints the counts and any violation; the last line is
+#   history: STORE FAULTS: N ops (ok X, fail Y, info Z), V violations
+# and the exit code is 1 on any violation.
+#
+# Servers are started under a temporary directory with scripts/stores.sh
+# and stopped on exit; only PIDs this script recorded are signalled.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+
+store="" clients=8 seconds=60 faults=none guard="" out="" broken=""
+FAULT_EVERY=${FAULT_EVERY:-6}
+die() {
+  echo "history.sh: $*" >&2
+  exit 2
+}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --store) store=${2:?}; shift 2 ;;
+    --clients) clients=${2:?}; shift 2 ;;
+    --seconds) seconds=${2:?}; shift 2 ;;
+    --faults) faults=${2:?}; shift 2 ;;
+    --guard) guard=1; shift ;;
+    --broken) broken=1; shift ;;
+    --out) out=${2:?}; shift 2 ;;
+    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown argument '$1' (see --help)" ;;
+  esac
+done
+[ -n "$store" ] || die "missing --store STORE"
+case "$clients" in '' | *[!0-9]* | 0) die "--clients must be a positive number" ;; esac
+case "$seconds" in '' | *[!0-9]* | 0) die "--seconds must be a positive whole number" ;; esac
+out=${out:-history-$store.jsonl}
+svg=${out%.jsonl}.svg
+IFS=, read -r -a fault_list <<<"$faults"
+for f in "${fault_list[@]}"; do
+  case "$f" in
+    none | kill | pause | kill-client) ;;
+    partition) [ "$store" = etcd-cluster ] || die "partition needs --store etcd-cluster" ;;
+    *) die "unknown fault '$f' (kill, pause, kill-client, partition, none)" ;;
+  esac
+  case "$store:$f" in
+    redb:kill | redb:pause | rocksdb:kill | rocksdb:pause)
+      die "$store is embedded: no server to $f (use kill-client)" ;;
+  esac
+done
+label="$store $faults${guard:+,deletes}"
+
+# --- the binary ---------------------------------------------------------------
+bin=${LEXIKEY_HISTORY_BIN:-}
+if [ -z "$bin" ]; then
+  features=redis,postgres,etcd
+  [ "$store" = rocksdb ] && features=$features,rocksdb
+  [ -n "$broken" ] && features=$features,broken-allocator
+  (cd "$root" && cargo build -q -p lexikey-history --features "$features" -j2)
+  bin=$root/target/debug/lexikey-history
+fi
+
+# --- servers -----------------------------------------------------------------
+dir=$(mktemp -d "${TMPDIR:-/tmp}/lexikey-history.XXXXXX")
+chmod 755 "$dir"
+declare -A client_pid=()
+deleter_pid=""
+paused=()
+cleanup() {
+  local p
+  for p in "${client_pid[@]}" $deleter_pid; do
+    kill -KILL "$p" 2>/dev/null || true
+  done
+  for p in "${paused[@]}"; do kill -CONT "$p" 2>/dev/null || true; done
+  partition_cleanup 2>/dev/null || true
+  "$here/stores.sh" stop "$dir" >/dev/null 2>&1 || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# The hook for new stores: a server store names its stores.sh STORE here
+# and its client URL in store_url.
+server=""
+case "$store" in
+  redis | postgres | etcd | etcd-cluster) server=$store ;;
+  redb | rocksdb) ;;
+  slatedb) die "slatedb: no adapter yet (add its URL to store_url)" ;;
+  *) die "unknown store '$store' (redb, rocksdb, redis, postgres, etcd, etcd-cluster)" ;;
+esac
+if [ -n "$server" ]; then
+  LEXIKEY_REDIS_APPENDFSYNC=always "$here/stores.sh" start "$dir" "$server" >/dev/null
+  # shellcheck disable=SC1091
+  . "$dir/env"
+fi
+
+store_url() {
+  local q="ns=hist"
+  case "$store" in
+    redb) echo "redb:$dir/hist.redb?$q&processes=many" ;;
+    rocksdb) echo "rocksdb:$dir/hist.rocksdb?$q" ;;
+    redis) echo "$LEXIKEY_REDIS_URL?$q&timeout_ms=1000" ;;
+    postgres) echo "$LEXIKEY_POSTGRES_URL?$q&timeout_ms=1000" ;;
+    etcd) echo "$LEXIKEY_ETCD_URL?$q&timeout_ms=1000" ;;
+    etcd-cluster) echo "$LEXIKEY_ETCD_CLUSTER_URL?$q&timeout_ms=1000" ;;
+  esac
+}
+url=$(store_url)
+
+# The server directories (stores.sh layout).
+server_dirs() {
+  case "$store" in
+    etcd-cluster) echo "$dir/etcd-cluster/m1 $dir/etcd-cluster/m2 $dir/etcd-cluster/m3" ;;
+    redis | postgres | etcd) echo "$dir/$store" ;;
+  esac
+}
+
+# etcd_role leader|follower: the directory of a cluster member in that role.
+etcd_role() {
+  local d ep status
+  for d in $(server_dirs); do
+    ep=$(cat "$d/endpoint")
+    status=$(ETCDCTL_API=3 etcdctl --endpoints="$ep" --dial-timeout=1s --command-timeout=2s \
+      endpoint status 2>/dev/null) || continue
+    # "EP, ID, VERSION, DB SIZE, IS LEADER, IS LEARNER, ..."
+    if [ "$(echo "$status" | cut -d, -f5 | tr -d ' ')" = true ]; then
+      [ "$1" = leader ] && { echo "$d"; return 0; }
+    else
+      [ "$1" = follower ] && { echo "$d"; return 0; }
+    fi
+  done
+  return 1
+}
+
+# The PIDs to SIGSTOP for a server directory (PostgreSQL: every process of
+# the cluster — the postmaster and its children).
+server_pids() {
+  local p
+  p=$(cat "$1/pid")
+  echo "$p"
+  if [ "$store" = postgres ]; then
+    ps -o pid= --ppid "$p" 2>/dev/null || true
+  fi
+}
+
+# --- clients -----------------------------------------------------------------
+run_start=$(date +%s)
+deadline=$((run_start + seconds))
+incarnation=0
+threads=1 procs=$clients
+[ "$store" = rocksdb ] && threads=$clients procs=1
+
+start_client() { # start_client PROC_INDEX
+  local i=$1 first left
+  first=$((i * threads))
+  left=$((deadline - $(date +%s)))
+  [ "$left" -gt 0 ] || return 0
+  incarnation=$((incarnation + 1))
+  "$bin" client --store "$url" --table hist --client "$first" --threads "$threads" \
+    --seconds "$left" --log "$dir/client-$i.$incarnation.log" ${guard:+--guard} \
+    ${broken:+--broken} 2>>"$dir/clients.err" &
+  client_pid[$i]=$!
+}
+
+for i in $(seq 0 $((procs - 1))); do start_client "$i"; done
+if [ -n "$guard" ]; then
+  "$bin" deleter --store "$url" --table hist --seconds "$seconds" --guard \
+    --interval-ms 200 --log "$dir/deleter.log" 2>>"$dir/clients.err" &
+  deleter_pid=$!
+fi
+
+# --- faults ------------------------------------------------------------------
+fault_log=$dir/faults.log
+: >"$fault_log"
+mark() { # mark FAULT TARGET START_NS
+  "$bin" fault --log "$fault_log" --fault "$1" --target "$2" --start "$3"
+}
+now() { "$bin" now; }
+kills=0
+
+fault_kill() {
+  local d target t0
+  if [ "$store" = etcd-cluster ]; then
+    if [ $((kills % 2)) -eq 0 ]; then
+      d=$(etcd_role leader) || return 0
+      target="etcd leader $(cat "$d/name")"
+    else
+      d=$(etcd_role follower) || return 0
+      target="etcd follower $(cat "$d/name")"
+    fi
+  else
+    d=$(server_dirs)
+    target=$store
+  fi
+  kills=$((kills + 1))
+  t0=$(now)
+  "$d/kill"
+  sleep 1
+  "$d/start"
+  "$d/ready"
+  mark kill "$target" "$t0"
+}
+
+fault_pause() {
+  local d target t0 p
+  if [ "$store" = etcd-cluster ]; then
+    d=$(etcd_role leader) || return 0
+    target="etcd leader $(cat "$d/name")"
+  else
+    d=$(server_dirs)
+    target=$store
+  fi
+  mapfile -t paused < <(server_pids "$d")
+  t0=$(now)
+  for p in "${paused[@]}"; do kill -STOP "$p" 2>/dev/null || true; done
+  sleep 3
+  for p in "${paused[@]}"; do kill -CONT "$p" 2>/dev/null || true; done
+  paused=()
+  "$d/ready"
+  mark pause "$target" "$t0"
+}
+
+next_victim=0
+fault_kill_client() {
+  local i=$((next_victim % procs)) t0 target
+  next_victim=$((next_victim + 1))
+  if [ "$threads" -gt 1 ]; then
+    target="clients $((i * threads))-$((i * threads + threads - 1))"
+  else
+    target="client $i"
+  fi
+  t0=$(now)
+  kill -KILL "${client_pid[$i]}" 2>/dev/null || true
+  wait "${client_pid[$i]}" 2>/dev/null || true
+  sleep 0.5
+  start_client "$i"
+  mark kill-client "$target" "$t0"
+}
+
+# Partition (etcd-cluster): see partition.sh — the hook is kept here.
+partition_cleanup() { :; }
+fault_partition() {
+  die "partition: not implemented yet"
+}
+
+sleep 2
+n=0
+max_faults=$((seconds / FAULT_EVERY))
+if [ "$faults" != none ]; then
+  while [ "$n" -lt "$max_faults" ] && [ $(($(date +%s) + 5)) -lt "$deadline" ]; do
+    f=${fault_list[$((n % ${#fault_list[@]}))]}
+    t=$SECONDS
+    case "$f" in
+      none) ;;
+      kill) fault_kill ;;
+      pause) fault_pause ;;
+      kill-client) fault_kill_client ;;
+      partition) fault_partition ;;
+    esac
+    n=$((n + 1))
+    rest=$((FAULT_EVERY - (SECONDS - t)))
+    [ "$rest" -gt 0 ] && sleep "$rest"
+  done
+fi
+
+# --- end of the run: wait, read, merge, check ----------------------------------
+for p in "${client_pid[@]}"; do wait "$p" || true; done
+[ -n "$deleter_pid" ] && { wait "$deleter_pid" || true; }
+client_pid=()
+deleter_pid=""
+if [ -s "$dir/clients.err" ]; then
+  grep -v '^lexikey-history \(client\|deleter\): ' "$dir/clients.err" | sed 's/^/history.sh: client: /' >&2 || true
+fi
+for d in $(server_dirs); do "$d/start"; "$d/ready"; done
+"$bin" read --store "$url" --table hist >"$dir/reads.log"
+"$bin" merge "$dir"/client-*.log ${guard:+"$dir/deleter.log"} "$fault_log" "$dir/reads.log" --out "$out"
+set +e
+"$bin" check "$out" --svg "$svg" --label "$label" >"$dir/report.txt"
+rc=$?
+set -e
+# The report: counts and violations (cut), then the contract's last line.
+head -n 40 "$dir/report.txt" | grep -v '^history: '
+[ "$(grep -c '^violation: ' "$dir/report.txt")" -gt 12 ] && echo "… (full report: lexikey-history check $out)"
+tail -n 1 "$dir/report.txt"
+exit "$rc"
