@@ -86,8 +86,7 @@ label="$store $faults${guard:+,deletes}"
 # --- the binary ---------------------------------------------------------------
 bin=${LEXIKEY_HISTORY_BIN:-}
 if [ -z "$bin" ]; then
-  features=redis,postgres,etcd
-  [ "$store" = rocksdb ] && features=$features,rocksdb
+  features=all-servers
   [ -n "$broken" ] && features=$features,broken-allocator
   (cd "$root" && cargo build -q -p lexikey-history --features "$features" -j2)
   bin=$root/target/debug/lexikey-history
@@ -122,7 +121,111 @@ case "$store" in
   slatedb) die "slatedb: no adapter yet (add its URL to store_url)" ;;
   *) die "unknown store '$store' (redb, rocksdb, redis, postgres, etcd, etcd-cluster)" ;;
 esac
-if [ -n "$server" ]; then
+# PARTITION: with `partition` in LIST, the etcd cluster runs in network
+# namespaces this script makes (not with stores.sh): a bridge `lkhNNNNNbr` in
+# the root namespace with address 10.201.X.254/24 (X from this script's PID),
+# and per member a namespace `lkhNNNNNmI` joined to it by a veth pair, the
+# member listening on 10.201.X.I (ports 2379/2380). Clients run in the root
+# namespace and reach every member through the bridge. `partition` sets the
+# root end of the leader's veth down (the leader is cut off from the other
+# two members and from the clients; the clients move on to the members they
+# reach), waits 4 s, and sets it up again. Everything is deleted on exit.
+# Needs root and iproute2.
+netns_tag=lkh$(printf '%05d' $(($$ % 100000)))
+netns_net=10.201.$(($$ % 250))
+netns_on=""
+partition_cleanup() {
+  [ -n "$netns_on" ] || return 0
+  local i
+  for i in 1 2 3; do
+    [ -x "$dir/etcd-cluster/m$i/kill" ] && "$dir/etcd-cluster/m$i/kill" || true
+    ip netns del "${netns_tag}m$i" 2>/dev/null || true
+    # A namespace is torn down asynchronously: delete its veth now.
+    ip link del "${netns_tag}h$i" 2>/dev/null || true
+  done
+  ip link del "${netns_tag}br" 2>/dev/null || true
+  netns_on=""
+}
+
+# member_scripts DIR NS CMD...: start/kill/ready/pid scripts in stores.sh's
+# layout for a server that runs in namespace NS.
+member_scripts() {
+  local d=$1 ns=$2 ep cmd
+  shift 2
+  ep=$(cat "$d/endpoint")
+  cmd=$(printf '%q ' "$@")
+  cat >"$d/start" <<EOS
+#!/usr/bin/env bash
+d=$(printf '%q' "$d")
+p=\$(cat "\$d/pid" 2>/dev/null || true)
+[ -n "\$p" ] && kill -0 "\$p" 2>/dev/null && ! grep -qE '^[0-9]+ \(.*\) [ZX]' "/proc/\$p/stat" 2>/dev/null && exit 0
+ip netns exec $ns setsid $cmd </dev/null >>"\$d/log" 2>&1 &
+echo \$! >"\$d/pid"
+EOS
+  cat >"$d/kill" <<EOS
+#!/usr/bin/env bash
+d=$(printf '%q' "$d")
+p=\$(cat "\$d/pid" 2>/dev/null || true)
+[ -n "\$p" ] || exit 0
+kill -KILL "\$p" 2>/dev/null || true
+for _ in \$(seq 1 100); do
+  [ -r "/proc/\$p/stat" ] && ! grep -qE '^[0-9]+ \(.*\) [ZX]' "/proc/\$p/stat" || exit 0
+  sleep 0.05
+done
+EOS
+  cat >"$d/ready" <<EOS
+#!/usr/bin/env bash
+for _ in \$(seq 1 600); do
+  ETCDCTL_API=3 etcdctl --endpoints=$ep --dial-timeout=1s --command-timeout=2s endpoint health >/dev/null 2>&1 && exit 0
+  sleep 0.05
+done
+echo "$d: not ready" >&2
+exit 1
+EOS
+  chmod +x "$d/start" "$d/kill" "$d/ready"
+}
+
+start_netns_cluster() {
+  local i cluster="" eps="" d
+  netns_on=1
+  ip link add "${netns_tag}br" type bridge
+  ip addr add "$netns_net.254/24" dev "${netns_tag}br"
+  ip link set "${netns_tag}br" up
+  for i in 1 2 3; do
+    ip netns add "${netns_tag}m$i"
+    ip link add "${netns_tag}h$i" type veth peer name "${netns_tag}n$i"
+    ip link set "${netns_tag}n$i" netns "${netns_tag}m$i"
+    ip link set "${netns_tag}h$i" master "${netns_tag}br" up
+    ip netns exec "${netns_tag}m$i" ip addr add "$netns_net.$i/24" dev "${netns_tag}n$i"
+    ip netns exec "${netns_tag}m$i" ip link set "${netns_tag}n$i" up
+    ip netns exec "${netns_tag}m$i" ip link set lo up
+    cluster="${cluster:+$cluster,}m$i=http://$netns_net.$i:2380"
+    eps="${eps:+$eps,}$netns_net.$i:2379"
+  done
+  for i in 1 2 3; do
+    d=$dir/etcd-cluster/m$i
+    mkdir -p "$d/data"
+    chmod 700 "$d/data"
+    echo "m$i" >"$d/name"
+    echo "$netns_net.$i:2379" >"$d/endpoint"
+    member_scripts "$d" "${netns_tag}m$i" etcd --name "m$i" --data-dir "$d/data" \
+      --listen-client-urls "http://$netns_net.$i:2379" \
+      --advertise-client-urls "http://$netns_net.$i:2379" \
+      --listen-peer-urls "http://$netns_net.$i:2380" \
+      --initial-advertise-peer-urls "http://$netns_net.$i:2380" \
+      --initial-cluster "$cluster" --initial-cluster-state new \
+      --initial-cluster-token "$netns_tag" \
+      --heartbeat-interval 100 --election-timeout 1000
+    "$d/start"
+  done
+  for i in 1 2 3; do "$dir/etcd-cluster/m$i/ready"; done
+  LEXIKEY_ETCD_CLUSTER_URL=etcd://$eps
+}
+
+if [ "$store" = etcd-cluster ] && [[ ",$faults," == *,partition,* ]]; then
+  command -v ip >/dev/null || die "partition needs iproute2 (ip)"
+  start_netns_cluster
+elif [ -n "$server" ]; then
   LEXIKEY_REDIS_APPENDFSYNC=always "$here/stores.sh" start "$dir" "$server" >/dev/null
   # shellcheck disable=SC1091
   . "$dir/env"
@@ -271,17 +374,23 @@ fault_kill_client() {
   mark kill-client "$target" "$t0"
 }
 
-# Partition (etcd-cluster): see partition.sh — the hook is kept here.
-partition_cleanup() { :; }
 fault_partition() {
-  die "partition: not implemented yet"
+  local d i t0
+  d=$(etcd_role leader) || return 0
+  i=${d##*/m}
+  t0=$(now)
+  ip link set "${netns_tag}h$i" down
+  sleep 4
+  ip link set "${netns_tag}h$i" up
+  "$d/ready"
+  mark partition "etcd leader m$i cut off" "$t0"
 }
 
 sleep 2
 n=0
 max_faults=$((seconds / FAULT_EVERY))
 if [ "$faults" != none ]; then
-  while [ "$n" -lt "$max_faults" ] && [ $(($(date +%s) + 5)) -lt "$deadline" ]; do
+  while [ "$n" -lt "$max_faults" ] && [ $(($(date +%s) + 3)) -lt "$deadline" ]; do
     f=${fault_list[$((n % ${#fault_list[@]}))]}
     t=$SECONDS
     case "$f" in

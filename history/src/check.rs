@@ -1,5 +1,5 @@
 //! The checker: counts and violations of one [`History`] (the rules are in
-//! the [crate docs](crate#what-is-checked-checkcheck)).
+//! the [crate docs](crate)).
 //!
 //! Every rule but real-time order is a lookup in hash maps built once (O(n));
 //! real-time order is one sort and one sweep (O(n log n)): for each `ok` op

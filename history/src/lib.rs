@@ -19,7 +19,7 @@
 //!    an `info` op: its write may or may not have happened.
 //! 3. **Read**: the table is read directly from the store, one `read` line
 //!    per row.
-//! 4. **Check** ([`check`]): the rules below; any violation is reported with
+//! 4. **Check** ([`check()`]): the rules below; any violation is reported with
 //!    the offending lines, and the `check` command exits 1.
 //! 5. **Draw** ([`svg`]): a timeline, one lane per client, faults as bands,
 //!    violating pairs linked.

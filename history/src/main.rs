@@ -13,7 +13,7 @@ use lexikey_history::{check, clock, history, History};
 const USAGE: &str = "\
 Usage:
   lexikey-history client --store URL --table NAME --client C [--threads K] --seconds S
-                         --log FILE [--guard] [--max-attempts N] [--broken]
+                         --log FILE [--guard] [--max-attempts N (64)] [--broken]
       clients C..C+K-1 (one thread each, default K=1) allocate for S seconds; each
       call is logged to FILE (an invoke line before it, its alloc line after)
   lexikey-history deleter --store URL --table NAME --seconds S --log FILE
@@ -102,7 +102,7 @@ impl Args {
             url: self.need("store")?.to_string(),
             name: self.need("table")?.to_string(),
             guard: self.flag("guard"),
-            max_attempts: self.num("max-attempts", 10)?,
+            max_attempts: self.num("max-attempts", 64)?,
             broken: self.flag("broken"),
         })
     }

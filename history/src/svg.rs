@@ -4,7 +4,8 @@
 //!   (lanes sorted by client number), plus a `deleter` lane on top when the
 //!   history has deletes.
 //! - Each op is a bar from its invocation to its completion, coloured by
-//!   outcome: green `ok`, red `fail`, orange `info`.
+//!   outcome: green `ok`, red `fail`, orange `info`. Consecutive ops of a
+//!   client with one outcome and less than a pixel between them are one bar.
 //! - Each fault is a shaded band over every lane, labelled with its kind
 //!   and target.
 //! - Each violation draws a magenta line between the two ops it links (for
@@ -62,7 +63,7 @@ fn draw(h: &History, r: &Report, title: &str, out: &mut String) -> DrawResult {
             .configure_mesh()
             .disable_y_mesh()
             .x_desc("seconds")
-            .y_labels(lanes.max(1))
+            .y_labels(2 * lanes.max(1) + 1)
             .y_label_formatter(&|y| {
                 let i = y.round();
                 if (y - i).abs() > 1e-6 || i < 0.0 {
@@ -99,14 +100,22 @@ fn draw(h: &History, r: &Report, title: &str, out: &mut String) -> DrawResult {
             let x1 = secs(b).max(secs(a) + end / 20000.0);
             [(secs(a), y - 0.32), (x1, y + 0.32)]
         };
-        chart.draw_series(h.ops.iter().map(|o| {
-            let c = match o.outcome {
-                Outcome::Ok => OK,
-                Outcome::Fail => FAIL,
-                Outcome::Info => INFO,
-            };
-            Rectangle::new(bar(lane[&o.client], o.invoke_ns, o.complete_ns), c.filled())
-        }))?;
+        // One pixel of time: consecutive ops of a lane with one outcome and
+        // gaps below it are drawn as one bar (a long run of a fast store
+        // has hundreds of thousands of ops; the picture stays small).
+        let pixel_ns = (h.last_ns().saturating_sub(t0) / 1400).max(1);
+        chart.draw_series(
+            coalesce(h, pixel_ns)
+                .into_iter()
+                .map(|(client, outcome, a, b)| {
+                    let c = match outcome {
+                        Outcome::Ok => OK,
+                        Outcome::Fail => FAIL,
+                        Outcome::Info => INFO,
+                    };
+                    Rectangle::new(bar(lane[&client], a, b), c.filled())
+                }),
+        )?;
         chart.draw_series(h.deletes.iter().map(|d| {
             Rectangle::new(
                 bar(deleter_lane, d.invoke_ns, d.complete_ns),
@@ -158,4 +167,28 @@ fn draw(h: &History, r: &Report, title: &str, out: &mut String) -> DrawResult {
         root.present()?;
     }
     Ok(())
+}
+
+/// The op bars to draw: (client, outcome, from, to), consecutive ops of one
+/// client with one outcome merged when the gap between them is under
+/// `pixel_ns`.
+fn coalesce(h: &History, pixel_ns: u64) -> Vec<(u64, Outcome, u64, u64)> {
+    let mut ops: Vec<_> = h
+        .ops
+        .iter()
+        .map(|o| (o.client, o.outcome, o.invoke_ns, o.complete_ns))
+        .collect();
+    ops.sort_by_key(|&(c, _, a, _)| (c, a));
+    let mut out: Vec<(u64, Outcome, u64, u64)> = Vec::new();
+    for op in ops {
+        match out.last_mut() {
+            Some(last)
+                if last.0 == op.0 && last.1 == op.1 && op.2 <= last.3.saturating_add(pixel_ns) =>
+            {
+                last.3 = last.3.max(op.3);
+            }
+            _ => out.push(op),
+        }
+    }
+    out
 }
