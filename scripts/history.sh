@@ -2,7 +2,7 @@
 # Records a history of the allocator under faults and checks it (issue #15).
 #
 #   scripts/history.sh --store STORE [--clients N] [--seconds S] [--faults LIST]
-#                      [--guard] [--out FILE] [--broken]
+#                      [--guard] [--out FILE] [--max-attempts N] [--broken]
 #
 # STORE: redb, rocksdb, redis, postgres, etcd, etcd-cluster (slatedb: see
 #   store_url below — the hook for the SlateDB adapter).
@@ -26,6 +26,10 @@
 # --guard: the reuse guard on, and a deleter process deletes the newest row
 #   every 200 ms (each delete logged); FAULTS in the report then ends with
 #   `,deletes`.
+# --max-attempts N: attempts per call before the allocator gives up (default
+#   64, the allocator's default); a small N makes calls give up during
+#   outages, so the history gets `fail` (nothing written) and `info`
+#   (unresolved ambiguous write) outcomes to check.
 # --broken: the deliberately broken allocator (needs lexikey-history built
 #   with feature broken-allocator; for the test that the checker catches it).
 # --out FILE: the history (default history-STORE.jsonl); the timeline is
@@ -45,7 +49,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 
-store="" clients=8 seconds=60 faults=none guard="" out="" broken=""
+store="" clients=8 seconds=60 faults=none guard="" out="" broken="" attempts=64
 FAULT_EVERY=${FAULT_EVERY:-6}
 die() {
   echo "history.sh: $*" >&2
@@ -59,6 +63,7 @@ while [ $# -gt 0 ]; do
     --faults) faults=${2:?}; shift 2 ;;
     --guard) guard=1; shift ;;
     --broken) broken=1; shift ;;
+    --max-attempts) attempts=${2:?}; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
@@ -67,6 +72,7 @@ done
 [ -n "$store" ] || die "missing --store STORE"
 case "$clients" in '' | *[!0-9]* | 0) die "--clients must be a positive number" ;; esac
 case "$seconds" in '' | *[!0-9]* | 0) die "--seconds must be a positive whole number" ;; esac
+case "$attempts" in '' | *[!0-9]* | 0) die "--max-attempts must be a positive number" ;; esac
 out=${out:-history-$store.jsonl}
 svg=${out%.jsonl}.svg
 IFS=, read -r -a fault_list <<<"$faults"
@@ -295,6 +301,7 @@ start_client() { # start_client PROC_INDEX
   incarnation=$((incarnation + 1))
   "$bin" client --store "$url" --table hist --client "$first" --threads "$threads" \
     --seconds "$left" --log "$dir/client-$i.$incarnation.log" ${guard:+--guard} \
+    --max-attempts "$attempts" \
     ${broken:+--broken} 2>>"$dir/clients.err" &
   client_pid[$i]=$!
 }

@@ -386,14 +386,24 @@ fn reuse(deletes: &[DeleteOp], ops: &[AllocOp], reads: &[ReadRow], v: &mut Vec<V
 
 /// The report as text: the counts, then each violation with its lines.
 pub fn describe(h: &History, r: &Report) -> String {
+    // Only the lines the violations name are rendered.
+    let wanted: HashSet<usize> = r
+        .violations
+        .iter()
+        .flat_map(|v| {
+            let (a, b) = v.lines();
+            [Some(a), b]
+        })
+        .flatten()
+        .collect();
     let mut lines: HashMap<usize, String> = HashMap::new();
-    for o in &h.ops {
+    for o in h.ops.iter().filter(|o| wanted.contains(&o.line)) {
         let _ = lines.insert(o.line, crate::history::render_alloc(o));
     }
-    for row in &h.reads {
+    for row in h.reads.iter().filter(|r| wanted.contains(&r.line)) {
         let _ = lines.insert(row.line, crate::history::render_read(row.id, &row.value));
     }
-    for d in &h.deletes {
+    for d in h.deletes.iter().filter(|d| wanted.contains(&d.line)) {
         let _ = lines.insert(d.line, crate::history::render_delete(d));
     }
     let mut out = format!(

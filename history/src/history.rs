@@ -334,16 +334,22 @@ impl History {
             if l.trim().is_empty() {
                 continue;
             }
-            match parse_line(l, i + 1)? {
-                Line::Alloc(op) => h.ops.push(op),
-                Line::Invoke(v) => invokes.push(v),
-                Line::Read(r) => h.reads.push(r),
-                Line::Delete(d) => h.deletes.push(d),
-                Line::Fault(f) => h.faults.push(f),
-            }
+            h.add(parse_line(l, i + 1)?, &mut invokes);
         }
         h.complete_invokes(invokes)?;
         Ok(h)
+    }
+
+    /// Adds a parsed line; an invoke goes to `invokes`, for
+    /// [`History::complete_invokes`] once every line is in.
+    pub fn add(&mut self, line: Line, invokes: &mut Vec<Invoke>) {
+        match line {
+            Line::Alloc(op) => self.ops.push(op),
+            Line::Invoke(v) => invokes.push(v),
+            Line::Read(r) => self.reads.push(r),
+            Line::Delete(d) => self.deletes.push(d),
+            Line::Fault(f) => self.faults.push(f),
+        }
     }
 
     /// Turns the invokes without an `alloc` line into `info` ops; checks
@@ -353,15 +359,17 @@ impl History {
     /// Two alloc lines, or two invoke lines, with one value; an invoke whose
     /// alloc line has another client or time.
     pub fn complete_invokes(&mut self, invokes: Vec<Invoke>) -> Result<(), ParseError> {
+        // Value -> index into self.ops.
         let mut by_value: HashMap<&[u8], usize> = HashMap::new();
-        for op in &self.ops {
-            if let Some(first) = by_value.insert(&op.value, op.line) {
+        for (i, op) in self.ops.iter().enumerate() {
+            if let Some(first) = by_value.insert(&op.value, i) {
                 return Err(ParseError {
                     line: op.line,
                     message: format!(
-                        "value {} was already written by the op of line {first}: every call \
+                        "value {} was already written by the op of line {}: every call \
                          must write its own value",
-                        hex(&op.value)
+                        hex(&op.value),
+                        self.ops[first].line
                     ),
                 });
             }
@@ -376,15 +384,16 @@ impl History {
                     message: format!("value {} invoked twice (line {first})", hex(&v.value)),
                 });
             }
-            if let Some(&l) = by_value.get(v.value.as_slice()) {
-                let op = self.ops.iter().find(|o| o.line == l).expect("indexed");
+            if let Some(&i) = by_value.get(v.value.as_slice()) {
+                let op = &self.ops[i];
                 if op.client != v.client || op.invoke_ns != v.invoke_ns {
                     return Err(ParseError {
                         line: v.line,
                         message: format!(
-                            "invoke of value {} does not match its alloc line {l} (client or \
+                            "invoke of value {} does not match its alloc line {} (client or \
                              invoke_ns differ)",
-                            hex(&v.value)
+                            hex(&v.value),
+                            op.line
                         ),
                     });
                 }

@@ -23,7 +23,7 @@ use lexikey::{Component, Format};
 use crate::clock::now_ns;
 use crate::history::{
     parse_line, render_alloc, render_delete, render_invoke, render_read, AllocOp, DeleteOp,
-    History, Line, Outcome, ParseError,
+    History, Outcome, ParseError,
 };
 
 /// What a client or deleter needs to reach the table.
@@ -317,13 +317,7 @@ pub fn merge(files: &[PathBuf]) -> Result<History> {
                 line: e.line,
                 message: format!("{} line {}: {}", path.display(), i + 1, e.message),
             })?;
-            match line {
-                Line::Alloc(op) => h.ops.push(op),
-                Line::Invoke(v) => invokes.push(v),
-                Line::Read(r) => h.reads.push(r),
-                Line::Delete(d) => h.deletes.push(d),
-                Line::Fault(f) => h.faults.push(f),
-            }
+            h.add(line, &mut invokes);
         }
     }
     h.complete_invokes(invokes)?;

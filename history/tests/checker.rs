@@ -512,3 +512,37 @@ fn the_timeline_draws_lanes_faults_and_violating_pairs() {
     assert_eq!(plain.matches(link).count(), 0);
     assert_eq!(plain.matches("#C800A0").count(), 0);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// The O(n log n) sweep flags exactly the ops that the quadratic
+    /// definition flags: B such that some ok A completed before B was
+    /// invoked with id(A) <= id(B); and its witness is such an A.
+    #[test]
+    fn real_time_order_matches_the_quadratic_definition(
+        ops in prop::collection::vec((0u64..50, 1u64..20, 0u64..30), 0..40)
+    ) {
+        let mut h = History::default();
+        for (i, &(start, len, id)) in ops.iter().enumerate() {
+            h.ops.push(AllocOp { line: i + 1, client: i as u64, invoke_ns: start,
+                complete_ns: start + len, outcome: Outcome::Ok, id: Some(id),
+                value: format!("v{i}").into_bytes() });
+        }
+        // (No reads: the lost-write violations this makes are filtered out.)
+        let found: Vec<(usize, usize)> = check(&h).violations.iter().filter_map(|v| match v {
+            Violation::Order { earlier, later } => Some((*earlier, *later)),
+            _ => None,
+        }).collect();
+        let violates = |a: &AllocOp, b: &AllocOp| a.complete_ns < b.invoke_ns && a.id <= b.id;
+        let mut expected: Vec<usize> = h.ops.iter()
+            .filter(|b| h.ops.iter().any(|a| violates(a, b))).map(|b| b.line).collect();
+        let mut flagged: Vec<usize> = found.iter().map(|&(_, b)| b).collect();
+        expected.sort_unstable();
+        flagged.sort_unstable();
+        prop_assert_eq!(flagged, expected);
+        for (a, b) in found {
+            prop_assert!(violates(&h.ops[a - 1], &h.ops[b - 1]));
+        }
+    }
+}
