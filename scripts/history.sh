@@ -24,8 +24,8 @@
 #                  members for 4 s, then heal (see PARTITION below)
 #     none         no fault
 # --guard: the reuse guard on, and a deleter process deletes the newest row
-#   every 200 ms (each delete logged); FAULTS in the report then ends with
-#   `,deletes`.
+#   every 200 ms (each delete logged; RocksDB: a thread of the client
+#   process); FAULTS in the report then ends with `,deletes`.
 # --max-attempts N: attempts per call before the allocator gives up (default
 #   64, the allocator's default); a small N makes calls give up during
 #   outages, so the history gets `fail` (nothing written) and `info`
@@ -290,8 +290,10 @@ server_pids() {
 run_start=$(date +%s)
 deadline=$((run_start + seconds))
 incarnation=0
-threads=1 procs=$clients
-[ "$store" = rocksdb ] && threads=$clients procs=1
+threads=1 procs=$clients in_process_deleter=""
+# RocksDB: one process opens the database: threads, and the deleter is a
+# thread of that process too.
+[ "$store" = rocksdb ] && threads=$clients procs=1 in_process_deleter=$guard
 
 start_client() { # start_client PROC_INDEX
   local i=$1 first left
@@ -301,13 +303,13 @@ start_client() { # start_client PROC_INDEX
   incarnation=$((incarnation + 1))
   "$bin" client --store "$url" --table hist --client "$first" --threads "$threads" \
     --seconds "$left" --log "$dir/client-$i.$incarnation.log" ${guard:+--guard} \
-    --max-attempts "$attempts" \
+    --max-attempts "$attempts" ${in_process_deleter:+--delete-log "$dir/deleter.$incarnation.log"} \
     ${broken:+--broken} 2>>"$dir/clients.err" &
   client_pid[$i]=$!
 }
 
 for i in $(seq 0 $((procs - 1))); do start_client "$i"; done
-if [ -n "$guard" ]; then
+if [ -n "$guard" ] && [ -z "$in_process_deleter" ]; then
   "$bin" deleter --store "$url" --table hist --seconds "$seconds" --guard \
     --interval-ms 200 --log "$dir/deleter.log" 2>>"$dir/clients.err" &
   deleter_pid=$!
@@ -423,7 +425,7 @@ if [ -s "$dir/clients.err" ]; then
 fi
 for d in $(server_dirs); do "$d/start"; "$d/ready"; done
 "$bin" read --store "$url" --table hist >"$dir/reads.log"
-"$bin" merge "$dir"/client-*.log ${guard:+"$dir/deleter.log"} "$fault_log" "$dir/reads.log" --out "$out"
+"$bin" merge "$dir"/client-*.log ${guard:+"$dir"/deleter*.log} "$fault_log" "$dir/reads.log" --out "$out"
 set +e
 "$bin" check "$out" --svg "$svg" --label "$label" >"$dir/report.txt"
 rc=$?

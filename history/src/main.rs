@@ -14,8 +14,10 @@ const USAGE: &str = "\
 Usage:
   lexikey-history client --store URL --table NAME --client C [--threads K] --seconds S
                          --log FILE [--guard] [--max-attempts N (64)] [--broken]
+                         [--delete-log FILE2 [--interval-ms MS]]
       clients C..C+K-1 (one thread each, default K=1) allocate for S seconds; each
-      call is logged to FILE (an invoke line before it, its alloc line after)
+      call is logged to FILE (an invoke line before it, its alloc line after); with
+      --delete-log, a deleter thread too (as `deleter`, default every 200 ms)
   lexikey-history deleter --store URL --table NAME --seconds S --log FILE
                           [--interval-ms MS] [--guard]
       deletes the newest row every MS milliseconds (default 100), logging each delete
@@ -125,13 +127,22 @@ fn run(argv: &[String]) -> Result<ExitCode> {
                 "guard",
                 "max-attempts",
                 "broken",
+                "delete-log",
+                "interval-ms",
             ])?;
+            let delete_log = a.get("delete-log").map(PathBuf::from);
             let c = record::run_clients(
                 &a.table()?,
                 a.num("client", 0)?,
                 a.num("threads", 1)?,
                 a.num("seconds", 10.0)?,
                 &PathBuf::from(a.need("log")?),
+                delete_log.as_deref().map(|p| {
+                    (
+                        Duration::from_millis(a.num("interval-ms", 200).unwrap_or(200)),
+                        p,
+                    )
+                }),
             )?;
             eprintln!(
                 "lexikey-history client: ok {}, fail {}, info {}",

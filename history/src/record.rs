@@ -138,23 +138,33 @@ pub struct Counts {
 /// # Errors
 /// The store does not open, a log write fails, or the allocator meets
 /// foreign data (a corrupt key: the run is meaningless).
+///
+/// `deleter`: also run the deleter (every `.0`, logging to `.1`) as a thread
+/// of this process — for RocksDB, whose database only one process can open.
 pub fn run_clients(
     table: &Table,
     first: u64,
     threads: u64,
     seconds: f64,
     log: &Path,
+    deleter: Option<(Duration, &Path)>,
 ) -> Result<Counts> {
     let deadline = Instant::now() + Duration::from_secs_f64(seconds);
     let alloc = table.open(deadline)?;
     let log = Log::append(log)?;
+    let delete_log = deleter.map(|(_, p)| Log::append(p)).transpose()?;
     let pid = std::process::id();
     let results: Vec<Result<Counts>> = std::thread::scope(|s| {
+        let deleting = deleter.zip(delete_log.as_ref()).map(|((every, _), dlog)| {
+            let alloc = &alloc;
+            s.spawn(move || delete_loop(alloc, every, deadline, dlog).map(|_| Counts::default()))
+        });
         let handles: Vec<_> = (first..first + threads)
             .map(|client| {
                 let (alloc, log) = (&alloc, &log);
                 s.spawn(move || client_loop(alloc, log, client, pid, deadline))
             })
+            .chain(deleting)
             .collect();
         handles
             .into_iter()
@@ -223,7 +233,16 @@ fn client_loop(
 pub fn run_deleter(table: &Table, seconds: f64, interval: Duration, log: &Path) -> Result<u64> {
     let deadline = Instant::now() + Duration::from_secs_f64(seconds);
     let alloc = table.open(deadline)?;
-    let log = Log::append(log)?;
+    delete_loop(&alloc, interval, deadline, &Log::append(log)?)
+}
+
+/// The deleter's loop (see [`run_deleter`]).
+fn delete_loop(
+    alloc: &Allocator<Arc<dyn Store>>,
+    interval: Duration,
+    deadline: Instant,
+    log: &Log,
+) -> Result<u64> {
     let mut deleted = 0;
     while Instant::now() < deadline {
         std::thread::sleep(interval);

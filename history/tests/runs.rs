@@ -95,10 +95,10 @@ fn etcd_cluster_partition_and_leader_and_follower_kills() {
 
 #[test]
 fn redb_processes() {
-    run("redb", 8, "kill-client", true, 4);
+    run("redb", 8, "kill-client", false, 4);
 }
 
 #[test]
-fn rocksdb_threads() {
-    run("rocksdb", 8, "kill-client", false, 4);
+fn rocksdb_threads_and_a_deleter_thread() {
+    run("rocksdb", 8, "kill-client", true, 4);
 }
