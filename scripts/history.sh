@@ -4,8 +4,8 @@
 #   scripts/history.sh --store STORE [--clients N] [--seconds S] [--faults LIST]
 #                      [--guard] [--out FILE] [--max-attempts N] [--broken]
 #
-# STORE: redb, rocksdb, redis, postgres, etcd, etcd-cluster (slatedb: see
-#   store_url below — the hook for the SlateDB adapter).
+# STORE: redb, rocksdb, redis, postgres, etcd, etcd-cluster, slatedb (once
+#   lexikey-stores has the SlateDB adapter: `slatedb:PATH`, run like RocksDB).
 # N client processes (default 8) allocate in a loop for S seconds (default
 #   60) in table `hist`, each logging every call (lexikey-history client).
 #   RocksDB is one process per database: its N clients are N threads of one
@@ -83,7 +83,7 @@ for f in "${fault_list[@]}"; do
     *) die "unknown fault '$f' (kill, pause, kill-client, partition, none)" ;;
   esac
   case "$store:$f" in
-    redb:kill | redb:pause | rocksdb:kill | rocksdb:pause)
+    redb:kill | redb:pause | rocksdb:kill | rocksdb:pause | slatedb:kill | slatedb:pause)
       die "$store is embedded: no server to $f (use kill-client)" ;;
   esac
 done
@@ -124,8 +124,10 @@ server=""
 case "$store" in
   redis | postgres | etcd | etcd-cluster) server=$store ;;
   redb | rocksdb) ;;
-  slatedb) die "slatedb: no adapter yet (add its URL to store_url)" ;;
-  *) die "unknown store '$store' (redb, rocksdb, redis, postgres, etcd, etcd-cluster)" ;;
+  # SlateDB (one writer per database, like RocksDB: see single_process
+  # below): runs as soon as lexikey-stores opens `slatedb:PATH` URLs.
+  slatedb) ;;
+  *) die "unknown store '$store' (redb, rocksdb, redis, postgres, etcd, etcd-cluster, slatedb)" ;;
 esac
 # PARTITION: with `partition` in LIST, the etcd cluster runs in network
 # namespaces this script makes (not with stores.sh): a bridge `lkhNNNNNbr` in
@@ -242,6 +244,7 @@ store_url() {
   case "$store" in
     redb) echo "redb:$dir/hist.redb?$q&processes=many" ;;
     rocksdb) echo "rocksdb:$dir/hist.rocksdb?$q" ;;
+    slatedb) echo "slatedb:$dir/hist.slatedb?$q" ;;
     redis) echo "$LEXIKEY_REDIS_URL?$q&timeout_ms=1000" ;;
     postgres) echo "$LEXIKEY_POSTGRES_URL?$q&timeout_ms=1000" ;;
     etcd) echo "$LEXIKEY_ETCD_URL?$q&timeout_ms=1000" ;;
@@ -291,9 +294,11 @@ run_start=$(date +%s)
 deadline=$((run_start + seconds))
 incarnation=0
 threads=1 procs=$clients in_process_deleter=""
-# RocksDB: one process opens the database: threads, and the deleter is a
-# thread of that process too.
-[ "$store" = rocksdb ] && threads=$clients procs=1 in_process_deleter=$guard
+# RocksDB (and SlateDB): one process opens the database: threads, and the
+# deleter is a thread of that process too.
+case "$store" in
+  rocksdb | slatedb) threads=$clients procs=1 in_process_deleter=$guard ;;
+esac
 
 start_client() { # start_client PROC_INDEX
   local i=$1 first left
