@@ -78,12 +78,12 @@ fn redis() {
 
 #[test]
 fn postgres_guard() {
-    run("postgres", 14, "kill,pause,kill-client", true, 8);
+    run("postgres", 16, "kill,pause,kill-client", true, 8);
 }
 
 #[test]
 fn etcd() {
-    run("etcd", 14, "kill,pause,kill-client", false, 4);
+    run("etcd", 17, "kill,pause,kill-client", false, 4);
 }
 
 #[test]
