@@ -2,7 +2,8 @@
 # Records a history of the allocator under faults and checks it (issue #15).
 #
 #   scripts/history.sh --store STORE [--clients N] [--seconds S] [--faults LIST]
-#                      [--guard] [--out FILE] [--max-attempts N] [--broken]
+#                      [--guard] [--deletes] [--out FILE] [--max-attempts N]
+#                      [--broken]
 #
 # STORE: redb, rocksdb, redis, postgres, etcd, etcd-cluster, slatedb (once
 #   lexikey-stores has the SlateDB adapter: `slatedb:PATH`, run like RocksDB).
@@ -26,6 +27,9 @@
 # --guard: the reuse guard on, and a deleter process deletes the newest row
 #   every 200 ms (each delete logged; RocksDB: a thread of the client
 #   process); FAULTS in the report then ends with `,deletes`.
+# --deletes: the deleter without the guard — IDs of deleted rows are then
+#   handed out again, and the checker must report `reuse` (a real bug for
+#   the checker to find; --guard is the fix).
 # --max-attempts N: attempts per call before the allocator gives up (default
 #   64, the allocator's default); a small N makes calls give up during
 #   outages, so the history gets `fail` (nothing written) and `info`
@@ -49,7 +53,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 
-store="" clients=8 seconds=60 faults=none guard="" out="" broken="" attempts=64
+store="" clients=8 seconds=60 faults=none guard="" deletes="" out="" broken="" attempts=64
 FAULT_EVERY=${FAULT_EVERY:-6}
 die() {
   echo "history.sh: $*" >&2
@@ -61,7 +65,8 @@ while [ $# -gt 0 ]; do
     --clients) clients=${2:?}; shift 2 ;;
     --seconds) seconds=${2:?}; shift 2 ;;
     --faults) faults=${2:?}; shift 2 ;;
-    --guard) guard=1; shift ;;
+    --guard) guard=1 deletes=1; shift ;;
+    --deletes) deletes=1; shift ;;
     --broken) broken=1; shift ;;
     --max-attempts) attempts=${2:?}; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
@@ -87,7 +92,7 @@ for f in "${fault_list[@]}"; do
       die "$store is embedded: no server to $f (use kill-client)" ;;
   esac
 done
-label="$store $faults${guard:+,deletes}"
+label="$store $faults${deletes:+,deletes}"
 
 # --- the binary ---------------------------------------------------------------
 bin=${LEXIKEY_HISTORY_BIN:-}
@@ -297,7 +302,7 @@ threads=1 procs=$clients in_process_deleter=""
 # RocksDB (and SlateDB): one process opens the database: threads, and the
 # deleter is a thread of that process too.
 case "$store" in
-  rocksdb | slatedb) threads=$clients procs=1 in_process_deleter=$guard ;;
+  rocksdb | slatedb) threads=$clients procs=1 in_process_deleter=$deletes ;;
 esac
 
 start_client() { # start_client PROC_INDEX
@@ -314,8 +319,8 @@ start_client() { # start_client PROC_INDEX
 }
 
 for i in $(seq 0 $((procs - 1))); do start_client "$i"; done
-if [ -n "$guard" ] && [ -z "$in_process_deleter" ]; then
-  "$bin" deleter --store "$url" --table hist --seconds "$seconds" --guard \
+if [ -n "$deletes" ] && [ -z "$in_process_deleter" ]; then
+  "$bin" deleter --store "$url" --table hist --seconds "$seconds" ${guard:+--guard} \
     --interval-ms 200 --log "$dir/deleter.log" 2>>"$dir/clients.err" &
   deleter_pid=$!
 fi
@@ -430,7 +435,7 @@ if [ -s "$dir/clients.err" ]; then
 fi
 for d in $(server_dirs); do "$d/start"; "$d/ready"; done
 "$bin" read --store "$url" --table hist >"$dir/reads.log"
-"$bin" merge "$dir"/client-*.log ${guard:+"$dir"/deleter*.log} "$fault_log" "$dir/reads.log" --out "$out"
+"$bin" merge "$dir"/client-*.log ${deletes:+"$dir"/deleter*.log} "$fault_log" "$dir/reads.log" --out "$out"
 set +e
 "$bin" check "$out" --svg "$svg" --label "$label" >"$dir/report.txt"
 rc=$?

@@ -57,3 +57,29 @@ fn the_checker_catches_the_broken_allocator_in_a_real_run() {
     let svg = std::fs::read_to_string(dir.path().join("broken.svg")).expect("svg written");
     assert!(svg.contains("#C800A0"), "violations are drawn");
 }
+
+/// Without the reuse guard, deleting the newest row lets its ID be handed
+/// out again (documented in lexikey::alloc): a real run with the deleter
+/// and no guard must be caught by the no-reuse rule — and the same run with
+/// the guard is clean (history/tests/runs.rs, the README table).
+#[test]
+fn the_checker_catches_reuse_without_the_guard_in_a_real_run() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("reuse.jsonl");
+    let (rc, stdout, text) = history_sh(
+        &[
+            "--store",
+            "redis",
+            "--seconds",
+            "6",
+            "--clients",
+            "4",
+            "--deletes",
+        ],
+        &out,
+    );
+    assert_eq!(rc, 1, "{text}");
+    let last = stdout.lines().last().unwrap_or_default();
+    assert!(last.starts_with("history: redis none,deletes: "), "{text}");
+    assert!(text.contains("violation: reuse: ID "), "{text}");
+}
