@@ -409,7 +409,7 @@ sleep 2
 n=0
 max_faults=$((seconds / FAULT_EVERY))
 if [ "$faults" != none ]; then
-  while [ "$n" -lt "$max_faults" ] && [ $(($(date +%s) + 3)) -lt "$deadline" ]; do
+  while [ "$n" -lt "$max_faults" ] && [ $(($(date +%s) + 2)) -lt "$deadline" ]; do
     f=${fault_list[$((n % ${#fault_list[@]}))]}
     t=$SECONDS
     case "$f" in

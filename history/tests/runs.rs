@@ -73,24 +73,24 @@ fn run(store: &str, seconds: u32, faults: &str, guard: bool, clients: u32) {
 
 #[test]
 fn redis() {
-    run("redis", 14, "kill,pause,kill-client", false, 8);
+    run("redis", 16, "kill,pause,kill-client", false, 8);
 }
 
 #[test]
 fn postgres_guard() {
-    run("postgres", 16, "kill,pause,kill-client", true, 8);
+    run("postgres", 17, "kill,pause,kill-client", true, 8);
 }
 
 #[test]
 fn etcd() {
-    run("etcd", 17, "kill,pause,kill-client", false, 4);
+    run("etcd", 18, "kill,pause,kill-client", false, 4);
 }
 
 #[test]
 fn etcd_cluster_partition_and_leader_and_follower_kills() {
     // The members in network namespaces (root, iproute2); the leader cut
     // off, then kill hits the leader, then a follower.
-    run("etcd-cluster", 19, "partition,kill,kill", false, 4);
+    run("etcd-cluster", 20, "partition,kill,kill", false, 4);
 }
 
 #[test]
