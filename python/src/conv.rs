@@ -370,6 +370,9 @@ pub(crate) fn cat_text(cat: Cat, ty: &str, obj: &Bound<'_, PyAny>) -> PyResult<O
             s
         }
         Cat::Decimal => decimal_text(obj)?,
+        // Also the RFC 3339 text (what a TIMESTAMP with nanoseconds below
+        // the microsecond decodes to).
+        Cat::Millis | Cat::Nanos if obj.is_instance_of::<PyString>() => string(obj)?,
         Cat::Millis => millis(obj, ty)?.to_string(),
         Cat::Nanos => {
             if obj.is_instance_of::<PyInt>() {

@@ -197,7 +197,8 @@ fn options(format: &str, width: Option<u8>, salt_buckets: Option<u32>) -> KeyOpt
 /// `base64`, `decimal`) and `bytes` for `binary`, `fdb-tuple`,
 /// `hbase-ordered` and `phoenix` (each with its own component types, as on
 /// the command line). `salt_buckets` and `width` are the command line's
-/// `--salt-buckets` and `--width`.
+/// `--salt-buckets` and `--width`. An empty list is the empty key (except
+/// for `phoenix`, whose row keys are never empty).
 ///
 /// >>> lexikey.encode(["str:population", ("i64", 3831868)])
 /// 'population#l80000000003A783C'
@@ -215,6 +216,11 @@ fn encode<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let fmt = Fmt::parse(format)?;
     let texts = texts(fmt, components)?;
+    if texts.is_empty() && salt_buckets.is_none() && fmt != Fmt::Profile(Profile::Phoenix) {
+        // The empty tuple: the empty key (the command line needs a COMPONENT;
+        // fdb.tuple.pack(()) is b"" too). A Phoenix row key is never empty.
+        return key_object(py, fmt.is_text(), b"");
+    }
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
     let key = api::encode(&options(format, width, salt_buckets), &refs)
         .map_err(|e| encode_err(format!("{e:#}")))?;
