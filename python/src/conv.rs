@@ -53,6 +53,37 @@ pub(crate) fn default_geo() -> PyResult<GeoOpts> {
     Ok(GeoOpts { grid, given: false })
 }
 
+/// The UTF-8 text of a `str` without a copy (`None`, the error cleared, for
+/// a `str` holding lone surrogates).
+///
+/// `PyUnicode_AsUTF8AndSize` caches the UTF-8 form in the object (for an
+/// ASCII string it is the string's own buffer). It is in every CPython 3
+/// (in the limited API from 3.10 only, which is why `pyo3::ffi` under
+/// `abi3-py39` does not declare it; the symbol is the interpreter's own and
+/// resolved when the module is loaded). The one `unsafe` of the package.
+#[allow(unsafe_code)]
+pub(crate) fn utf8<'a>(s: &'a Bound<'_, PyString>) -> Option<&'a str> {
+    extern "C" {
+        fn PyUnicode_AsUTF8AndSize(
+            unicode: *mut pyo3::ffi::PyObject,
+            size: *mut pyo3::ffi::Py_ssize_t,
+        ) -> *const std::os::raw::c_char;
+    }
+    let mut n: pyo3::ffi::Py_ssize_t = 0;
+    // SAFETY: `s` is a live `str` (the GIL is held: we have a `Bound`);
+    // the call returns NULL with an exception set, or a pointer to `n`
+    // bytes of valid UTF-8 owned by `s`, which outlives `'a`.
+    let p = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut n) };
+    if p.is_null() {
+        drop(PyErr::take(s.py()));
+        return None;
+    }
+    let len = usize::try_from(n).ok()?;
+    // SAFETY: as above: `len` bytes at `p`, valid UTF-8, alive while `s` is.
+    let bytes = unsafe { std::slice::from_raw_parts(p.cast::<u8>(), len) };
+    std::str::from_utf8(bytes).ok()
+}
+
 struct Std {
     datetime: Py<PyAny>,
     timedelta: Py<PyAny>,

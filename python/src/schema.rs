@@ -13,7 +13,7 @@ use lexikey_cli::api::KeyOptions;
 use lexikey_cli::interop::{self as cli_interop, Decoded, Profile};
 use lexikey_cli::kinds::{self, Col, Kind};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyInt, PyList, PyString, PyTuple};
 
 use crate::conv::{self, Cat};
 use crate::errors::{decode_err, encode_err, from_decode, value_err};
@@ -364,52 +364,70 @@ impl Schema {
         Ok(key)
     }
 
-    /// Converts one native row into cells (strings appended to `arena`).
+    /// Converts one native row (`r`: its index in a bulk call) into cells,
+    /// strings appended to `arena`.
     fn native_cells(
         cols: &[Col],
         row: &Bound<'_, PyAny>,
-        what: &str,
+        r: Option<usize>,
         arena: &mut String,
         cells: &mut Vec<Cell>,
     ) -> PyResult<()> {
-        let items = items(row, what)?;
-        if items.len() != cols.len() {
+        let what = || r.map_or_else(|| "values".to_string(), |r| format!("row {r}"));
+        // Tuples (the common case) are read in place; lists and other
+        // sequences through a vector.
+        let tuple = row.cast::<PyTuple>().ok();
+        let other = match tuple {
+            Some(_) => Vec::new(),
+            None => items(row, &what())?,
+        };
+        let len = tuple.map_or(other.len(), |t| t.len());
+        if len != cols.len() {
             return Err(encode_err(format!(
-                "{what} has {} values; the schema has {} fields",
-                items.len(),
+                "{} has {len} values; the schema has {} fields",
+                what(),
                 cols.len()
             )));
         }
-        for (i, (col, v)) in cols.iter().zip(items.iter()).enumerate() {
+        for (i, col) in cols.iter().enumerate() {
+            let v = match tuple {
+                Some(t) => t.get_item(i)?,
+                None => other[i].clone(),
+            };
             let cell = match col.kind {
                 Kind::Core(Type::Str) => match v.cast::<PyString>() {
                     Ok(s) => {
-                        let s = s.to_cow().map_err(|_| {
-                            encode_err(format!(
-                                "{what}, value {} ({col}): a str with lone surrogates is not UTF-8",
-                                i + 1
-                            ))
-                        })?;
                         let start = arena.len();
-                        arena.push_str(&s);
+                        match conv::utf8(s) {
+                            Some(text) => arena.push_str(text),
+                            None => {
+                                return Err(encode_err(format!(
+                                    "{}, value {} ({col}): a str with lone surrogates is not UTF-8",
+                                    what(),
+                                    i + 1
+                                )))
+                            }
+                        }
                         Cell::Str(start, arena.len())
                     }
                     Err(_) => {
                         return Err(encode_err(format!(
-                            "{what}, value {} ({col}): expected a str, got {}",
+                            "{}, value {} ({col}): expected a str, got {}",
+                            what(),
                             i + 1,
                             v.get_type().name()?
                         )))
                     }
                 },
                 Kind::Core(Type::I64)
-                    if v.is_instance_of::<PyInt>() && !v.is_instance_of::<PyBool>() =>
+                    if v.is_exact_instance_of::<PyInt>() =>
                 {
                     match v.extract::<i64>() {
                         Ok(x) => Cell::Val(Value::I64(x)),
                         Err(_) => {
                             return Err(encode_err(format!(
-                                "{what}, value {} ({col}): {} is out of range for i64",
+                                "{}, value {} ({col}): {} is out of range for i64",
+                                what(),
                                 i + 1,
                                 v.str()?
                             )))
@@ -417,7 +435,8 @@ impl Schema {
                     }
                 }
                 _ => Cell::Val(
-                    conv::col_value(col, v).map_err(|e| field_err(e, what, i, &col.to_string()))?,
+                    conv::col_value(col, &v)
+                        .map_err(|e| field_err(e, &what(), i, &col.to_string()))?,
                 ),
             };
             cells.push(cell);
@@ -658,7 +677,7 @@ impl Schema {
             } => {
                 let mut arena = String::new();
                 let mut cells = Vec::with_capacity(cols.len());
-                Self::native_cells(cols, values, "values", &mut arena, &mut cells)?;
+                Self::native_cells(cols, values, None, &mut arena, &mut cells)?;
                 let (mut out, mut ends) = (Vec::new(), Vec::new());
                 Self::native_keys(
                     *format,
@@ -696,9 +715,21 @@ impl Schema {
                 let mut arena = String::new();
                 let mut cells = Vec::new();
                 let mut count = 0usize;
-                for (r, row) in rows.try_iter()?.enumerate() {
-                    Self::native_cells(cols, &row?, &format!("row {r}"), &mut arena, &mut cells)?;
-                    count += 1;
+                match rows.cast::<PyList>() {
+                    Ok(list) => {
+                        cells.reserve(list.len() * cols.len());
+                        arena.reserve(list.len() * 16);
+                        for (r, row) in list.iter().enumerate() {
+                            Self::native_cells(cols, &row, Some(r), &mut arena, &mut cells)?;
+                            count += 1;
+                        }
+                    }
+                    Err(_) => {
+                        for (r, row) in rows.try_iter()?.enumerate() {
+                            Self::native_cells(cols, &row?, Some(r), &mut arena, &mut cells)?;
+                            count += 1;
+                        }
+                    }
                 }
                 let (format, salter) = (*format, *salter);
                 let (out, ends) = py
