@@ -419,9 +419,7 @@ impl Schema {
                         )))
                     }
                 },
-                Kind::Core(Type::I64)
-                    if v.is_exact_instance_of::<PyInt>() =>
-                {
+                Kind::Core(Type::I64) if v.is_exact_instance_of::<PyInt>() => {
                     match v.extract::<i64>() {
                         Ok(x) => Cell::Val(Value::I64(x)),
                         Err(_) => {
