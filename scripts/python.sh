@@ -7,8 +7,8 @@
 # setup is idempotent (only what is missing is installed): python3-venv and
 # Java 17 (for PySpark) from Debian when absent; a venv in target/pyvenv
 # (LEXIKEY_PY_VENV to change); maturin, pytest, hypothesis, foundationdb,
-# mypy and pyspark from PyPI; then the package is built into the venv with
-# the workspace's target dir and cargo's `test` profile, so the crates
+# mypy, pyspark and pyarrow (reads the Spark job's Parquet) from PyPI; then
+# the package is built into the venv with the workspace's target dir and cargo's `test` profile, so the crates
 # `cargo test --workspace` compiles are reused (see setup below).
 #
 # scripts/test.sh runs setup, then test inside scripts/with-stores.sh (the
@@ -39,7 +39,7 @@ setup() {
   fi
   local missing=()
   local pkg mod
-  for pkg in maturin:maturin pytest:pytest hypothesis:hypothesis foundationdb:fdb mypy:mypy pyspark:pyspark; do
+  for pkg in maturin:maturin pytest:pytest hypothesis:hypothesis foundationdb:fdb mypy:mypy pyspark:pyspark pyarrow:pyarrow; do
     mod=${pkg#*:}
     "$venv/bin/python" -c "import $mod" >/dev/null 2>&1 || missing+=("${pkg%%:*}")
   done
