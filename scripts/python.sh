@@ -8,8 +8,9 @@
 # Java 17 (for PySpark) from Debian when absent; a venv in target/pyvenv
 # (LEXIKEY_PY_VENV to change); maturin, pytest, hypothesis, foundationdb,
 # mypy, pyspark and pyarrow (reads the Spark job's Parquet) from PyPI; then
-# the package is built into the venv with the workspace's target dir and cargo's `test` profile, so the crates
-# `cargo test --workspace` compiles are reused (see setup below).
+# the package is built into the venv with the workspace's target dir and
+# cargo's `test` profile, so the crates `cargo test --workspace` compiles
+# are reused (see setup below).
 #
 # scripts/test.sh runs setup, then test inside scripts/with-stores.sh (the
 # allocator tests use LEXIKEY_REDIS_URL, LEXIKEY_POSTGRES_URL,

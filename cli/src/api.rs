@@ -99,18 +99,8 @@ fn run(argv: &[OsString]) -> Result<Vec<u8>> {
 }
 
 fn unhex(text: &[u8]) -> Result<Vec<u8>> {
-    if !text.len().is_multiple_of(2) {
-        bail!("internal error: odd-length hex output");
-    }
-    text.chunks_exact(2)
-        .map(|p| {
-            let d = |c: u8| (c as char).to_digit(16);
-            match (d(p[0]), d(p[1])) {
-                (Some(h), Some(l)) => Ok((h << 4 | l) as u8),
-                _ => Err(anyhow!("internal error: bad hex digit in the output")),
-            }
-        })
-        .collect()
+    let text = std::str::from_utf8(text)?;
+    lexikey::input::parse_hex(text).map_err(|e| anyhow!("internal error: {e}"))
 }
 
 /// The key of the tuple of `components` (`TYPE[.desc]:VALUE`, as `lexikey

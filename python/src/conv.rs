@@ -60,7 +60,8 @@ pub(crate) fn default_geo() -> PyResult<GeoOpts> {
 /// ASCII string it is the string's own buffer). It is in every CPython 3
 /// (in the limited API from 3.10 only, which is why `pyo3::ffi` under
 /// `abi3-py39` does not declare it; the symbol is the interpreter's own and
-/// resolved when the module is loaded). The one `unsafe` of the package.
+/// resolved when the module is loaded). One of the two `unsafe` blocks of
+/// the package, with [`str_of_utf8`].
 #[allow(unsafe_code)]
 pub(crate) fn utf8<'a>(s: &'a Bound<'_, PyString>) -> Option<&'a str> {
     extern "C" {
@@ -79,9 +80,24 @@ pub(crate) fn utf8<'a>(s: &'a Bound<'_, PyString>) -> Option<&'a str> {
         return None;
     }
     let len = usize::try_from(n).ok()?;
-    // SAFETY: as above: `len` bytes at `p`, valid UTF-8, alive while `s` is.
-    let bytes = unsafe { std::slice::from_raw_parts(p.cast::<u8>(), len) };
-    std::str::from_utf8(bytes).ok()
+    // SAFETY: as above: `len` bytes at `p`, valid UTF-8 (CPython's encoder
+    // wrote them; it refuses lone surrogates), alive while `s` is.
+    Some(unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(p.cast::<u8>(), len)) })
+}
+
+/// A `str` of UTF-8 bytes, checked by CPython's decoder (no second check
+/// in Rust): `PyUnicode_FromStringAndSize`, in the limited API.
+#[allow(unsafe_code)]
+pub(crate) fn str_of_utf8<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    let len = pyo3::ffi::Py_ssize_t::try_from(bytes.len())
+        .map_err(|_| encode_err("key too long for a str".into()))?;
+    // SAFETY: the GIL is held (`py`); `bytes` is valid for `len` bytes
+    // during the call, which copies them; the result is a new reference or
+    // NULL with an exception set, both handled by `from_owned_ptr_or_err`.
+    unsafe {
+        let p = pyo3::ffi::PyUnicode_FromStringAndSize(bytes.as_ptr().cast(), len);
+        Bound::from_owned_ptr_or_err(py, p)
+    }
 }
 
 struct Std {

@@ -64,9 +64,7 @@ pub(crate) fn key_object<'py>(
     key: &[u8],
 ) -> PyResult<Bound<'py, PyAny>> {
     if text {
-        let s = std::str::from_utf8(key)
-            .map_err(|e| encode_err(format!("internal error: text key not UTF-8: {e}")))?;
-        Ok(PyString::new(py, s).into_any())
+        conv::str_of_utf8(py, key)
     } else {
         Ok(PyBytes::new(py, key).into_any())
     }
@@ -103,30 +101,27 @@ pub(crate) fn key_bytes(obj: &Bound<'_, PyAny>, text: bool) -> PyResult<Vec<u8>>
     if text {
         return Ok(s.as_bytes().to_vec());
     }
+    // Binary keys given as hex: the offset of a bad digit is its byte's.
     let raw = s.as_bytes();
-    if raw.len() % 2 != 0 {
+    if let Some(i) = raw.iter().position(|c| !c.is_ascii_hexdigit()) {
         return Err(decode_err(
+            format!(
+                "invalid binary key: given as hex, bad digit at byte {}",
+                i / 2
+            ),
+            i / 2,
+        ));
+    }
+    lexikey::input::parse_hex(&s).map_err(|_| {
+        decode_err(
             format!(
                 "invalid binary key: given as hex, it has an odd number of digits ({}) at byte {}",
                 raw.len(),
                 raw.len() / 2
             ),
             raw.len() / 2,
-        ));
-    }
-    raw.chunks_exact(2)
-        .enumerate()
-        .map(|(i, p)| {
-            let d = |c: u8| (c as char).to_digit(16);
-            match (d(p[0]), d(p[1])) {
-                (Some(h), Some(l)) => Ok((h << 4 | l) as u8),
-                _ => Err(decode_err(
-                    format!("invalid binary key: given as hex, bad digit at byte {i}"),
-                    i,
-                )),
-            }
-        })
-        .collect()
+        )
+    })
 }
 
 /// The component text of one item of a `components` list: a component

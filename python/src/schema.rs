@@ -232,9 +232,13 @@ enum Encoder {
 }
 
 /// One converted cell of a native row: a string in the arena, or a value.
+/// Kept to 16 bytes: a million-row call holds a million cells per field.
 enum Cell {
+    /// `arena[start..end]`.
     Str(usize, usize),
-    Val(Value<'static>),
+    I64(i64),
+    /// Any other value.
+    Val(Box<Value<'static>>),
 }
 
 /// A value borrowing from `v` (no copy of bytes).
@@ -319,43 +323,21 @@ impl Schema {
         let mut key = Vec::new();
         match enc {
             Encoder::Fdb(types) => {
-                let elems = types
-                    .iter()
-                    .zip(texts)
-                    .enumerate()
-                    .map(|(i, (ty, t))| match t {
-                        None => Ok(fdb::Element::Null),
-                        Some(t) => fdb::parse_component(&format!("{ty}:{t}"))
-                            .map_err(|e| format!("value {} ({ty}): {e}", i + 1)),
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
+                let elems = parse_row(types, texts, fdb::Element::Null, |ty, t| {
+                    fdb::parse_component(&format!("{ty}:{t}"))
+                })?;
                 fdb::pack(&elems, &mut key);
             }
             Encoder::Hbase(fields) => {
-                let values = fields
-                    .iter()
-                    .zip(texts)
-                    .enumerate()
-                    .map(|(i, (f, t))| match t {
-                        None => Ok(hbase::Value::Null),
-                        Some(t) => hbase::parse_value(f.kind, t)
-                            .map_err(|e| format!("value {} ({f}): {e}", i + 1)),
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
+                let values = parse_row(fields, texts, hbase::Value::Null, |f, t| {
+                    hbase::parse_value(f.kind, t)
+                })?;
                 hbase::encode_struct(fields, &values, &mut key).map_err(|e| e.to_string())?;
             }
             Encoder::Phoenix(table) => {
-                let values = table
-                    .columns
-                    .iter()
-                    .zip(texts)
-                    .enumerate()
-                    .map(|(i, (c, t))| match t {
-                        None => Ok(phoenix::Value::Null),
-                        Some(t) => phoenix::parse_value(c.ty, t)
-                            .map_err(|e| format!("value {} ({c}): {e}", i + 1)),
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
+                let values = parse_row(&table.columns, texts, phoenix::Value::Null, |c, t| {
+                    phoenix::parse_value(c.ty, t)
+                })?;
                 phoenix::encode_row_key(table, &values, &mut key).map_err(|e| e.to_string())?;
             }
             Encoder::Native { .. } => return Err("internal error: not a profile".into()),
@@ -421,7 +403,7 @@ impl Schema {
                 },
                 Kind::Core(Type::I64) if v.is_exact_instance_of::<PyInt>() => {
                     match v.extract::<i64>() {
-                        Ok(x) => Cell::Val(Value::I64(x)),
+                        Ok(x) => Cell::I64(x),
                         Err(_) => {
                             return Err(encode_err(format!(
                                 "{}, value {} ({col}): {} is out of range for i64",
@@ -432,10 +414,10 @@ impl Schema {
                         }
                     }
                 }
-                _ => Cell::Val(
+                _ => Cell::Val(Box::new(
                     conv::col_value(col, &v)
                         .map_err(|e| field_err(e, &what(), i, &col.to_string()))?,
-                ),
+                )),
             };
             cells.push(cell);
         }
@@ -443,7 +425,9 @@ impl Schema {
     }
 
     /// Encodes native rows of cells into `out` (keys end at `ends`).
+    #[allow(clippy::too_many_arguments)]
     fn native_keys(
+        base: Option<usize>,
         format: Format,
         cols: &[Col],
         salter: Option<&Salter>,
@@ -460,6 +444,7 @@ impl Schema {
             for (col, cell) in cols.iter().zip(row) {
                 let value = match cell {
                     Cell::Str(a, b) => Value::Str(Cow::Borrowed(&arena[*a..*b])),
+                    Cell::I64(x) => Value::I64(*x),
                     Cell::Val(v) => borrow(v),
                 };
                 comps.push(Component {
@@ -483,8 +468,8 @@ impl Schema {
                 let at = comps
                     .iter()
                     .position(|c| format.encode_component(c, &mut scratch).is_err());
-                let row_name = if cells.len() > n {
-                    format!("row {r}, ")
+                let row_name = if let Some(b) = base {
+                    format!("row {}, ", b + r)
                 } else {
                     String::new()
                 };
@@ -495,7 +480,8 @@ impl Schema {
             }
             if out.len() - start > MAX_KEY_LEN {
                 return Err(format!(
-                    "row {r}: key of {} bytes is longer than the limit of {MAX_KEY_LEN} bytes",
+                    "row {}: key of {} bytes is longer than the limit of {MAX_KEY_LEN} bytes",
+                    base.unwrap_or(0) + r,
                     out.len() - start
                 ));
             }
@@ -521,6 +507,68 @@ impl Schema {
             })
             .collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, keys)
+    }
+
+    /// Decodes `keys` with the GIL released, then builds their tuples;
+    /// `many`: name the bad key's index in the error.
+    fn decode_all<'py>(
+        &self,
+        py: Python<'py>,
+        keys: &[Vec<u8>],
+        many: bool,
+    ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+        let bad = |i: usize, e: &DecodeError| {
+            let at = if many {
+                format!("key {i}: ")
+            } else {
+                String::new()
+            };
+            decode_err(
+                format!("{at}invalid key {}: {e}", show(&keys[i])),
+                e.offset(),
+            )
+        };
+        match &self.dec {
+            Decoder::Native {
+                format,
+                fields,
+                salter,
+                ..
+            } => {
+                let (format, fields, salter) = (*format, fields.as_deref(), salter.as_ref());
+                let all = py
+                    .detach(|| {
+                        keys.iter()
+                            .enumerate()
+                            .map(|(i, k)| {
+                                let mut comps =
+                                    Vec::with_capacity(fields.map_or(4, <[Field]>::len));
+                                Decoder::native(format, fields, salter, k, &mut comps)
+                                    .map(|()| comps)
+                                    .map_err(|e| (i, e))
+                            })
+                            .collect::<Result<Vec<_>, _>>()
+                    })
+                    .map_err(|(i, e)| bad(i, &e))?;
+                all.iter()
+                    .map(|comps| self.value_tuple(py, comps))
+                    .collect()
+            }
+            Decoder::Profile { schema } => {
+                let schema = schema.as_ref();
+                let all = py
+                    .detach(|| {
+                        keys.iter()
+                            .enumerate()
+                            .map(|(i, k)| Decoder::profile(schema, k).map_err(|e| (i, e)))
+                            .collect::<Result<Vec<_>, _>>()
+                    })
+                    .map_err(|(i, e)| bad(i, &e))?;
+                all.iter()
+                    .map(|d| PyTuple::new(py, conv::py_decoded_values(py, d)?))
+                    .collect()
+            }
+        }
     }
 
     fn value_tuple<'py>(
@@ -556,6 +604,25 @@ impl Schema {
         }
         .map_err(|e| field_err(e, "range", i, label))
     }
+}
+
+/// The values of a profile row: `null` for `None`, else `parse(field,
+/// text)`; errors name the value and its field.
+fn parse_row<F: std::fmt::Display, V: Clone>(
+    fields: &[F],
+    texts: &[Option<String>],
+    null: V,
+    parse: impl Fn(&F, &str) -> Result<V, lexikey::ParseError>,
+) -> Result<Vec<V>, String> {
+    fields
+        .iter()
+        .zip(texts)
+        .enumerate()
+        .map(|(i, (f, t))| match t {
+            None => Ok(null.clone()),
+            Some(t) => parse(f, t).map_err(|e| format!("value {} ({f}): {e}", i + 1)),
+        })
+        .collect()
 }
 
 fn items<'py>(row: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
@@ -678,6 +745,7 @@ impl Schema {
                 Self::native_cells(cols, values, None, &mut arena, &mut cells)?;
                 let (mut out, mut ends) = (Vec::new(), Vec::new());
                 Self::native_keys(
+                    None,
                     *format,
                     cols,
                     salter.as_ref(),
@@ -710,31 +778,45 @@ impl Schema {
                 cols,
                 salter,
             } => {
-                let mut arena = String::new();
-                let mut cells = Vec::new();
-                let mut count = 0usize;
-                match rows.cast::<PyList>() {
-                    Ok(list) => {
-                        cells.reserve(list.len() * cols.len());
-                        arena.reserve(list.len() * 16);
-                        for (r, row) in list.iter().enumerate() {
-                            Self::native_cells(cols, &row, Some(r), &mut arena, &mut cells)?;
-                            count += 1;
-                        }
+                // In chunks of CHUNK rows: the buffers stay small and are
+                // reused (cache-resident, no fresh pages per call), the GIL
+                // is released while each chunk is encoded.
+                const CHUNK: usize = 8192;
+                let list = rows.cast::<PyList>().ok();
+                let mut iter = match list {
+                    Some(_) => None,
+                    None => Some(rows.try_iter()?),
+                };
+                let total = list.map_or(0, |l| l.len());
+                let mut keys: Vec<Bound<'py, PyAny>> = Vec::with_capacity(total);
+                let (mut arena, mut cells) = (String::new(), Vec::new());
+                let (mut out, mut ends) = (Vec::new(), Vec::new());
+                let (format, salter, text) = (*format, *salter, self.fmt.is_text());
+                let mut r = 0usize;
+                loop {
+                    arena.clear();
+                    cells.clear();
+                    let base = r;
+                    while r - base < CHUNK {
+                        let row = match (list, iter.as_mut()) {
+                            (Some(l), _) if r < l.len() => l.get_item(r)?,
+                            (None, Some(it)) => match it.next() {
+                                Some(row) => row?,
+                                None => break,
+                            },
+                            _ => break,
+                        };
+                        Self::native_cells(cols, &row, Some(r), &mut arena, &mut cells)?;
+                        r += 1;
                     }
-                    Err(_) => {
-                        for (r, row) in rows.try_iter()?.enumerate() {
-                            Self::native_cells(cols, &row?, Some(r), &mut arena, &mut cells)?;
-                            count += 1;
-                        }
+                    if r == base {
+                        break;
                     }
-                }
-                let (format, salter) = (*format, *salter);
-                let (out, ends) = py
-                    .detach(|| {
-                        let mut out = Vec::with_capacity(count * 24);
-                        let mut ends = Vec::with_capacity(count);
+                    py.detach(|| {
+                        out.clear();
+                        ends.clear();
                         Self::native_keys(
+                            Some(base),
                             format,
                             cols,
                             salter.as_ref(),
@@ -743,10 +825,15 @@ impl Schema {
                             &mut out,
                             &mut ends,
                         )
-                        .map(|()| (out, ends))
                     })
                     .map_err(encode_err)?;
-                self.key_list(py, &out, &ends)
+                    let mut start = 0;
+                    for &end in &ends {
+                        keys.push(key_object(py, text, &out[start..end])?);
+                        start = end;
+                    }
+                }
+                PyList::new(py, keys)
             }
             enc => {
                 let rows = rows
@@ -778,31 +865,11 @@ impl Schema {
         py: Python<'py>,
         key: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let bytes = key_bytes(key, self.fmt.is_text())?;
-        match &self.dec {
-            Decoder::Native {
-                format,
-                fields,
-                salter,
-                ..
-            } => {
-                let mut comps = Vec::new();
-                Decoder::native(
-                    *format,
-                    fields.as_deref(),
-                    salter.as_ref(),
-                    &bytes,
-                    &mut comps,
-                )
-                .map_err(|e| from_decode(&e, &show(&bytes)))?;
-                self.value_tuple(py, &comps)
-            }
-            Decoder::Profile { schema } => {
-                let d = Decoder::profile(schema.as_ref(), &bytes)
-                    .map_err(|e| from_decode(&e, &show(&bytes)))?;
-                PyTuple::new(py, conv::py_decoded_values(py, &d)?)
-            }
-        }
+        let keys = vec![key_bytes(key, self.fmt.is_text())?];
+        let mut tuples = self.decode_all(py, &keys, false)?;
+        tuples
+            .pop()
+            .ok_or_else(|| value_err("internal error: no tuple".into()))
     }
 
     /// The values of many keys (an iterable of keys), as a list of tuples.
@@ -814,75 +881,12 @@ impl Schema {
         keys: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
         let text = self.fmt.is_text();
-        let mut arena = Vec::new();
-        let mut ends = Vec::new();
-        for k in keys.try_iter()? {
-            let b = key_bytes(&k?, text)?;
-            arena.extend_from_slice(&b);
-            ends.push(arena.len());
-        }
-        let slices = |arena: &'_ [u8]| {
-            let mut start = 0;
-            ends.iter()
-                .map(|&e| {
-                    let s = start;
-                    start = e;
-                    (s, e)
-                })
-                .map(|(s, e)| arena[s..e].to_vec())
-                .collect::<Vec<_>>()
-        };
-        let keys_v = slices(&arena);
-        let bad = |i: usize, e: &DecodeError, key: &[u8]| {
-            decode_err(
-                format!("key {i}: invalid key {}: {e}", show(key)),
-                e.offset(),
-            )
-        };
-        match &self.dec {
-            Decoder::Native {
-                format,
-                fields,
-                salter,
-                ..
-            } => {
-                let (format, fields, salter) = (*format, fields.as_deref(), salter.as_ref());
-                let decoded = py.detach(|| {
-                    let mut all: Vec<Vec<Component<'_>>> = Vec::with_capacity(keys_v.len());
-                    for (i, k) in keys_v.iter().enumerate() {
-                        let mut comps = Vec::with_capacity(fields.map_or(4, <[Field]>::len));
-                        Decoder::native(format, fields, salter, k, &mut comps)
-                            .map_err(|e| (i, e))?;
-                        all.push(comps);
-                    }
-                    Ok::<_, (usize, DecodeError)>(all)
-                });
-                let all = decoded.map_err(|(i, e)| bad(i, &e, &keys_v[i]))?;
-                let tuples = all
-                    .iter()
-                    .map(|comps| self.value_tuple(py, comps))
-                    .collect::<PyResult<Vec<_>>>()?;
-                PyList::new(py, tuples)
-            }
-            Decoder::Profile { schema } => {
-                let schema = schema.as_ref();
-                let decoded = py.detach(|| {
-                    keys_v
-                        .iter()
-                        .enumerate()
-                        .map(|(i, k)| Decoder::profile(schema, k).map_err(|e| (i, e)))
-                        .collect::<Result<Vec<_>, _>>()
-                });
-                let all = decoded.map_err(|(i, e)| bad(i, &e, &keys_v[i]))?;
-                let tuples = all
-                    .iter()
-                    .map(|d| PyTuple::new(py, conv::py_decoded_values(py, d)?))
-                    .collect::<PyResult<Vec<_>>>()?;
-                PyList::new(py, tuples)
-            }
-        }
+        let keys = keys
+            .try_iter()?
+            .map(|k| key_bytes(&k?, text))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, self.decode_all(py, &keys, true)?)
     }
-
     /// The half-open key range `(start, end)` of the keys whose leading
     /// fields hold `prefix` (a tuple of values) and whose next field
     /// satisfies every predicate given (values of that field;
