@@ -36,7 +36,6 @@ use lexikey::timeid::Ulid;
 use lexikey::{Component, Dec, Type, Value};
 use lexikey_cli::interop::{Decoded, Profile};
 use lexikey_cli::kinds::{Col, GeoOpts, Kind};
-use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{
@@ -498,24 +497,23 @@ pub(crate) fn profile_text(
 // Out: values to Python
 // ---------------------------------------------------------------------------
 
-/// A `datetime` in UTC `ms` milliseconds (plus `extra_us`) after 1970.
+/// The microseconds since 1970 of `datetime.min` and `datetime.max` (UTC).
+const DATETIME_US: (i128, i128) = (-62_135_596_800_000_000, 253_402_300_799_999_999);
+
+/// A `datetime` in UTC, `us` microseconds after 1970; a `DecodeError` when
+/// `datetime` cannot hold it (years 1 to 9999).
 fn datetime_of(py: Python<'_>, us: i128) -> PyResult<Bound<'_, PyAny>> {
+    if us < DATETIME_US.0 || us > DATETIME_US.1 {
+        return Err(decode_err(
+            format!("timestamp {us} µs after 1970 is outside datetime's range (years 1 to 9999)"),
+            0,
+        ));
+    }
     let s = std_types(py)?;
     let kw = PyDict::new(py);
     kw.set_item("microseconds", us)?;
     let d = s.timedelta.bind(py).call((), Some(&kw))?;
-    s.epoch.bind(py).add(d).map_err(|e| {
-        if e.is_instance_of::<PyOverflowError>(py) {
-            decode_err(
-                format!(
-                    "timestamp {us} µs after 1970 is outside datetime's range (years 1 to 9999)"
-                ),
-                0,
-            )
-        } else {
-            e
-        }
-    })
+    s.epoch.bind(py).add(d)
 }
 
 fn uuid_of(py: Python<'_>, u: u128) -> PyResult<Bound<'_, PyAny>> {

@@ -265,3 +265,16 @@ def test_fdb_values():
     nested = bytes.fromhex("0515010000")
     assert lexikey.decode(nested, format="fdb-tuple") == [("nested", [("int", 1)]), ("null", None)]
     assert lexikey.decode(bytes.fromhex("05150100ff00"), format="fdb-tuple") == [("nested", [("int", 1), ("null", None)])]
+
+
+def test_timestamps_outside_datetime():
+    # A key may hold any i64 of milliseconds; datetime holds years 1-9999:
+    # beyond, decoding raises DecodeError (found by test_canonical_decode_and_offsets).
+    for ms in (-62135596800000, 253402300799999):
+        key = lexikey.encode([("ts", ms)])
+        assert lexikey.decode(key)[0][1] == datetime.datetime(1970, 1, 1, tzinfo=UTC) + datetime.timedelta(milliseconds=ms)
+    for key in ("t0000000000000000", "tFFFFFFFFFFFFFFFF", lexikey.encode([("ts", 253402300800000)])):
+        with pytest.raises(lexikey.DecodeError, match="outside datetime's range"):
+            lexikey.decode(key)
+        with pytest.raises(lexikey.DecodeError):
+            lexikey.Schema("ts").decode_many([key])
