@@ -107,7 +107,7 @@ class Schema:
         """The values of many keys (GIL released while decoding)."""
     def range(
         self,
-        prefix: Optional[Sequence[Any]] = None,
+        prefix: Sequence[Any] = (),
         ge: Any = None,
         gt: Any = None,
         le: Any = None,

@@ -892,7 +892,10 @@ impl Schema {
     /// satisfies every predicate given (values of that field;
     /// `str_prefix`: that field is an ascending `str` starting with it).
     /// `None` is an unbounded side. Exactly the command line's `range`.
-    #[pyo3(signature = (prefix = None, ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None))]
+    #[pyo3(
+        signature = (prefix = None, ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None),
+        text_signature = "(self, prefix=(), ge=None, gt=None, le=None, lt=None, eq=None, str_prefix=None)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn range<'py>(
         &self,

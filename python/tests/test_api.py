@@ -212,7 +212,7 @@ def test_signatures():
     assert params(lexikey.render) == [("start", e), ("end", e), ("target", e), ("table", None)]
     assert params(lexikey.reverse) == [("n", e)]
     assert params(lexikey.Schema.range)[1:] == [
-        ("prefix", None), ("ge", None), ("gt", None), ("le", None), ("lt", None), ("eq", None),
+        ("prefix", ()), ("ge", None), ("gt", None), ("le", None), ("lt", None), ("eq", None),
         ("str_prefix", None),
     ]
     assert params(lexikey.Allocator.scan)[1:] == [("limit", None)]
