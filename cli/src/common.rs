@@ -34,6 +34,12 @@ pub fn format(args: &Args) -> Result<Format> {
 /// # Errors
 /// An unknown format name.
 pub fn key_format(args: &Args) -> Result<Format> {
+    if args.value("hbase-numeric").is_some() {
+        bail!("--hbase-numeric applies only to --format hbase-ordered");
+    }
+    if args.flag("round") {
+        bail!("--round applies only to --format phoenix (a DECIMAL of more than 38 digits)");
+    }
     format(args).map_err(|e| {
         anyhow!(
             "{e}, or an interop profile: {}",

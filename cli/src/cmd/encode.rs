@@ -22,6 +22,8 @@ pub const OPTS: &[Opt] = &[
     Opt::value("salt-mode"),
     Opt::value("curve"),
     Opt::value("bits"),
+    Opt::value("hbase-numeric"),
+    Opt::flag("round"),
 ];
 
 /// Help text.
@@ -104,12 +106,21 @@ COMPONENT is in the profile's own syntax:
                  4.4 or later); trailing nulls are left out, as Phoenix does.
   --salt-buckets N  phoenix: the table's SALT_BUCKETS (1 to 256); the key starts with
                  the salt byte, computed from the rest of the key
+  --round        phoenix: a decimal of more than 38 significant digits is rounded half
+                 up to 38, as Phoenix does before writing it, and the key of that value
+                 is printed (without --round such a value is an error naming it)
+  --hbase-numeric current|legacy  hbase-ordered: the numeric encoder of numbers of
+                 100^351 and above. current (default): HBase 2.5.0 and later
+                 (HBASE-26566), every exponent; legacy: HBase 2.4.x and older, whose
+                 encoder wrote such numbers as keys that read back as other numbers
 e.g.
   lexikey encode --format fdb-tuple str:hello int:5           ->  0268656c6c6f001505
   lexikey encode --format hbase-ordered numeric:1 text:foo    ->  180234666f6f00
   lexikey encode --format phoenix varchar:a bigint.desc:1     ->  61007ffffffffffffffe
   lexikey encode --format phoenix --salt-buckets 4 varchar:a  ->  0061
   lexikey encode --format phoenix decimal:-1.5 char(3):ab     ->  3e64336600616220
+  lexikey encode --format hbase-ordered numeric:1e1000        ->  22f20502
+  lexikey encode --format phoenix --round decimal:99.9999999999999999999999999999999999999  ->  c202
 With --stdin, each line holds the tab-separated VALUEs (the text after the ':') of
 the --schema fields; an fdb-tuple schema lists element types (str,int). In bulk mode
 an hbase-ordered text cell is never null (an empty cell is the empty string), and a

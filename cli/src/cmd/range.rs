@@ -34,6 +34,8 @@ pub const OPTS: &[Opt] = &[
     Opt::value("bits"),
     Opt::value("bbox"),
     Opt::value("max-ranges"),
+    Opt::value("hbase-numeric"),
+    Opt::flag("round"),
 ];
 
 /// Help text.
@@ -128,6 +130,9 @@ bounds are exact: no key outside the answer lies inside the range.
     --eq only (Phoenix's trailing FF breaks its order). Left out: with hbase-ordered,
     the row written as the prefix alone when the range needs a descending null there
     (a prefix ending in a .desc null, --eq KIND.desc).
+  --hbase-numeric current|legacy, --round  as for encode: hbase-ordered numerics of
+    100^351 and above as HBase 2.4.x and older wrote them (legacy); phoenix decimals of
+    more than 38 digits rounded as Phoenix stores them (--round)
   --salt-buckets N  phoenix: the salt byte hashes the whole key, so the answer is one
     range per bucket, [b start, b end) for b = 00 to N-1: raw prints a pair of lines
     per bucket (bucket 00 first), other --for targets one rendering per bucket
