@@ -167,7 +167,8 @@ impl Decoder {
                 offset: MAX_KEY_LEN,
             });
         }
-        cli_interop::decode_key(schema, key)
+        // Current HBase numerics (the command line's default --hbase-numeric).
+        cli_interop::decode_key(schema, key, hbase::Codec::CURRENT)
     }
 
     /// The `(type, value)` pairs of a key.
