@@ -11,6 +11,7 @@ use std::io::{BufRead, Write};
 
 use anyhow::{bail, Result};
 
+pub mod api;
 pub mod args;
 pub mod cmd;
 pub mod common;

@@ -1,0 +1,133 @@
+"""Type stubs for lexikey (the native module's API; see help(lexikey))."""
+
+import datetime
+import decimal
+import uuid
+from typing import Any, Iterable, Optional, Sequence, Tuple, Union
+
+__version__: str
+
+#: A Python value of a key component: str, int, float, bool, bytes,
+#: datetime.datetime (tz-aware), uuid.UUID, decimal.Decimal, a (lat, lon)
+#: tuple for geo, or None (a null in the interop profiles).
+Value = Union[
+    str, int, float, bool, bytes, bytearray, datetime.datetime, uuid.UUID, decimal.Decimal, Tuple[float, float], None
+]
+#: A component: "TYPE[.desc]:VALUE" as on the command line, or (type, value).
+ComponentArg = Union[str, Tuple[str, Any]]
+#: A key: str for the text formats (hex, base64, decimal), bytes otherwise.
+Key = Union[str, bytes]
+KeyArg = Union[str, bytes, bytearray]
+
+class DecodeError(ValueError):
+    """A key that does not decode; `offset` is the byte at fault."""
+
+    offset: int
+
+class EncodeError(ValueError):
+    """Components or values that cannot be encoded."""
+
+class AllocError(RuntimeError):
+    """An allocation failed; `kind` says why, `ids` lists the IDs allocated before it."""
+
+    kind: str
+    ids: list[int]
+
+class ContentionError(AllocError):
+    """Every attempt lost to another client (kind 'contention'); retry later."""
+
+class ExhaustedError(AllocError):
+    """No ID is left above the floor (kind 'exhausted')."""
+
+def encode(
+    components: Iterable[ComponentArg],
+    format: str = "hex",
+    *,
+    salt_buckets: Optional[int] = None,
+    width: Optional[int] = None,
+) -> Key:
+    """The key of a tuple of components (str for text formats, bytes otherwise)."""
+
+def decode(
+    key: KeyArg,
+    schema: Optional[str] = None,
+    format: str = "hex",
+    *,
+    salt_buckets: Optional[int] = None,
+    width: Optional[int] = None,
+) -> list[Tuple[str, Any]]:
+    """The (type, value) pairs of a key."""
+
+def range(
+    components: Iterable[ComponentArg],
+    format: str = "hex",
+    ge: Optional[ComponentArg] = None,
+    gt: Optional[ComponentArg] = None,
+    le: Optional[ComponentArg] = None,
+    lt: Optional[ComponentArg] = None,
+    eq: Optional[ComponentArg] = None,
+    str_prefix: Optional[str] = None,
+    *,
+    width: Optional[int] = None,
+) -> Tuple[Optional[Key], Optional[Key]]:
+    """The half-open key range (start, end) of a query; None is unbounded."""
+
+def render(
+    start: Optional[KeyArg], end: Optional[KeyArg], target: str, table: Optional[str] = None
+) -> str:
+    """The range in a store's syntax (hbase, cql, rocksdb, etcd, redis, sql, raw)."""
+
+def reverse(n: int) -> int:
+    """9223372036854775807 - n, the HBase reverse number."""
+
+class Schema:
+    """The fields of a key, parsed once: Schema("str,i64.desc", format="hex")."""
+
+    def __init__(
+        self,
+        spec: str,
+        format: str = "hex",
+        *,
+        width: Optional[int] = None,
+        salt_buckets: Optional[int] = None,
+    ) -> None: ...
+    @property
+    def spec(self) -> str: ...
+    @property
+    def format(self) -> str: ...
+    @property
+    def fields(self) -> list[str]: ...
+    def encode(self, values: Sequence[Any]) -> Key:
+        """The key of one row."""
+    def decode(self, key: KeyArg) -> Tuple[Any, ...]:
+        """The values of one key."""
+    def encode_many(self, rows: Iterable[Sequence[Any]]) -> list[Key]:
+        """The keys of many rows (GIL released while encoding)."""
+    def decode_many(self, keys: Iterable[KeyArg]) -> list[Tuple[Any, ...]]:
+        """The values of many keys (GIL released while decoding)."""
+    def range(
+        self,
+        prefix: Sequence[Any] = (),
+        ge: Any = None,
+        gt: Any = None,
+        le: Any = None,
+        lt: Any = None,
+        eq: Any = None,
+        str_prefix: Optional[str] = None,
+    ) -> Tuple[Optional[Key], Optional[Key]]:
+        """The key range of a prefix of values and predicates on the next field."""
+
+class Allocator:
+    """Decreasing row IDs for an upside-down table in a store."""
+
+    def __init__(self, store_url: str, table: str, format: str = "hex", guard: bool = False) -> None: ...
+    def insert(self, value: Union[bytes, bytearray]) -> int:
+        """Inserts a row and returns its new ID."""
+    def insert_many(self, values: Iterable[Union[bytes, bytearray]]) -> list[int]:
+        """Inserts rows in order and returns their IDs."""
+    def newest(self) -> Optional[Tuple[int, bytes]]:
+        """The newest row (id, value), or None."""
+    def oldest(self) -> Optional[Tuple[int, bytes]]:
+        """The oldest row (id, value), or None."""
+    def scan(self, limit: Optional[int] = None) -> list[Tuple[int, bytes]]:
+        """Rows (id, value), newest first."""

@@ -1,0 +1,449 @@
+//! `lexikey` for Python: a thin PyO3 binding over the Rust core and the
+//! command line's own parsing, so that the key a Python job writes is byte
+//! for byte the key the Rust service and the `lexikey` command write.
+//!
+//! What it promises:
+//! - **Same keys.** Component strings (`"i64.desc:5"`) and formats are the
+//!   command line's: [`lexikey_cli::api`] runs the very `encode` and `range`
+//!   commands; `(type, value)` pairs become the same component text, exactly
+//!   (see `conv`). `Schema` encodes and decodes with the core directly, in
+//!   bulk, with the GIL released, and is tested against the single-key path.
+//! - **Strict decoding.** Every decoder is the core's canonical one; a bad
+//!   key raises `DecodeError` with the byte offset the Rust error carries.
+//! - **No panic reaches Python**: every failure is a Python exception.
+//!
+//! What it does not do: a second codec (there is none in Python), salted
+//! ranges (one range per bucket: use the command line), geo grids other
+//! than the default (Hilbert, 32 bits per axis).
+
+use lexikey::render::{render as render_range, Dialect, RenderOptions};
+use lexikey::{Format, KeyRange};
+use lexikey_cli::api::{self, KeyOptions};
+use lexikey_cli::interop::Profile;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
+
+mod alloc;
+mod conv;
+mod errors;
+mod schema;
+
+use errors::{decode_err, encode_err, value_err};
+
+/// The longest key accepted, as the command line's default `--max-key-len`
+/// (HBase's row-key limit).
+pub(crate) const MAX_KEY_LEN: usize = lexikey::tuple::HBASE_MAX_KEY_LEN;
+
+/// A key format: one of the native formats or an interop profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fmt {
+    Native(Format),
+    Profile(Profile),
+}
+
+impl Fmt {
+    pub(crate) fn parse(name: &str) -> PyResult<Fmt> {
+        if let Some(p) = Profile::parse(name) {
+            return Ok(Fmt::Profile(p));
+        }
+        Format::parse(name)
+            .map(Fmt::Native)
+            .map_err(|e| value_err(format!("{e}, or an interop profile: {}", Profile::NAMES)))
+    }
+
+    pub(crate) fn is_text(self) -> bool {
+        matches!(self, Fmt::Native(f) if f.is_text())
+    }
+}
+
+/// A key as the Python object a format returns: `str` for the text formats,
+/// `bytes` otherwise.
+pub(crate) fn key_object<'py>(
+    py: Python<'py>,
+    text: bool,
+    key: &[u8],
+) -> PyResult<Bound<'py, PyAny>> {
+    if text {
+        conv::str_of_utf8(py, key)
+    } else {
+        Ok(PyBytes::new(py, key).into_any())
+    }
+}
+
+/// The bytes of a key argument: `bytes`/`bytearray` as they are; a `str` as
+/// its UTF-8 for the text formats, or as hex (either case) for the binary
+/// formats, as the command line takes binary keys.
+pub(crate) fn key_bytes(obj: &Bound<'_, PyAny>, text: bool) -> PyResult<Vec<u8>> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(b.as_bytes().to_vec());
+    }
+    if let Ok(b) = obj.cast::<PyByteArray>() {
+        return Ok(b.to_vec());
+    }
+    let Ok(s) = obj.cast::<PyString>() else {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "a key is str or bytes, not {}",
+            obj.get_type().name()?
+        )));
+    };
+    let s = match s.to_cow() {
+        Ok(s) => s,
+        Err(_) => {
+            // Lone surrogates: find the first, as a UTF-8 byte offset.
+            let lossy = s.to_string_lossy();
+            let at = lossy.find('\u{FFFD}').unwrap_or(0);
+            return Err(decode_err(
+                format!("invalid key: not UTF-8 (a lone surrogate) at byte {at}"),
+                at,
+            ));
+        }
+    };
+    if text {
+        return Ok(s.as_bytes().to_vec());
+    }
+    // Binary keys given as hex: the offset of a bad digit is its byte's.
+    let raw = s.as_bytes();
+    if let Some(i) = raw.iter().position(|c| !c.is_ascii_hexdigit()) {
+        return Err(decode_err(
+            format!(
+                "invalid binary key: given as hex, bad digit at byte {}",
+                i / 2
+            ),
+            i / 2,
+        ));
+    }
+    lexikey::input::parse_hex(&s).map_err(|_| {
+        decode_err(
+            format!(
+                "invalid binary key: given as hex, it has an odd number of digits ({}) at byte {}",
+                raw.len(),
+                raw.len() / 2
+            ),
+            raw.len() / 2,
+        )
+    })
+}
+
+/// The component text of one item of a `components` list: a component
+/// string as it is, or a `(type, value)` pair converted exactly.
+pub(crate) fn component_text(fmt: Fmt, item: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(s) = item.cast::<PyString>() {
+        return Ok(s.to_cow()?.to_string());
+    }
+    let pair = item
+        .cast::<PyTuple>()
+        .ok()
+        .filter(|t| t.len() == 2)
+        .ok_or_else(|| {
+            encode_err(format!(
+                "a component is a 'TYPE[.desc]:VALUE' string or a (type, value) pair, not {}",
+                item.repr().map(|r| r.to_string()).unwrap_or_default()
+            ))
+        })?;
+    let ty = pair.get_item(0)?;
+    let ty = ty
+        .cast::<PyString>()
+        .map_err(|_| encode_err("the type of a (type, value) pair is a str".into()))?
+        .to_cow()?
+        .to_string();
+    let v = pair.get_item(1)?;
+    let text = match fmt {
+        Fmt::Native(_) => conv::native_text(&ty, &v),
+        Fmt::Profile(p) => conv::profile_text(p, &ty, &v),
+    };
+    text.map_err(|e| {
+        Python::attach(|py| {
+            if e.is_instance_of::<errors::EncodeError>(py) {
+                encode_err(format!("component ({ty:?}, ...): {}", e.value(py)))
+            } else {
+                e
+            }
+        })
+    })
+}
+
+fn texts(fmt: Fmt, items: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    if items.is_instance_of::<PyString>() {
+        return Err(encode_err(
+            "components is a list of components, not one string: write [\"str:a\"]".into(),
+        ));
+    }
+    items
+        .try_iter()?
+        .map(|item| component_text(fmt, &item?))
+        .collect()
+}
+
+fn options(format: &str, width: Option<u8>, salt_buckets: Option<u32>) -> KeyOptions {
+    KeyOptions {
+        format: format.to_string(),
+        width,
+        salt_buckets,
+    }
+}
+
+/// Encodes a tuple of components into one key.
+///
+/// `components` is a list whose items are component strings as the
+/// command line takes them (`"str:population"`, `"i64.desc:5"`,
+/// `"dec:10.50"`) or `(type, value)` pairs with Python values
+/// (`("i64", 5)`, `("str.desc", "ab")`, `("ts", datetime(...,
+/// tzinfo=timezone.utc))`). Returns `str` for the text formats (`hex`,
+/// `base64`, `decimal`) and `bytes` for `binary`, `fdb-tuple`,
+/// `hbase-ordered` and `phoenix` (each with its own component types, as on
+/// the command line). `salt_buckets` and `width` are the command line's
+/// `--salt-buckets` and `--width`. An empty list is the empty key (except
+/// for `phoenix`, whose row keys are never empty).
+///
+/// >>> lexikey.encode(["str:population", ("i64", 3831868)])
+/// 'population#l80000000003A783C'
+///
+/// Raises `EncodeError` for a component or value that cannot be encoded and
+/// `ValueError` for an unknown format.
+#[pyfunction]
+#[pyo3(signature = (components, format = "hex", *, salt_buckets = None, width = None))]
+fn encode<'py>(
+    py: Python<'py>,
+    components: &Bound<'py, PyAny>,
+    format: &str,
+    salt_buckets: Option<u32>,
+    width: Option<u8>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let fmt = Fmt::parse(format)?;
+    let texts = texts(fmt, components)?;
+    if texts.is_empty() && salt_buckets.is_none() && fmt != Fmt::Profile(Profile::Phoenix) {
+        // The empty tuple: the empty key (the command line needs a COMPONENT;
+        // fdb.tuple.pack(()) is b"" too). A Phoenix row key is never empty.
+        return key_object(py, fmt.is_text(), b"");
+    }
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let key = api::encode(&options(format, width, salt_buckets), &refs)
+        .map_err(|e| encode_err(format!("{e:#}")))?;
+    key_object(py, fmt.is_text(), &key)
+}
+
+/// Decodes a key into a list of `(type, value)` pairs.
+///
+/// `key` is `str` or `bytes` (a binary key may also be given as hex text,
+/// as on the command line). `schema` (`"str,i64.desc"`) is needed for
+/// `decimal`, `binary`, `hbase-ordered` and `phoenix` keys; without it,
+/// `hex` and `base64` keys are read by their tags and `fdb-tuple` keys are
+/// self-describing. Types are labelled as the command line labels them
+/// (`"i64"`, `"str.desc"`, `"int"`, `"char(4)"`).
+///
+/// >>> lexikey.decode("population#l80000000003A783C")
+/// [('str', 'population'), ('i64', 3831868)]
+///
+/// Raises `DecodeError` (with `.offset`) for a key that does not decode and
+/// `ValueError` for a bad format or schema.
+#[pyfunction]
+#[pyo3(signature = (key, schema = None, format = "hex", *, salt_buckets = None, width = None))]
+fn decode<'py>(
+    py: Python<'py>,
+    key: &Bound<'py, PyAny>,
+    schema: Option<&str>,
+    format: &str,
+    salt_buckets: Option<u32>,
+    width: Option<u8>,
+) -> PyResult<Bound<'py, PyList>> {
+    let fmt = Fmt::parse(format)?;
+    let dec = schema::Decoder::new(fmt, schema, width, salt_buckets, false)?;
+    let bytes = key_bytes(key, fmt.is_text())?;
+    PyList::new(py, dec.decode_pairs(py, &bytes)?)
+}
+
+fn side<'py>(py: Python<'py>, text: bool, k: Option<&[u8]>) -> PyResult<Bound<'py, PyAny>> {
+    match k {
+        None => Ok(py.None().into_bound(py)),
+        Some(k) => key_object(py, text, k),
+    }
+}
+
+/// The predicates of a range call as `(name, component text)`.
+pub(crate) fn predicates(
+    fmt: Fmt,
+    named: [(&str, Option<&Bound<'_, PyAny>>); 5],
+    str_prefix: Option<&str>,
+    to_text: impl Fn(Fmt, &Bound<'_, PyAny>) -> PyResult<String>,
+) -> PyResult<Vec<(&'static str, String)>> {
+    let mut preds = Vec::new();
+    for (name, v) in named {
+        if let Some(v) = v {
+            let name: &'static str = match name {
+                "ge" => "ge",
+                "gt" => "gt",
+                "le" => "le",
+                "lt" => "lt",
+                _ => "eq",
+            };
+            preds.push((name, to_text(fmt, v)?));
+        }
+    }
+    if let Some(p) = str_prefix {
+        preds.push(("prefix", p.to_string()));
+    }
+    Ok(preds)
+}
+
+pub(crate) fn range_pair<'py>(
+    py: Python<'py>,
+    fmt: Fmt,
+    o: &KeyOptions,
+    prefix: &[String],
+    preds: &[(&'static str, String)],
+) -> PyResult<Bound<'py, PyTuple>> {
+    let refs: Vec<&str> = prefix.iter().map(String::as_str).collect();
+    let preds: Vec<(&str, String)> = preds.iter().map(|(n, v)| (*n, v.clone())).collect();
+    let ranges = api::range(o, &refs, &preds).map_err(|e| encode_err(format!("{e:#}")))?;
+    let [r] = ranges.as_slice() else {
+        return Err(value_err(
+            "a salted table has one range per bucket: use the command line's range --salt-buckets"
+                .into(),
+        ));
+    };
+    let text = fmt.is_text();
+    PyTuple::new(
+        py,
+        [
+            side(py, text, r.start.as_deref())?,
+            side(py, text, r.end.as_deref())?,
+        ],
+    )
+}
+
+/// The half-open key range `(start, end)` of a query: the keys whose
+/// leading components are `components` and whose next component satisfies
+/// every predicate given (`ge`, `gt`, `le`, `lt`, `eq`: components as in
+/// `encode`; `str_prefix`: the next component is an ascending `str`
+/// starting with it). `None` is an unbounded side. Exactly the command
+/// line's `lexikey range`.
+///
+/// >>> lexikey.range(["str:population"], ge=("i64", 1000000))
+/// ('population#l80000000000F4240', 'population$')
+///
+/// Raises `EncodeError` when a component does not encode or no key can
+/// match.
+#[pyfunction]
+#[pyo3(signature = (components, format = "hex", ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None, *, width = None))]
+#[allow(clippy::too_many_arguments)]
+fn range<'py>(
+    py: Python<'py>,
+    components: &Bound<'py, PyAny>,
+    format: &str,
+    ge: Option<&Bound<'py, PyAny>>,
+    gt: Option<&Bound<'py, PyAny>>,
+    le: Option<&Bound<'py, PyAny>>,
+    lt: Option<&Bound<'py, PyAny>>,
+    eq: Option<&Bound<'py, PyAny>>,
+    str_prefix: Option<&str>,
+    width: Option<u8>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let fmt = Fmt::parse(format)?;
+    let prefix = texts(fmt, components)?;
+    let preds = predicates(
+        fmt,
+        [("ge", ge), ("gt", gt), ("le", le), ("lt", lt), ("eq", eq)],
+        str_prefix,
+        component_text,
+    )?;
+    range_pair(py, fmt, &options(format, width, None), &prefix, &preds)
+}
+
+/// Renders the range `[start, end)` in a store's syntax: `target` is
+/// `hbase`, `cql`, `rocksdb`, `etcd`, `redis`, `sql` (or `raw`), exactly the
+/// text of the command line's `range --for TARGET [--table TABLE]`.
+/// `str` bounds are text keys, `bytes` bounds binary keys; `None` is an
+/// unbounded side.
+///
+/// >>> print(lexikey.render('population#l80000000000F4240', 'population$', 'hbase', 'cities'), end='')
+/// scan 'cities', {STARTROW => 'population#l80000000000F4240', STOPROW => 'population$'}
+///
+/// Raises `ValueError` for an unknown target, an empty range or a bad name.
+#[pyfunction]
+#[pyo3(signature = (start, end, target, table = None))]
+fn render(
+    start: Option<&Bound<'_, PyAny>>,
+    end: Option<&Bound<'_, PyAny>>,
+    target: &str,
+    table: Option<&str>,
+) -> PyResult<String> {
+    let is_bytes = |o: Option<&Bound<'_, PyAny>>| {
+        o.is_some_and(|o| o.is_instance_of::<PyBytes>() || o.is_instance_of::<PyByteArray>())
+    };
+    let text = !(is_bytes(start) || is_bytes(end));
+    let bound = |o: Option<&Bound<'_, PyAny>>| -> PyResult<Option<Vec<u8>>> {
+        o.filter(|o| !o.is_none())
+            .map(|o| {
+                if o.is_instance_of::<PyString>() {
+                    Ok(o.cast::<PyString>()?.to_cow()?.as_bytes().to_vec())
+                } else {
+                    key_bytes(o, false)
+                }
+            })
+            .transpose()
+    };
+    let dialect = Dialect::parse(target).map_err(|e| value_err(format!("{e}")))?;
+    let mut opts = RenderOptions::new().text(text);
+    if let Some(t) = table {
+        opts = opts.table(t);
+    }
+    let r = KeyRange {
+        start: bound(start)?,
+        end: bound(end)?,
+    };
+    render_range(dialect, &r, &opts).map_err(|e| value_err(format!("{e}")))
+}
+
+/// The reverse number `9223372036854775807 - n` (Java's `Long.MAX_VALUE -
+/// n`) that existing HBase tables hold for newest-first order; its own
+/// inverse. Raises `EncodeError` unless `0 <= n <= 2**63 - 1`.
+///
+/// >>> lexikey.reverse(1)
+/// 9223372036854775806
+#[pyfunction]
+fn reverse(n: &Bound<'_, PyAny>) -> PyResult<i64> {
+    let v: i64 = conv::int(n, "reverse (0 to 9223372036854775807)")?;
+    lexikey::reverse(v).map_err(|e| encode_err(e.to_string()))
+}
+
+/// lexikey: sortable row keys for ordered key-value stores (HBase,
+/// Bigtable, Cassandra clustering keys, RocksDB, etcd, Redis sorted sets,
+/// PostgreSQL) — the Rust library, from Python, byte for byte.
+///
+/// encode(a) < encode(b) as bytes exactly when a < b as values, for every
+/// type and format, ascending and descending, alone or in composite keys;
+/// every key decodes back to its values.
+///
+/// - encode(components, format="hex") -> str | bytes
+/// - decode(key, schema=None, format="hex") -> list[(type, value)]
+/// - Schema("str,i64.desc", format="hex"): encode / decode / encode_many /
+///   decode_many (bulk, GIL released) / range
+/// - range(components, ge=..., lt=...) -> (start, end);
+///   render(start, end, "hbase", "table") -> the store's syntax
+/// - reverse(n) -> 9223372036854775807 - n
+/// - Allocator(store_url, table): decreasing row IDs for upside-down tables
+/// - DecodeError (.offset), EncodeError: ValueError; AllocError
+///   (.kind, .ids; ContentionError, ExhaustedError): RuntimeError
+///
+/// Formats: hex (default), base64, decimal (text: str keys), binary,
+/// fdb-tuple, hbase-ordered, phoenix (bytes keys). Types: str, i64, u64,
+/// i32, u32, f64, f32, bool, bytes, ts (datetime), uuid (uuid.UUID), dec
+/// (decimal.Decimal), and ulid, uuid7, geo; `.desc` for descending.
+#[pymodule(name = "lexikey")]
+fn lexikey_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(encode, m)?)?;
+    m.add_function(wrap_pyfunction!(decode, m)?)?;
+    m.add_function(wrap_pyfunction!(range, m)?)?;
+    m.add_function(wrap_pyfunction!(render, m)?)?;
+    m.add_function(wrap_pyfunction!(reverse, m)?)?;
+    m.add_class::<schema::Schema>()?;
+    m.add_class::<alloc::Allocator>()?;
+    m.add("DecodeError", py.get_type::<errors::DecodeError>())?;
+    m.add("EncodeError", py.get_type::<errors::EncodeError>())?;
+    m.add("AllocError", py.get_type::<errors::AllocError>())?;
+    m.add("ContentionError", py.get_type::<errors::ContentionError>())?;
+    m.add("ExhaustedError", py.get_type::<errors::ExhaustedError>())?;
+    Ok(())
+}

@@ -1,0 +1,280 @@
+"""The API of issue #13 by example: names, return types, value mapping and
+errors, with keys from the README and the golden fixtures."""
+
+import datetime
+import decimal
+import inspect
+import uuid
+
+import pytest
+
+import lexikey
+
+UTC = datetime.timezone.utc
+
+
+def test_readme_keys():
+    assert lexikey.encode(["str:population", "i64:3831868"]) == "population#l80000000003A783C"
+    assert lexikey.encode(["str:population", ("i64", 3831868)], format="base64") == "population#lV------uT2k"
+    assert lexikey.encode(["str:population", "i64:3831868"], "decimal") == "population#00000000000003831868"
+    key = lexikey.encode(["str:population", "i64:3831868"], format="binary")
+    assert isinstance(key, bytes) and key.hex() == "706f70756c6174696f6e000180000000003a783c"
+    assert lexikey.decode("population#l80000000003A783C") == [("str", "population"), ("i64", 3831868)]
+    assert lexikey.encode(["str.desc:ab"]) == "9E9D~"
+    assert lexikey.encode([("str.desc", "ab")]) == "9E9D~"
+    assert lexikey.encode(["dec:10.50"], format="decimal") == "==2105-"
+    assert lexikey.encode([("dec", decimal.Decimal("10.50"))], format="decimal") == "==2105-"
+    assert lexikey.reverse(1) == 9223372036854775806
+    assert lexikey.reverse(lexikey.reverse(42)) == 42
+
+
+def test_salt_and_width():
+    assert lexikey.encode(["str:events", "i64:42"], salt_buckets=16) == "00#events#l800000000000002A"
+    assert lexikey.decode("08#events#l800000000000002B", salt_buckets=16) == [("str", "events"), ("i64", 43)]
+    assert lexikey.encode([("u64", 389625)], format="decimal", width=7) == "0389625"
+    with pytest.raises(lexikey.EncodeError, match="does not fit in 7 decimal digits"):
+        lexikey.encode([("u64", 10000000)], format="decimal", width=7)
+
+
+def test_ranges_and_render():
+    start, end = lexikey.range(["str:population"], ge=("i64", 1000000))
+    assert (start, end) == ("population#l80000000000F4240", "population$")
+    assert lexikey.range(["str:usa", "str:california"]) == ("usa#california#", "usa#california$")
+    assert lexikey.range([], lt="i64:-5")[0] is None
+    assert lexikey.render(start, end, "hbase", "cities") == (
+        "scan 'cities', {STARTROW => 'population#l80000000000F4240', STOPROW => 'population$'}\n"
+    )
+    assert lexikey.render(start, end, "cql", "cities") == (
+        "SELECT * FROM cities WHERE pk = ? AND ck >= 'population#l80000000000F4240' AND ck < 'population$';\n"
+    )
+    assert lexikey.render(start, end, "rocksdb") == (
+        "iterate_lower_bound=population#l80000000000F4240\niterate_upper_bound=population$\n"
+    )
+    assert lexikey.render(start, end, "etcd") == (
+        "etcdctl get 'population#l80000000000F4240' 'population$'\n"
+        '{"key":"cG9wdWxhdGlvbiNsODAwMDAwMDAwMDBGNDI0MA==","range_end":"cG9wdWxhdGlvbiQ="}\n'
+    )
+    assert lexikey.render(start, end, "redis", "cities") == (
+        "ZRANGE cities [population#l80000000000F4240 (population$ BYLEX\n"
+    )
+    assert lexikey.render(start, end, "sql", "cities") == (
+        "SELECT k FROM cities WHERE k >= 'population#l80000000000F4240' AND k < 'population$' ORDER BY k;\n"
+    )
+    r = lexikey.range(["text:eu-west"], format="hbase-ordered", ge="int64.desc:1714521600000")
+    assert lexikey.render(*r, "hbase", "metrics") == (
+        "scan 'metrics', {STARTROW => \"4eu-west\\x00\\xD3\", "
+        "STOPROW => \"4eu-west\\x00\\xD3\\x7F\\xFF\\xFEp\\xCE\\x8C\\x90\"}\n"
+    )
+    with pytest.raises(lexikey.EncodeError, match="no key can match"):
+        lexikey.range([], gt=("i64", 2**63 - 1))
+    with pytest.raises(ValueError):
+        lexikey.render("a", "b", "mongodb")
+
+
+def test_interop_keys():
+    assert lexikey.encode(["str:users", ("int", 42), "str:alice"], format="fdb-tuple").hex() == (
+        "02757365727300152a02616c69636500"
+    )
+    k = bytes.fromhex("3465752d7765737400d37ffffe70cbf961ff3463707500")
+    comps = ["text:eu-west", ("int64.desc", 1714564800000), "text:cpu"]
+    assert lexikey.encode(comps, format="hbase-ordered") == k
+    assert lexikey.decode(k, "text,int64.desc,text", "hbase-ordered") == [
+        ("text", "eu-west"),
+        ("int64.desc", 1714564800000),
+        ("text", "cpu"),
+    ]
+    created = datetime.datetime(2024, 5, 1, 12, tzinfo=UTC)
+    key = lexikey.encode(["varchar:acme", ("date.desc", created), ("bigint", 7)], format="phoenix", salt_buckets=4)
+    assert key.hex() == "0261636d65007ffffe70cbf961ff8000000000000007"
+    assert lexikey.decode(key.hex(), "varchar,date.desc,bigint", "phoenix", salt_buckets=4) == [
+        ("varchar", "acme"),
+        ("date.desc", created),
+        ("bigint", 7),
+    ]
+    key = lexikey.encode(["char(4):ibm", ("decimal.desc", decimal.Decimal("123.45")), ("binary(2)", b"\n")], format="phoenix")
+    assert key.hex() == "69626d203dfde7d1ff0a00"
+    assert lexikey.decode(key, "char(4),decimal.desc,binary(2)", "phoenix") == [
+        ("char(4)", "ibm"),
+        ("decimal.desc", decimal.Decimal("123.45")),
+        ("binary(2)", b"\n\x00"),
+    ]
+    # Nulls: None in, None out.
+    s = lexikey.Schema("numeric,text", "hbase-ordered")
+    assert s.encode((1, None)).hex() == "1802"
+    assert s.decode(bytes.fromhex("1802")) == (decimal.Decimal(1), None)
+
+
+def test_value_mapping_native():
+    s = lexikey.Schema("str,i64,u64,i32,u32,f64,f32,bool,bytes,ts,uuid,dec")
+    row = (
+        "a#b",
+        -5,
+        2**64 - 1,
+        -(2**31),
+        2**32 - 1,
+        -0.0,
+        1.5,
+        True,
+        b"\x00\xff",
+        datetime.datetime(2024, 2, 29, 12, 34, 56, 789000, tzinfo=UTC),
+        uuid.UUID("123e4567-e89b-12d3-a456-426614174000"),
+        decimal.Decimal("-123456789012345678901234567890.0001"),
+    )
+    key = s.encode(row)
+    assert isinstance(key, str)
+    back = s.decode(key)
+    assert back == row
+    assert [type(v) for v in back] == [type(v) for v in row]
+    assert str(back[5]) == "-0.0"
+    assert s.decode_many([key, key]) == [row, row]
+    assert s.encode_many([row, list(row)]) == [key, key]
+    pairs = lexikey.decode(key, schema=s.spec)
+    assert [t for t, _ in pairs] == s.fields
+    assert lexikey.encode(pairs) == key
+    # ts also takes integer milliseconds; other zones are converted to UTC.
+    t = lexikey.Schema("ts")
+    plus2 = datetime.timezone(datetime.timedelta(hours=2))
+    assert t.encode((0,)) == t.encode((datetime.datetime(1970, 1, 1, 2, tzinfo=plus2),)) == "t8000000000000000"
+    assert t.decode("t8000000000000000")[0].tzinfo is not None
+
+
+@pytest.mark.parametrize(
+    "spec, value, match",
+    [
+        ("ts", datetime.datetime(2024, 1, 1), "naive"),
+        ("ts", datetime.datetime(2024, 1, 1, 0, 0, 0, 1, tzinfo=UTC), "whole milliseconds"),
+        ("dec", 0.1, "not an exact decimal"),
+        ("dec", decimal.Decimal("NaN"), "dec"),
+        ("i64", 2**63, "out of range for i64"),
+        ("u64", -1, "out of range for u64"),
+        ("i32", 2**31, "out of range for i32"),
+        ("u32", 2**32, "out of range for u32"),
+        ("i64", True, "expected an int"),
+        ("i64", "5", "expected an int"),
+        ("str", 5, "expected a str"),
+        ("bool", 1, "expected a bool"),
+        ("uuid", "123e4567-e89b-12d3-a456-426614174000", "uuid.UUID"),
+        ("bytes", "00", "expected bytes"),
+    ],
+)
+def test_refused_values(spec, value, match):
+    with pytest.raises(lexikey.EncodeError, match=match):
+        lexikey.Schema(spec).encode((value,))
+    with pytest.raises(lexikey.EncodeError, match=match):
+        lexikey.encode([(spec, value)])
+
+
+def test_errors():
+    assert issubclass(lexikey.DecodeError, ValueError)
+    assert issubclass(lexikey.EncodeError, ValueError)
+    assert issubclass(lexikey.AllocError, RuntimeError)
+    assert issubclass(lexikey.ContentionError, lexikey.AllocError)
+    assert issubclass(lexikey.ExhaustedError, lexikey.AllocError)
+    with pytest.raises(lexikey.DecodeError) as e:
+        lexikey.decode("population#l80000000003a783C", schema="str,i64")
+    assert e.value.offset == 23
+    assert "UPPERCASE hex digit" in str(e.value)
+    with pytest.raises(lexikey.DecodeError) as e:
+        lexikey.decode(bytes.fromhex("61620002" "61"), schema="str", format="binary")
+    assert e.value.offset == 3
+    with pytest.raises(lexikey.DecodeError) as e:
+        lexikey.decode("6162000261", schema="str", format="binary")
+    assert e.value.offset == 3
+    with pytest.raises(lexikey.DecodeError) as e:
+        lexikey.Schema("str,i64").decode_many(["a#l8000000000000000", "a#l80"])
+    assert e.value.offset == 5 and str(e.value).startswith("key 1:")
+    with pytest.raises(lexikey.EncodeError, match="i65"):
+        lexikey.encode(["i65:1"])
+    with pytest.raises(lexikey.EncodeError, match="not a number in range for i32"):
+        lexikey.encode(["i32:3000000000"])
+    with pytest.raises(ValueError, match="octal"):
+        lexikey.encode(["i64:1"], format="octal")
+    with pytest.raises(ValueError, match="schema"):
+        lexikey.decode(b"\x00", format="binary")
+    with pytest.raises(lexikey.EncodeError, match="decimal format cannot encode f64"):
+        lexikey.encode([("f64", 1.5)], format="decimal")
+    with pytest.raises(lexikey.EncodeError):
+        lexikey.reverse(-1)
+
+
+def test_signatures():
+    # The contract of issue #13: names, parameters, defaults.
+    def params(f):
+        return [(p.name, p.default) for p in inspect.signature(f).parameters.values() if p.kind != p.KEYWORD_ONLY]
+
+    e = inspect.Parameter.empty
+    assert params(lexikey.encode) == [("components", e), ("format", "hex")]
+    assert params(lexikey.decode) == [("key", e), ("schema", None), ("format", "hex")]
+    assert params(lexikey.range) == [
+        ("components", e), ("format", "hex"), ("ge", None), ("gt", None), ("le", None),
+        ("lt", None), ("eq", None), ("str_prefix", None),
+    ]
+    assert params(lexikey.render) == [("start", e), ("end", e), ("target", e), ("table", None)]
+    assert params(lexikey.reverse) == [("n", e)]
+    assert params(lexikey.Schema.range)[1:] == [
+        ("prefix", ()), ("ge", None), ("gt", None), ("le", None), ("lt", None), ("eq", None),
+        ("str_prefix", None),
+    ]
+    assert params(lexikey.Allocator.scan)[1:] == [("limit", None)]
+    for name in ["encode", "decode", "range", "render", "reverse", "Schema", "Allocator"]:
+        assert getattr(lexikey, name).__doc__, name
+    assert "Schema" in lexikey.__doc__
+
+
+def test_schema_range():
+    s = lexikey.Schema("str,i64,str")
+    assert s.range(("population",), ge=1000000) == ("population#l80000000000F4240", "population$")
+    assert s.range(("population",), ge=1000000) == lexikey.range(["str:population"], ge="i64:1000000")
+    assert s.range() == (None, None) or s.range()[0] is None
+    assert s.range(("population", 5), str_prefix="New") == lexikey.range(
+        ["str:population", "i64:5"], str_prefix="New"
+    )
+    d = lexikey.Schema("str,ts.desc")
+    t = datetime.datetime(2024, 5, 1, tzinfo=UTC)
+    assert d.range(("events",), ge=t) == lexikey.range(["str:events"], ge="ts.desc:2024-05-01T00:00:00Z")
+    f = lexikey.Schema("str,int", "fdb-tuple")
+    assert f.range(("users",), ge=18, lt=65) == (
+        bytes.fromhex("027573657273001512"),
+        bytes.fromhex("027573657273001541"),
+    )
+
+
+def test_kinds():
+    key = lexikey.encode(["str:event", "ulid:01arz3ndektsv4rrffq69g5fav"])
+    assert key == "event#g01563E3AB5D3D6764C61EFB99302BD5B"
+    assert lexikey.decode(key, schema="str,ulid") == [("str", "event"), ("ulid", "01ARZ3NDEKTSV4RRFFQ69G5FAV")]
+    u7 = uuid.UUID("017f22e2-79b0-7cc3-98c4-dc0c0c07398f")
+    k7 = lexikey.encode([("uuid7.desc", u7)])
+    assert k7 == "GFE80DD1D864F833C673B23F3F3F8C670"
+    assert lexikey.decode(k7, "uuid7.desc") == [("uuid7.desc", u7)]
+    with pytest.raises(lexikey.EncodeError, match="version 1, not 7"):
+        lexikey.encode([("uuid7", uuid.UUID("123e4567-e89b-12d3-a456-426614174000"))])
+    g = lexikey.Schema("str,geo")
+    k = g.encode(("places", (37.7749, -122.4194)))
+    assert lexikey.decode(k, "str,geo") == [("str", "places"), ("geo", g.decode(k)[1])]
+
+
+def test_fdb_values():
+    t = [("null", None), ("bytes", b"\x00"), ("str", "F\u00d4O\x00bar"), ("int", -(2**2000)),
+         ("f32", 1.5), ("f64", float("nan")), ("bool", True), ("uuid", uuid.UUID(int=7)),
+         ("versionstamp", bytes(range(12)))]
+    key = lexikey.encode(t, format="fdb-tuple")
+    back = lexikey.decode(key, format="fdb-tuple")
+    assert [x for x, _ in back] == [x for x, _ in t]
+    assert lexikey.encode(back, format="fdb-tuple") == key
+    nested = bytes.fromhex("0515010000")
+    assert lexikey.decode(nested, format="fdb-tuple") == [("nested", [("int", 1)]), ("null", None)]
+    assert lexikey.decode(bytes.fromhex("05150100ff00"), format="fdb-tuple") == [("nested", [("int", 1), ("null", None)])]
+
+
+def test_timestamps_outside_datetime():
+    # A key may hold any i64 of milliseconds; datetime holds years 1-9999:
+    # beyond, decoding raises DecodeError (found by test_canonical_decode_and_offsets).
+    for ms in (-62135596800000, 253402300799999):
+        key = lexikey.encode([("ts", ms)])
+        assert lexikey.decode(key)[0][1] == datetime.datetime(1970, 1, 1, tzinfo=UTC) + datetime.timedelta(milliseconds=ms)
+    for key in ("t0000000000000000", "tFFFFFFFFFFFFFFFF", lexikey.encode([("ts", 253402300800000)])):
+        with pytest.raises(lexikey.DecodeError, match="outside datetime's range"):
+            lexikey.decode(key)
+        with pytest.raises(lexikey.DecodeError):
+            lexikey.Schema("ts").decode_many([key])

@@ -1,0 +1,39 @@
+"""python/examples/spark_bulk_keys.py runs (PySpark local[2]) and writes
+1,000,000 rows sorted by key, each key the lexikey key of its row."""
+
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+import lexikey
+
+EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "spark_bulk_keys.py"
+
+
+def test_spark_bulk_keys(tmp_path):
+    pytest.importorskip("pyspark", reason="pyspark is not installed (scripts/test.sh installs it)")
+    pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow is not installed (scripts/test.sh installs it)")
+    out = tmp_path / "keys.parquet"
+    n = 1_000_000
+    r = subprocess.run([sys.executable, str(EXAMPLE), str(out), str(n)], capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    keys, hosts, tss, values = [], [], [], []
+    # Spark writes the sorted output as part files in key order.
+    for f in sorted(out.glob("part-*.parquet")):
+        t = pq.read_table(f)
+        keys += t.column("key").to_pylist()
+        hosts += t.column("host").to_pylist()
+        tss += t.column("ts").to_pylist()
+        values += t.column("value").to_pylist()
+    assert len(keys) == n
+    assert all(a < b for a, b in zip(keys, keys[1:])), "sorted by key, no duplicate"
+    # Newest first: the time column descends along the keys.
+    assert all(a > b for a, b in zip(tss, tss[1:]))
+    schema = lexikey.Schema("str,ts.desc,str")
+    for i in range(0, n, 99_991):
+        metric, ts, host = schema.decode(keys[i])
+        assert (metric, host) == ("cpu", hosts[i])
+        assert int(ts.timestamp() * 1000) == tss[i]
+    assert sorted(values) == list(range(n))
