@@ -20,6 +20,7 @@ PACKAGES=(
   librocksdb-dev
   libclang1-14
   libclang-common-14-dev
+  openssl
 )
 
 missing=()

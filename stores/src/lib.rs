@@ -77,7 +77,10 @@ use lexikey::store::{Store, StoreError};
 mod options;
 mod pool;
 mod prefix;
+mod secret;
 mod spec;
+#[cfg(any(feature = "redis", feature = "postgres", feature = "etcd"))]
+mod tls;
 
 #[cfg(feature = "etcd")]
 mod etcd_store;
@@ -102,7 +105,8 @@ pub use redis_store::RedisStore;
 pub use rocksdb_store::RocksStore;
 
 pub use options::{check_namespace, DEFAULT_NAMESPACE};
-pub use spec::{parse_url, ClientUrl, StoreSpec, DEFAULT_TIMEOUT};
+pub use secret::{redact_url, Secret, MIN_SCRUBBED_LEN, REDACTED};
+pub use spec::{parse_url, ClientUrl, StoreSpec, TlsOptions, DEFAULT_TIMEOUT};
 
 /// The name of this crate's own errors (bad URL, missing feature) in
 /// [`StoreError::store`].
@@ -149,10 +153,16 @@ pub fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
             endpoints,
             namespace,
             timeout,
+            user,
+            password,
+            tls,
         } => Ok(Box::new(EtcdStore::open_checked(EtcdOptions {
             endpoints,
             namespace,
             timeout,
+            user,
+            password,
+            tls,
         })?)),
         // A store whose feature this build lacks (caught above).
         #[allow(unreachable_patterns)] // every feature on
@@ -165,23 +175,31 @@ fn missing(scheme: &str) -> Option<&'static str> {
     let (feature, on) = match scheme {
         "redb" => ("redb", cfg!(feature = "redb")),
         "rocksdb" => ("rocksdb", cfg!(feature = "rocksdb")),
-        "redis" => ("redis", cfg!(feature = "redis")),
+        "redis" | "rediss" => ("redis", cfg!(feature = "redis")),
         "postgres" | "postgresql" => ("postgres", cfg!(feature = "postgres")),
-        "etcd" => ("etcd", cfg!(feature = "etcd")),
+        "etcd" | "etcd+https" => ("etcd", cfg!(feature = "etcd")),
         _ => return None,
     };
     (!on).then_some(feature)
 }
 
-/// A fatal error about a URL, naming the URL and what is wrong with it.
+/// A fatal error about a URL, naming the URL and what is wrong with it
+/// (the URL's secrets hidden in both).
 pub(crate) fn bad_url(url: &str, why: impl std::fmt::Display) -> StoreError {
-    StoreError::fatal(STORE_NAME, format!("bad store URL `{url}`: {why}"))
+    let why = secret::Scrub::of_url(url).scrub(&why.to_string());
+    StoreError::fatal(
+        STORE_NAME,
+        format!("bad store URL `{}`: {why}", redact_url(url)),
+    )
 }
 
 fn missing_feature(url: &str, feature: &str) -> StoreError {
     StoreError::fatal(
         STORE_NAME,
-        format!("`{url}` needs lexikey-stores built with cargo feature `{feature}`"),
+        format!(
+            "`{}` needs lexikey-stores built with cargo feature `{feature}`",
+            redact_url(url)
+        ),
     )
 }
 
