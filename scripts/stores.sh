@@ -366,8 +366,13 @@ make_certs() {
       'keyUsage=critical,digitalSignature' >server.ext
     printf '%s\n' 'extendedKeyUsage=clientAuth' 'basicConstraints=CA:FALSE' \
       'keyUsage=critical,digitalSignature' >client.ext
+    # The client certificate has no CommonName: etcd's JSON gateway refuses
+    # a client certificate with one ("CommonName of client sending a request
+    # against gateway will be ignored"), as it would bypass its auth.
     for who in server client; do
-      openssl req "${ec[@]}" -keyout "$who.key" -out "$who.csr" -subj "/CN=lexikey-$who"
+      subj="/O=lexikey/OU=$who"
+      [ "$who" = server ] && subj="/CN=lexikey-server"
+      openssl req "${ec[@]}" -keyout "$who.key" -out "$who.csr" -subj "$subj"
       openssl x509 -req -in "$who.csr" -CA ca.pem -CAkey ca.key -CAcreateserial \
         -days 2 -extfile "$who.ext" -out "$who.pem"
     done

@@ -250,7 +250,17 @@ impl EtcdStore {
                     }
                     _ => false,
                 };
-                let message = self.scrub.scrub(&format!("{endpoint}: {e}"));
+                let mut message = self.scrub.scrub(&format!("{endpoint}: {e}"));
+                // A TLS-only etcd drops a plain-HTTP client without a word.
+                let dropped = matches!(&e, ureq::Error::Io(io) if matches!(
+                    io.kind(),
+                    std::io::ErrorKind::ConnectionReset
+                        | std::io::ErrorKind::ConnectionAborted
+                        | std::io::ErrorKind::UnexpectedEof
+                )) || e.to_string().contains("disconnected");
+                if dropped && self.scheme == "http" {
+                    message.push_str(" (an HTTPS-only endpoint? then use etcd+https://)");
+                }
                 return Err(if not_sent {
                     Failure::NotSent(message)
                 } else {
@@ -259,10 +269,31 @@ impl EtcdStore {
             }
         };
         let status = resp.status().as_u16();
-        let json: Value = resp
+        let text = resp
             .body_mut()
-            .read_json()
+            .read_to_string()
             .map_err(|e| Failure::Unknown(format!("{endpoint}: reading the answer: {e}")))?;
+        let json: Value = match serde_json::from_str(&text) {
+            Ok(v) => v,
+            // Not etcd's JSON: a proxy, or etcd refusing the request before
+            // its gateway ("Client sent an HTTP request to an HTTPS
+            // server", a client certificate with a CommonName).
+            Err(_) if status != 200 => {
+                let line = text.lines().next().unwrap_or("").trim();
+                let line: String = line.chars().take(200).collect();
+                return Err(Failure::Server {
+                    message: self
+                        .scrub
+                        .scrub(&format!("{endpoint}: HTTP {status}: {line}")),
+                    retryable: matches!(status, 502..=504),
+                });
+            }
+            Err(e) => {
+                return Err(Failure::Unknown(format!(
+                    "{endpoint}: reading the answer: {e}"
+                )))
+            }
+        };
         if status == 200 {
             return Ok(json);
         }

@@ -102,13 +102,33 @@ fn err(e: &postgres::Error) -> StoreError {
     };
     let message = match e.as_db_error() {
         Some(db) => format!("{}: {}", db.code().code(), db.message()),
-        None => e.to_string(),
+        None => {
+            // The crate's message alone is vague ("error performing TLS
+            // handshake"): add the causes (rustls: "invalid peer
+            // certificate: UnknownIssuer").
+            let mut m = e.to_string();
+            let mut cause = std::error::Error::source(e);
+            while let Some(c) = cause {
+                let c = c.to_string();
+                if !m.contains(&c) {
+                    m = format!("{m}: {c}");
+                }
+                cause = c_source(cause);
+            }
+            m
+        }
     };
     StoreError {
         store: NAME,
         message,
         retryable,
     }
+}
+
+fn c_source<'a>(
+    e: Option<&'a (dyn std::error::Error + 'static)>,
+) -> Option<&'a (dyn std::error::Error + 'static)> {
+    e.and_then(std::error::Error::source)
 }
 
 /// Quotes an identifier (namespaces have no `"`, but stay safe anyway).
