@@ -80,6 +80,7 @@ return out
 /// `REDISCLI_AUTH`, as `redis-cli` does.
 pub struct RedisStore {
     client: Client,
+    tls: bool,
     scrub: Scrub,
     zset: Vec<u8>,
     hash: Vec<u8>,
@@ -160,7 +161,8 @@ impl RedisStore {
                 info = info.set_redis_settings(settings);
             }
         }
-        let client = if client_url.starts_with("rediss:") {
+        let tls = client_url.starts_with("rediss:");
+        let client = if tls {
             install_ring();
             let read = |what: &str, path: &Option<String>| {
                 path.as_deref().map(|p| read_pem(NAME, what, p)).transpose()
@@ -181,6 +183,7 @@ impl RedisStore {
         };
         let store = RedisStore {
             client,
+            tls,
             scrub,
             zset: ns.as_bytes().to_vec(),
             hash: format!("{ns}:values").into_bytes(),
@@ -200,8 +203,16 @@ impl RedisStore {
             .client
             .get_connection_with_timeout(self.timeout)
             .map_err(|e| {
+                // A TLS-only server drops a plain-text client.
+                let dropped = e.is_connection_dropped()
+                    || e.to_string().contains("reset by peer")
+                    || e.to_string().contains("end of file");
                 let mut e = err(&e);
                 e.message = self.scrub.scrub(&e.message);
+                if dropped && !self.tls {
+                    e.message
+                        .push_str(" (a TLS-only server? then use rediss://)");
+                }
                 e
             })?;
         c.set_read_timeout(Some(self.timeout))

@@ -141,7 +141,8 @@ mod redis {
             .next()
             .unwrap()
             .replacen("rediss://", "redis://", 1);
-        let _ = open_fails(&with_ns(&base, "plain"), "redis plain text");
+        let e = open_fails(&with_ns(&base, "plain"), "redis plain text");
+        assert!(contains_any(&e.message, &["rediss://"]), "{e}");
     }
 }
 
