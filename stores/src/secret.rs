@@ -85,20 +85,41 @@ pub(crate) fn is_secret_option(name: &str) -> bool {
 
 /// Where the user info `USER[:PASSWORD]` of `url` is: `(start, end)` with
 /// `url[end] == '@'`, or `None`. The user info starts after `SCHEME://`
-/// (or `SCHEME:` for a server scheme) and ends at the last `@`.
+/// (or `SCHEME:` for a server scheme; else after the first `://`) and ends
+/// at the last `@`.
 fn userinfo_span(url: &str) -> Option<(usize, usize)> {
-    let start = match url.find("://") {
-        Some(p) => p + 3,
-        None => {
-            let (scheme, _) = url.split_once(':')?;
-            if !SERVER_SCHEMES.contains(&scheme) {
-                return None;
-            }
-            scheme.len() + 1
-        }
+    let scheme = url.split_once(':').map(|(s, _)| s);
+    let start = match scheme {
+        Some(s) if url[s.len() + 1..].starts_with("//") => s.len() + 3,
+        Some(s) if SERVER_SCHEMES.contains(&s) => s.len() + 1,
+        _ => url.find("://")? + 3,
     };
     let end = start + url[start..].rfind('@')?;
     Some((start, end))
+}
+
+/// The byte ranges of the values of secret options in `url`: after each
+/// `?` or `&` that starts `NAME=` with a secret `NAME`, up to the next `&`
+/// or the end (a stray `?` in a value does not hide the next option).
+fn secret_value_spans(url: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    for (i, c) in url.char_indices() {
+        if c != '?' && c != '&' {
+            continue;
+        }
+        let rest = &url[i + 1..];
+        let Some(eq) = rest.find('=') else {
+            continue;
+        };
+        let name = &rest[..eq];
+        if name.contains(['&', '?']) || !is_secret_option(name) {
+            continue;
+        }
+        let start = i + 1 + eq + 1;
+        let end = url[start..].find('&').map_or(url.len(), |e| start + e);
+        spans.push((start, end));
+    }
+    spans
 }
 
 /// The password part of `url`'s user info (`USER:PASSWORD@`), as written.
@@ -136,25 +157,23 @@ pub fn redact_url(url: &str) -> Cow<'_, str> {
 }
 
 /// The values of secret options (`?password=…&`) in `url` replaced.
-fn redact_options(url: &str) -> Cow<'_, str> {
-    let Some(q) = url.find('?') else {
-        return Cow::Borrowed(url);
-    };
-    let query = &url[q + 1..];
-    if !query
-        .split('&')
-        .any(|p| p.split_once('=').is_some_and(|(k, _)| is_secret_option(k)))
-    {
+pub(crate) fn redact_options(url: &str) -> Cow<'_, str> {
+    let spans = secret_value_spans(url);
+    if spans.is_empty() {
         return Cow::Borrowed(url);
     }
-    let parts: Vec<Cow<'_, str>> = query
-        .split('&')
-        .map(|p| match p.split_once('=') {
-            Some((k, _)) if is_secret_option(k) => Cow::Owned(format!("{k}={REDACTED}")),
-            _ => Cow::Borrowed(p),
-        })
-        .collect();
-    Cow::Owned(format!("{}?{}", &url[..q], parts.join("&")))
+    let mut out = String::with_capacity(url.len());
+    let mut at = 0;
+    for (start, end) in spans {
+        if start < at {
+            continue; // inside a value already hidden
+        }
+        out.push_str(&url[at..start]);
+        out.push_str(REDACTED);
+        at = end;
+    }
+    out.push_str(&url[at..]);
+    Cow::Owned(out)
 }
 
 /// Decodes `%XX` escapes (a malformed escape stays as written); `None`
@@ -217,14 +236,8 @@ impl Scrub {
         if let Some(p) = url_password(url) {
             s.add(p);
         }
-        if let Some((_, query)) = url.split_once('?') {
-            for part in query.split('&') {
-                if let Some((k, v)) = part.split_once('=') {
-                    if is_secret_option(k) {
-                        s.add(v);
-                    }
-                }
-            }
+        for (start, end) in secret_value_spans(url) {
+            s.add(&url[start..end]);
         }
         s
     }
@@ -282,6 +295,17 @@ mod tests {
             ("", ""),
             ("::@", "::@"),
             ("a://:@", "a://:***@"),
+            ("redis:u:pw@x://y", "redis:u:***@x://y"),
+            ("x:y://u:pw@h", "x:y://u:***@h"),
+            (
+                "postgres://a@h?a=b?password=pw&c=d",
+                "postgres://a@h?a=b?password=***&c=d",
+            ),
+            (
+                "postgres://a@h?password?password=pw",
+                "postgres://a@h?password?password=***",
+            ),
+            ("postgres://a@h?token=&x=1", "postgres://a@h?token=***&x=1"),
         ] {
             assert_eq!(redact_url(url), shown, "{url}");
         }

@@ -7,7 +7,7 @@ use lexikey::store::StoreError;
 
 use crate::bad_url;
 use crate::options::{split, Options};
-use crate::secret::{is_secret_option, percent_decode, percent_encode, Secret, REDACTED};
+use crate::secret::{percent_decode, percent_encode, Secret, REDACTED};
 
 /// The bound on one request / connect when a URL has no `timeout_ms=`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(5000);
@@ -324,7 +324,7 @@ impl ClientUrl {
         if self.options.is_empty() {
             self.base.clone()
         } else {
-            format!("{}?{}", self.base, join(&self.options, false))
+            format!("{}?{}", self.base, join(&self.options))
         }
     }
 
@@ -335,13 +335,8 @@ impl ClientUrl {
 
     /// The canonical URL; `reveal`: with the password.
     fn render(&self, reveal: bool) -> String {
-        let base = if reveal {
-            self.base.clone()
-        } else {
-            crate::redact_url(&self.base).into_owned()
-        };
-        let mut url = format!(
-            "{base}?ns={}&timeout_ms={}",
+        let mut query = format!(
+            "ns={}&timeout_ms={}",
             self.namespace,
             self.timeout.as_millis()
         );
@@ -350,12 +345,18 @@ impl ClientUrl {
         } else {
             &POSTGRES_TLS
         };
-        names.render(&self.tls, &mut url);
+        names.render(&self.tls, &mut query);
         if !self.options.is_empty() {
-            url.push('&');
-            url.push_str(&join(&self.options, reveal));
+            query.push('&');
+            query.push_str(&join(&self.options));
         }
-        url
+        if reveal {
+            format!("{}?{query}", self.base)
+        } else {
+            let query = format!("?{query}");
+            let query = crate::secret::redact_options(&query);
+            format!("{}{query}", crate::redact_url(&self.base))
+        }
     }
 }
 
@@ -368,33 +369,22 @@ impl fmt::Display for ClientUrl {
 
 impl fmt::Debug for ClientUrl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let options: Vec<(&str, &str)> = self
-            .options
-            .iter()
-            .map(|(k, v)| (k.as_str(), if is_secret_option(k) { REDACTED } else { v }))
-            .collect();
+        let options = format!("?{}", join(&self.options));
         f.debug_struct("ClientUrl")
             .field("base", &crate::redact_url(&self.base))
             .field("namespace", &self.namespace)
             .field("timeout", &self.timeout)
             .field("tls", &self.tls)
-            .field("options", &options)
+            .field("options", &crate::secret::redact_options(&options))
             .finish()
     }
 }
 
-/// `k=v&k=v`; `reveal`: secret option values as they are (else `***`).
-fn join(options: &[(String, String)], reveal: bool) -> String {
+/// `k=v&k=v`.
+fn join(options: &[(String, String)]) -> String {
     options
         .iter()
-        .map(|(k, v)| {
-            let v = if reveal || !is_secret_option(k) {
-                v.as_str()
-            } else {
-                REDACTED
-            };
-            format!("{k}={v}")
-        })
+        .map(|(k, v)| format!("{k}={v}"))
         .collect::<Vec<_>>()
         .join("&")
 }
@@ -654,6 +644,45 @@ mod tests {
                 }
                 Err(e) => assert!(canonical.is_empty(), "{url}: {e}"),
             }
+        }
+    }
+
+    #[test]
+    fn passwords_show_only_in_connect_url() {
+        for (url, shown) in [
+            (
+                "postgres://alice:s3cretpw@127.0.0.1:1/db?password=s3cretpw&sslmode=verify-full&sslrootcert=/ca.pem",
+                "postgres://alice:***@127.0.0.1:1/db?ns=lexikey&timeout_ms=5000&sslmode=verify-full&sslrootcert=/ca.pem&password=***",
+            ),
+            (
+                "rediss://bob:s3cretpw@h:1/2?cacert=/ca.pem&cert=/c.pem&key=/k.pem",
+                "rediss://bob:***@h:1/2?ns=lexikey&timeout_ms=5000&cacert=/ca.pem&cert=/c.pem&key=/k.pem",
+            ),
+            (
+                "etcd+https://root:s3cret%40pw@a:1,b:2?cacert=/ca.pem",
+                "etcd+https://root:***@a:1,b:2?ns=lexikey&timeout_ms=5000&cacert=/ca.pem",
+            ),
+        ] {
+            let spec = parse_url(url).unwrap();
+            assert_eq!(spec.to_url(), shown);
+            assert_eq!(spec.to_string(), shown);
+            assert!(!format!("{spec:?}").contains("s3cret"), "{spec:?}");
+            assert!(spec.connect_url().contains("s3cret"));
+            assert_eq!(parse_url(&spec.connect_url()).unwrap(), spec);
+        }
+        let spec = parse_url("etcd://u%3Ax:p%40ss@h:1").unwrap();
+        assert!(
+            matches!(&spec, StoreSpec::Etcd { user: Some(u), password: Some(p), tls: None, .. }
+            if u == "u:x" && p.expose() == "p@ss")
+        );
+        for bad in [
+            "redis://h:1?cacert=/ca.pem",
+            "etcd://h:1?cert=/c.pem",
+            "rediss://h:1?cert=/c.pem",
+            "postgres://u@h/db?sslmode=allow",
+            "etcd://@h:1",
+        ] {
+            assert!(parse_url(bad).is_err(), "{bad}");
         }
     }
 
