@@ -28,9 +28,9 @@
 //! | `memory:` | [`lexikey::store::MemStore`] (nothing persisted) |
 //! | `redb:PATH` | redb database file `PATH` (created if missing) |
 //! | `rocksdb:PATH` | RocksDB directory `PATH` (created if missing) |
-//! | `redis://HOST:PORT[/DB]` | Redis server |
-//! | `postgres://USER@HOST:PORT/DB` (or `postgresql://`) | PostgreSQL server |
-//! | `etcd://HOST:PORT[,HOST:PORT…]` | etcd cluster (plain HTTP); fails over between endpoints |
+//! | `redis://[USER:PASSWORD@]HOST:PORT[/DB]` | Redis server (`rediss://`: TLS) |
+//! | `postgres://USER[:PASSWORD]@HOST:PORT/DB` (or `postgresql://`) | PostgreSQL server (`sslmode=`: TLS) |
+//! | `etcd://[USER:PASSWORD@]HOST:PORT[,HOST:PORT…]` | etcd cluster (plain HTTP; `etcd+https://`: TLS); fails over between endpoints |
 //!
 //! Options follow a `?` as `name=value` pairs joined by `&`:
 //!
@@ -45,8 +45,19 @@
 //!   once (see [`RedbOptions::multi_process`]); default `one`.
 //! - `timeout_ms=N` (etcd, redis, postgres) — bound on one request / connect,
 //!   default 5000.
+//! - TLS: `cacert=`, `cert=`, `key=` (PEM files; `rediss://`,
+//!   `etcd+https://`), and PostgreSQL's `sslmode=`, `sslrootcert=`,
+//!   `sslcert=`, `sslkey=` (see [`TlsOptions`] and each adapter's docs for
+//!   the environment variables they also read).
 //! - any other option of a `postgres://` or `redis://` URL is passed to its
 //!   client library unchanged.
+//!
+//! ## Secrets
+//!
+//! A password in a URL is never shown: every error message, `Display` and
+//! `Debug` of [`StoreSpec`] and [`ClientUrl`], and [`StoreSpec::to_url`]
+//! print it as `***` (see [`redact_url`]); [`StoreSpec::connect_url`] is the
+//! explicit way to get it back, for connecting.
 //!
 //! ```
 //! # fn main() -> Result<(), lexikey::store::StoreError> {

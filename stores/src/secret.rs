@@ -35,8 +35,9 @@ pub const REDACTED: &str = "***";
 /// Options whose values are secrets (matched without regard to case).
 pub(crate) const SECRET_OPTIONS: &[&str] = &["password", "sslpassword", "token", "auth"];
 
-/// Secrets shorter than this are not searched for in free text (see the
-/// [module docs](self)).
+/// Secrets shorter than this are not searched for in free text, such as a
+/// client library's error message (a one-letter password would blank out
+/// every word holding that letter); the URL itself is still redacted.
 pub const MIN_SCRUBBED_LEN: usize = 4;
 
 /// Schemes whose URLs may carry `USER:PASSWORD@` even without `//`.
@@ -128,9 +129,16 @@ fn url_password(url: &str) -> Option<&str> {
     url[start..end].split_once(':').map(|(_, p)| p)
 }
 
-/// `url` with its password and secret option values replaced by `***`
-/// (see the [module docs](self)). Text that is not a URL comes back
-/// unchanged.
+/// `url` with its password and secret option values replaced by `***`.
+/// Text that is not a URL comes back unchanged.
+///
+/// The user info `USER:PASSWORD@` of `SCHEME://…` (or of a server scheme
+/// written without `//`) becomes `USER:***@`, and the value of every secret
+/// option (`password=`, `sslpassword=`, `token=`, `auth=`, after any `?` or
+/// `&`) becomes `***`. It works on text that does not parse (error messages
+/// echo such text), and when in doubt it hides more: the user info ends at
+/// the **last** `@`, so a password with an unencoded `/`, `?` or `@` is
+/// still hidden.
 ///
 /// ```
 /// use lexikey_stores::redact_url;
