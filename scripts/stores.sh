@@ -318,21 +318,30 @@ start_etcd() {
   ENV_LINES+=("export LEXIKEY_ETCD_URL=etcd://127.0.0.1:$cport")
 }
 
-start_etcd_cluster() {
-  local dir=$1/etcd-cluster i cluster="" eps="" pids=""
+# etcd_cluster DIR SCHEME TOKEN_PREFIX [FLAG...]: three members under DIR
+# (m1 … m3); sets CLUSTER_EPS (HOST:PORT,…) and CLUSTER_PIDS.
+etcd_cluster() {
+  local dir=$1 sch=$2 prefix=$3 i cluster=""
+  shift 3
   local -a cports pports
+  CLUSTER_EPS="" CLUSTER_PIDS=""
   for i in 1 2 3; do
     cports[i]=$(free_port)
     pports[i]=$(free_port)
-    cluster="${cluster:+$cluster,}m$i=http://127.0.0.1:${pports[i]}"
-    eps="${eps:+$eps,}127.0.0.1:${cports[i]}"
+    cluster="${cluster:+$cluster,}m$i=$sch://127.0.0.1:${pports[i]}"
+    CLUSTER_EPS="${CLUSTER_EPS:+$CLUSTER_EPS,}127.0.0.1:${cports[i]}"
   done
   # Start all three before waiting: a lone member has no quorum.
   for i in 1 2 3; do
-    etcd_member "$dir/m$i" "m$i" "${cports[i]}" "${pports[i]}" "$cluster" \
-      "lexikey-cluster-${cports[1]}"
-    pids="${pids:+$pids,}$(cat "$dir/m$i/pid")"
+    ETCD_SCHEME=$sch etcd_member "$dir/m$i" "m$i" "${cports[i]}" "${pports[i]}" \
+      "$cluster" "$prefix-${cports[1]}" "$@"
+    CLUSTER_PIDS="${CLUSTER_PIDS:+$CLUSTER_PIDS,}$(cat "$dir/m$i/pid")"
   done
+}
+
+start_etcd_cluster() {
+  etcd_cluster "$1/etcd-cluster" http lexikey-cluster
+  local eps=$CLUSTER_EPS pids=$CLUSTER_PIDS
   ENV_LINES+=("export LEXIKEY_ETCD_CLUSTER_URL=etcd://$eps")
   ENV_LINES+=("export LEXIKEY_ETCD_CLUSTER_MEMBERS=m1,m2,m3")
   ENV_LINES+=("export LEXIKEY_ETCD_CLUSTER_PIDS=$pids")
@@ -458,20 +467,11 @@ start_etcd_tls() {
 }
 
 start_etcd_cluster_tls() {
-  local dir=$1/etcd-cluster-tls i cluster="" eps=""
-  local -a cports pports
   make_certs "$1"
-  for i in 1 2 3; do
-    cports[i]=$(free_port)
-    pports[i]=$(free_port)
-    cluster="${cluster:+$cluster,}m$i=https://127.0.0.1:${pports[i]}"
-    eps="${eps:+$eps,}127.0.0.1:${cports[i]}"
-  done
-  for i in 1 2 3; do
-    # shellcheck disable=SC2046
-    ETCD_SCHEME=https ETCD_TLS_DIR=$1/tls etcd_member "$dir/m$i" "m$i" "${cports[i]}" "${pports[i]}" \
-      "$cluster" "lexikey-cluster-tls-${cports[1]}" $(etcd_tls_flags "$1")
-  done
+  # shellcheck disable=SC2046
+  ETCD_TLS_DIR=$1/tls etcd_cluster "$1/etcd-cluster-tls" https lexikey-cluster-tls \
+    $(etcd_tls_flags "$1")
+  local eps=$CLUSTER_EPS
   ENV_LINES+=("export LEXIKEY_ETCD_CLUSTER_TLS_URL='etcd+https://root:$TLS_PASSWORD@$eps?$(tls_query "$1")'")
 }
 

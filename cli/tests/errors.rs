@@ -1063,27 +1063,7 @@ fn no_secret_in_any_output() {
         String::from_utf8_lossy(&o.stdout).contains(secret) || o.stderr.contains(secret)
     };
     let run_env = |args: &[&str], stdin: &[u8], store: &str| {
-        let mut child = std::process::Command::new(common::bin())
-            .args(args)
-            .env("LEXIKEY_STORE", store)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("spawn lexikey");
-        let mut input = child.stdin.take().unwrap();
-        let data = stdin.to_vec();
-        let writer = std::thread::spawn(move || {
-            use std::io::Write;
-            let _ = input.write_all(&data);
-        });
-        let out = child.wait_with_output().expect("wait lexikey");
-        writer.join().unwrap();
-        common::Out {
-            code: out.status.code().unwrap_or(-1),
-            stdout: out.stdout,
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        }
+        common::run_env(args, stdin, &[("LEXIKEY_STORE", store)])
     };
     let mut bad = Vec::new();
     let env_url = format!("postgres://alice:{SECRET}@127.0.0.1:1/db");

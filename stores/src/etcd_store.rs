@@ -170,15 +170,7 @@ impl EtcdStore {
     /// A fatal [`StoreError`] for a bad URL; a retryable one when no
     /// endpoint answers.
     pub fn open(url: &str) -> Result<EtcdStore, StoreError> {
-        let e = crate::spec::parse_etcd(url)?;
-        Self::open_checked(EtcdOptions {
-            endpoints: e.endpoints,
-            namespace: e.namespace,
-            timeout: e.timeout,
-            user: e.user,
-            password: e.password,
-            tls: e.tls,
-        })
+        Self::open_checked(crate::spec::parse_etcd(url)?.into())
     }
 
     /// [`EtcdStore::open_with`], then one request to check that some
@@ -442,6 +434,19 @@ impl EtcdStore {
             ),
         )
         .into())
+    }
+}
+
+impl From<crate::spec::EtcdUrl> for EtcdOptions {
+    fn from(e: crate::spec::EtcdUrl) -> Self {
+        EtcdOptions {
+            endpoints: e.endpoints,
+            namespace: e.namespace,
+            timeout: e.timeout,
+            user: e.user,
+            password: e.password,
+            tls: e.tls,
+        }
     }
 }
 
