@@ -22,6 +22,7 @@ PACKAGES=(
   libclang-common-14-dev
   iproute2 # `ip netns` for the etcd partition of scripts/history.sh
   procps   # `ps --ppid`: scripts/history.sh pauses PostgreSQL's backends
+  openssl
 )
 
 missing=()

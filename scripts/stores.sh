@@ -9,8 +9,22 @@
 #                                            DIR (by the PIDs it recorded)
 #   scripts/stores.sh env DIR                print DIR/env
 #
-# STORE is any of: redis postgres etcd etcd-cluster (default: all four, or
+# STORE is any of: redis postgres etcd etcd-cluster, and their secure twins
+# redis-tls postgres-tls etcd-tls etcd-cluster-tls (default: all eight, or
 # the space/comma-separated list in $LEXIKEY_WITH_STORES).
+#
+# The secure twins run with TLS and authentication on, as production does:
+#   redis-tls         TLS only (--port 0 --tls-port P, client certificates
+#                     optional), requirepass and an ACL user `lexikey`
+#   postgres-tls      ssl=on; pg_hba: hostssl + scram-sha-256 only (a
+#                     plain-text connection is refused)
+#   etcd-tls          HTTPS only, --client-cert-auth, peer TLS, auth enabled
+#                     (user root), simple tokens that expire after 2 idle s
+#   etcd-cluster-tls  the same, 3 members (token TTL: etcd's default)
+# Their certificates come from a throw-away CA made at start with the
+# openssl CLI (DIR/tls, removed with DIR): server certificates for
+# 127.0.0.1/localhost, one client certificate, and a second, untrusted CA
+# for tests. One random password per run for every secure server.
 #
 # DIR/env holds `export` lines a shell can source:
 #   LEXIKEY_STORES_DIR            DIR
@@ -21,6 +35,14 @@
 #   LEXIKEY_ETCD_CLUSTER_MEMBERS  m1,m2,m3 (member directories, see below)
 #   LEXIKEY_ETCD_CLUSTER_PIDS     PID1,PID2,PID3 (at start; a restarted
 #                                 member's PID is in its pid file)
+# and for the secure twins:
+#   LEXIKEY_REDIS_TLS_URL         rediss://lexikey:PW@127.0.0.1:PORT?cacert=…&cert=…&key=…
+#   LEXIKEY_POSTGRES_TLS_URL      postgres://postgres:PW@127.0.0.1:PORT/postgres?sslmode=verify-full&sslrootcert=…
+#   LEXIKEY_ETCD_TLS_URL          etcd+https://root:PW@127.0.0.1:PORT?cacert=…&cert=…&key=…
+#   LEXIKEY_ETCD_CLUSTER_TLS_URL  the same with three endpoints
+#   LEXIKEY_TLS_PASSWORD          PW (every secure server's password)
+#   LEXIKEY_TLS_CA, LEXIKEY_TLS_CERT, LEXIKEY_TLS_KEY   CA, client cert, key
+#   LEXIKEY_TLS_OTHER_CA          a CA that signed none of them (untrusted)
 #
 # Every server has a directory, for fault tests that stop and restart it:
 #   DIR/redis, DIR/postgres, DIR/etcd, DIR/etcd-cluster/m1 … m3
@@ -199,19 +221,24 @@ start_redis() {
   ENV_LINES+=("export LEXIKEY_REDIS_URL=redis://127.0.0.1:$port")
 }
 
+# start_postgres BASE [NAME INITDB_AUTH_FLAGS EXTRA_SERVER_OPTS PG_HBA_LINES]
 start_postgres() {
-  local dir=$1/postgres port q
+  local dir=$1/${2:-postgres} port q auth=${3:--A trust} extra=${4:-}
   mkdir -p "$dir"
   if [ "$(id -u)" -eq 0 ]; then
     chown postgres: "$dir"
   fi
   port=$(free_port)
   echo "127.0.0.1:$port" >"$dir/endpoint"
-  as_postgres "$PG_BIN/initdb" -D "$dir/data" -A trust -U postgres -E UTF8 \
+  # shellcheck disable=SC2086
+  as_postgres "$PG_BIN/initdb" -D "$dir/data" $auth -U postgres -E UTF8 \
     --locale=C --no-sync >"$dir/initdb.log" 2>&1 || {
     cat "$dir/initdb.log" >&2
     die "initdb failed"
   }
+  if [ -n "${5:-}" ]; then
+    printf '%s\n' "$5" >"$dir/data/pg_hba.conf"
+  fi
   local as=""
   [ "$(id -u)" -eq 0 ] && as="runuser -u postgres --"
   q=$(printf '%q' "$dir")
@@ -222,7 +249,7 @@ here=$q
 $SCRIPT_LIB
 alive "\$(pid)" && exit 0
 $as "$PG_BIN/pg_ctl" -D "\$here/data" -l "\$here/log" -w -t $READY_TIMEOUT \\
-  -o "-c listen_addresses=127.0.0.1 -p $port -k \$here -c fsync=off -c full_page_writes=off -c max_connections=300" \\
+  -o "-c listen_addresses=127.0.0.1 -p $port -k \$here -c fsync=off -c full_page_writes=off -c max_connections=300 $extra" \\
   start >"\$here/pg_ctl.log" 2>&1 || { cat "\$here/pg_ctl.log" >&2; tail -n 20 "\$here/log" >&2; exit 1; }
 head -n 1 "\$here/data/postmaster.pid" >"\$here/pid"
 EOS
@@ -247,29 +274,39 @@ EOS
   chmod +x "$dir/start" "$dir/stop" "$dir/kill"
   write_ready "$dir" "pg_isready -q -h 127.0.0.1 -p $port -U postgres"
   "$dir/start" || die "postgres did not start"
+  [ "${2:-postgres}" = postgres ] || return 0
   ENV_LINES+=("export LEXIKEY_POSTGRES_URL=postgres://postgres@127.0.0.1:$port/postgres")
 }
 
+# etcd_health_cmd ENDPOINT [TLS_DIR]
 etcd_health_cmd() {
-  echo "ETCDCTL_API=3 etcdctl --endpoints=$1 --dial-timeout=1s --command-timeout=2s endpoint health"
+  if [ -n "${2:-}" ]; then
+    echo "ETCDCTL_API=3 etcdctl --endpoints=https://$1 --cacert $2/ca.pem --cert $2/client.pem --key $2/client.key --dial-timeout=1s --command-timeout=2s endpoint health"
+  else
+    echo "ETCDCTL_API=3 etcdctl --endpoints=$1 --dial-timeout=1s --command-timeout=2s endpoint health"
+  fi
 }
 
-# etcd_member DIR NAME CLIENT_PORT PEER_PORT INITIAL_CLUSTER TOKEN
+# etcd_member DIR NAME CLIENT_PORT PEER_PORT INITIAL_CLUSTER TOKEN [FLAG...]
+# (ETCD_SCHEME=https ETCD_TLS_DIR=D: TLS URLs, health checked with D's
+# certificates; the TLS flags come as FLAGs)
 etcd_member() {
-  local dir=$1 name=$2 cport=$3 pport=$4 cluster=$5 token=$6
+  local dir=$1 name=$2 cport=$3 pport=$4 cluster=$5 token=$6 sch=${ETCD_SCHEME:-http}
+  shift 6
+  local tlsdir=${ETCD_TLS_DIR:-}
   mkdir -p "$dir/data"
   chmod 700 "$dir/data"
   echo "$name" >"$dir/name"
   echo "127.0.0.1:$cport" >"$dir/endpoint"
-  write_scripts "$dir" "$(etcd_health_cmd "127.0.0.1:$cport")" \
+  write_scripts "$dir" "$(etcd_health_cmd "127.0.0.1:$cport" "$tlsdir")" \
     etcd --name "$name" --data-dir "$dir/data" \
-    --listen-client-urls "http://127.0.0.1:$cport" \
-    --advertise-client-urls "http://127.0.0.1:$cport" \
-    --listen-peer-urls "http://127.0.0.1:$pport" \
-    --initial-advertise-peer-urls "http://127.0.0.1:$pport" \
+    --listen-client-urls "$sch://127.0.0.1:$cport" \
+    --advertise-client-urls "$sch://127.0.0.1:$cport" \
+    --listen-peer-urls "$sch://127.0.0.1:$pport" \
+    --initial-advertise-peer-urls "$sch://127.0.0.1:$pport" \
     --initial-cluster "$cluster" --initial-cluster-state new \
     --initial-cluster-token "$token" \
-    --heartbeat-interval 100 --election-timeout 1000
+    --heartbeat-interval 100 --election-timeout 1000 "$@"
   "$dir/start"
 }
 
@@ -281,30 +318,188 @@ start_etcd() {
   ENV_LINES+=("export LEXIKEY_ETCD_URL=etcd://127.0.0.1:$cport")
 }
 
-start_etcd_cluster() {
-  local dir=$1/etcd-cluster i cluster="" eps="" pids=""
+# etcd_cluster DIR SCHEME TOKEN_PREFIX [FLAG...]: three members under DIR
+# (m1 … m3); sets CLUSTER_EPS (HOST:PORT,…) and CLUSTER_PIDS.
+etcd_cluster() {
+  local dir=$1 sch=$2 prefix=$3 i cluster=""
+  shift 3
   local -a cports pports
+  CLUSTER_EPS="" CLUSTER_PIDS=""
   for i in 1 2 3; do
     cports[i]=$(free_port)
     pports[i]=$(free_port)
-    cluster="${cluster:+$cluster,}m$i=http://127.0.0.1:${pports[i]}"
-    eps="${eps:+$eps,}127.0.0.1:${cports[i]}"
+    cluster="${cluster:+$cluster,}m$i=$sch://127.0.0.1:${pports[i]}"
+    CLUSTER_EPS="${CLUSTER_EPS:+$CLUSTER_EPS,}127.0.0.1:${cports[i]}"
   done
   # Start all three before waiting: a lone member has no quorum.
   for i in 1 2 3; do
-    etcd_member "$dir/m$i" "m$i" "${cports[i]}" "${pports[i]}" "$cluster" \
-      "lexikey-cluster-${cports[1]}"
-    pids="${pids:+$pids,}$(cat "$dir/m$i/pid")"
+    ETCD_SCHEME=$sch etcd_member "$dir/m$i" "m$i" "${cports[i]}" "${pports[i]}" \
+      "$cluster" "$prefix-${cports[1]}" "$@"
+    CLUSTER_PIDS="${CLUSTER_PIDS:+$CLUSTER_PIDS,}$(cat "$dir/m$i/pid")"
   done
+}
+
+start_etcd_cluster() {
+  etcd_cluster "$1/etcd-cluster" http lexikey-cluster
+  local eps=$CLUSTER_EPS pids=$CLUSTER_PIDS
   ENV_LINES+=("export LEXIKEY_ETCD_CLUSTER_URL=etcd://$eps")
   ENV_LINES+=("export LEXIKEY_ETCD_CLUSTER_MEMBERS=m1,m2,m3")
   ENV_LINES+=("export LEXIKEY_ETCD_CLUSTER_PIDS=$pids")
 }
 
+
+# --- TLS and authentication (the secure twins) ---------------------------------
+
+TLS_PASSWORD=""
+
+# make_certs DIR: a throw-away CA, a server certificate (127.0.0.1,
+# localhost; server and client use, as etcd's gateway and peers need), a
+# client certificate and an unrelated CA, under DIR/tls. Once per run.
+make_certs() {
+  local t=$1/tls
+  [ -f "$t/done" ] && return 0
+  command -v openssl >/dev/null || die "openssl missing: run scripts/install-stores.sh"
+  mkdir -p "$t"
+  chmod 755 "$t"
+  local ec=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
+  (
+    cd "$t"
+    for ca in ca other-ca; do
+      openssl req -x509 "${ec[@]}" -keyout "$ca.key" -out "$ca.pem" -days 2 \
+        -subj "/CN=lexikey test $ca" \
+        -addext basicConstraints=critical,CA:TRUE \
+        -addext keyUsage=critical,keyCertSign,cRLSign
+    done
+    printf '%s\n' 'subjectAltName=IP:127.0.0.1,DNS:localhost' \
+      'extendedKeyUsage=serverAuth,clientAuth' 'basicConstraints=CA:FALSE' \
+      'keyUsage=critical,digitalSignature' >server.ext
+    printf '%s\n' 'extendedKeyUsage=clientAuth' 'basicConstraints=CA:FALSE' \
+      'keyUsage=critical,digitalSignature' >client.ext
+    # The client certificate has no CommonName: etcd's JSON gateway refuses
+    # a client certificate with one ("CommonName of client sending a request
+    # against gateway will be ignored"), as it would bypass its auth.
+    for who in server client; do
+      subj="/O=lexikey/OU=$who"
+      [ "$who" = server ] && subj="/CN=lexikey-server"
+      openssl req "${ec[@]}" -keyout "$who.key" -out "$who.csr" -subj "$subj"
+      openssl x509 -req -in "$who.csr" -CA ca.pem -CAkey ca.key -CAcreateserial \
+        -days 2 -extfile "$who.ext" -out "$who.pem"
+    done
+    chmod 644 ./*.pem ./*.key
+  ) >"$t/openssl.log" 2>&1 || {
+    cat "$t/openssl.log" >&2
+    die "could not make certificates"
+  }
+  touch "$t/done"
+  ENV_LINES+=("export LEXIKEY_TLS_CA=$t/ca.pem")
+  ENV_LINES+=("export LEXIKEY_TLS_CERT=$t/client.pem")
+  ENV_LINES+=("export LEXIKEY_TLS_KEY=$t/client.key")
+  ENV_LINES+=("export LEXIKEY_TLS_OTHER_CA=$t/other-ca.pem")
+  ENV_LINES+=("export LEXIKEY_TLS_PASSWORD=$TLS_PASSWORD")
+}
+
+# The client-side TLS options of Redis and etcd URLs.
+tls_query() {
+  local t=$1/tls
+  echo "cacert=$t/ca.pem&cert=$t/client.pem&key=$t/client.key"
+}
+
+start_redis_tls() {
+  local dir=$1/redis-tls port t=$1/tls
+  make_certs "$1"
+  mkdir -p "$dir"
+  port=$(free_port)
+  echo "127.0.0.1:$port" >"$dir/endpoint"
+  write_scripts "$dir" \
+    "[ \"\$(REDISCLI_AUTH=$TLS_PASSWORD redis-cli --tls --cacert $t/ca.pem -h 127.0.0.1 -p $port ping 2>/dev/null)\" = PONG ]" \
+    redis-server --bind 127.0.0.1 --port 0 --tls-port "$port" \
+    --tls-cert-file "$t/server.pem" --tls-key-file "$t/server.key" \
+    --tls-ca-cert-file "$t/ca.pem" --tls-auth-clients optional \
+    --requirepass "$TLS_PASSWORD" \
+    --user lexikey on ">$TLS_PASSWORD" '~*' '&*' '+@all' \
+    --dir "$dir" --save '' --appendonly no \
+    --daemonize no --logfile "$dir/log" --protected-mode yes
+  "$dir/start"
+  ENV_LINES+=("export LEXIKEY_REDIS_TLS_URL='rediss://lexikey:$TLS_PASSWORD@127.0.0.1:$port?$(tls_query "$1")'")
+}
+
+start_postgres_tls() {
+  local dir=$1/postgres-tls t=$1/tls
+  make_certs "$1"
+  mkdir -p "$dir"
+  cp "$t/server.pem" "$t/server.key" "$t/ca.pem" "$dir/"
+  chmod 600 "$dir/server.key"
+  printf '%s\n' "$TLS_PASSWORD" >"$dir/pwfile"
+  if [ "$(id -u)" -eq 0 ]; then
+    chown -R postgres: "$dir"
+  fi
+  # pg_hba: TLS with a password only (no plain-text TCP, no trust over TCP).
+  start_postgres "$1" postgres-tls \
+    "--auth-local=trust --auth-host=scram-sha-256 --pwfile=$dir/pwfile" \
+    "-c ssl=on -c ssl_cert_file=$dir/server.pem -c ssl_key_file=$dir/server.key -c ssl_ca_file=$dir/ca.pem -c password_encryption=scram-sha-256" \
+    "local all all trust
+hostssl all all 127.0.0.1/32 scram-sha-256"
+  rm -f "$dir/pwfile"
+  local port
+  port=$(cut -d: -f2 "$dir/endpoint")
+  ENV_LINES+=("export LEXIKEY_POSTGRES_TLS_URL='postgres://postgres:$TLS_PASSWORD@127.0.0.1:$port/postgres?sslmode=verify-full&sslrootcert=$t/ca.pem'")
+}
+
+# The TLS flags of an etcd member.
+etcd_tls_flags() {
+  local t=$1/tls
+  echo --cert-file "$t/server.pem" --key-file "$t/server.key" \
+    --client-cert-auth --trusted-ca-file "$t/ca.pem" \
+    --peer-cert-file "$t/server.pem" --peer-key-file "$t/server.key" \
+    --peer-client-cert-auth --peer-trusted-ca-file "$t/ca.pem"
+}
+
+start_etcd_tls() {
+  local dir=$1/etcd-tls cport pport
+  make_certs "$1"
+  cport=$(free_port)
+  pport=$(free_port)
+  # shellcheck disable=SC2046
+  ETCD_SCHEME=https ETCD_TLS_DIR=$1/tls etcd_member "$dir" n "$cport" "$pport" \
+    "n=https://127.0.0.1:$pport" "lexikey-tls-$cport" \
+    $(etcd_tls_flags "$1") --auth-token-ttl 2
+  ENV_LINES+=("export LEXIKEY_ETCD_TLS_URL='etcd+https://root:$TLS_PASSWORD@127.0.0.1:$cport?$(tls_query "$1")'")
+}
+
+start_etcd_cluster_tls() {
+  make_certs "$1"
+  # shellcheck disable=SC2046
+  ETCD_TLS_DIR=$1/tls etcd_cluster "$1/etcd-cluster-tls" https lexikey-cluster-tls \
+    $(etcd_tls_flags "$1")
+  local eps=$CLUSTER_EPS
+  ENV_LINES+=("export LEXIKEY_ETCD_CLUSTER_TLS_URL='etcd+https://root:$TLS_PASSWORD@$eps?$(tls_query "$1")'")
+}
+
+# etcd_enable_auth DIR MEMBER_DIR: user root with the run's password, auth on.
+etcd_enable_auth() {
+  local t=$1/tls ep
+  ep=$(cat "$2/endpoint")
+  local ctl=(env ETCDCTL_API=3 etcdctl --endpoints="https://$ep" --cacert "$t/ca.pem"
+    --cert "$t/client.pem" --key "$t/client.key" --dial-timeout=2s --command-timeout=5s)
+  { "${ctl[@]}" role add root >/dev/null 2>&1 || true; } &&
+    "${ctl[@]}" user add "root:$TLS_PASSWORD" >/dev/null &&
+    "${ctl[@]}" user grant-role root root >/dev/null &&
+    "${ctl[@]}" auth enable >/dev/null ||
+    die "could not enable etcd auth at $ep"
+}
+
+# What a store needs once all its servers are ready.
+after_ready() {
+  case "$2" in
+    etcd-tls) etcd_enable_auth "$1" "$1/etcd-tls" ;;
+    etcd-cluster-tls) etcd_enable_auth "$1" "$1/etcd-cluster-tls/m1" ;;
+  esac
+}
+
 # The directories of the servers of one store.
 server_dirs() {
   case "$2" in
-    etcd-cluster) echo "$1/etcd-cluster/m1" "$1/etcd-cluster/m2" "$1/etcd-cluster/m3" ;;
+    etcd-cluster | etcd-cluster-tls) echo "$1/$2/m1" "$1/$2/m2" "$1/$2/m3" ;;
     *) echo "$1/$2" ;;
   esac
 }
@@ -315,7 +510,8 @@ cmd_stop() {
   local dir=$1 d
   [ -d "$dir" ] || return 0
   # Test data is disposable: kill, don't shut down.
-  for d in "$dir"/redis "$dir"/postgres "$dir"/etcd "$dir"/etcd-cluster/m*; do
+  for d in "$dir"/redis "$dir"/postgres "$dir"/etcd "$dir"/etcd-cluster/m* \
+    "$dir"/redis-tls "$dir"/postgres-tls "$dir"/etcd-tls "$dir"/etcd-cluster-tls/m*; do
     [ -x "$d/kill" ] || continue
     "$d/kill" || log "could not stop $d"
   done
@@ -328,7 +524,7 @@ cmd_start() {
   if [ $# -gt 0 ]; then
     stores=("$@")
   else
-    local list=${LEXIKEY_WITH_STORES:-redis postgres etcd etcd-cluster}
+    local list=${LEXIKEY_WITH_STORES:-redis postgres etcd etcd-cluster redis-tls postgres-tls etcd-tls etcd-cluster-tls}
     # shellcheck disable=SC2206
     stores=(${list//,/ })
   fi
@@ -336,16 +532,23 @@ cmd_start() {
   t0=${EPOCHREALTIME/./}
   for s in "${stores[@]}"; do
     case "$s" in
-      redis) command -v redis-server >/dev/null || missing=1 ;;
-      postgres) [ -x "$PG_BIN/postgres" ] || missing=1 ;;
-      etcd | etcd-cluster) command -v etcd >/dev/null || missing=1 ;;
-      *) die "unknown store '$s' (redis, postgres, etcd, etcd-cluster)" ;;
+      redis | redis-tls) command -v redis-server >/dev/null || missing=1 ;;
+      postgres | postgres-tls) [ -x "$PG_BIN/postgres" ] || missing=1 ;;
+      etcd | etcd-cluster | etcd-tls | etcd-cluster-tls) command -v etcd >/dev/null || missing=1 ;;
+      *) die "unknown store '$s' (redis, postgres, etcd, etcd-cluster, redis-tls, postgres-tls, etcd-tls, etcd-cluster-tls)" ;;
     esac
   done
   [ -z "$missing" ] || die "store servers missing: run scripts/install-stores.sh"
   mkdir -p "$dir"
   chmod 755 "$dir" # the postgres user must traverse it
   ENV_LINES=("export LEXIKEY_STORES_DIR=$dir")
+  case " ${stores[*]} " in
+    *-tls" "*)
+      command -v openssl >/dev/null || missing=1
+      [ -z "$missing" ] || die "openssl missing: run scripts/install-stores.sh"
+      TLS_PASSWORD="pw-$(openssl rand -hex 12)"
+      ;;
+  esac
   # Start everything first, then wait: the servers come up in parallel.
   for s in "${stores[@]}"; do
     "start_${s//-/_}" "$dir" || {
@@ -360,6 +563,12 @@ cmd_start() {
         die "$s did not become ready (logs under $dir)"
       }
     done
+  done
+  for s in "${stores[@]}"; do
+    after_ready "$dir" "$s" || {
+      cmd_stop "$dir"
+      die "could not set up $s"
+    }
   done
   printf '%s\n' "${ENV_LINES[@]}" >"$dir/env"
   log "started ${stores[*]} in $(((${EPOCHREALTIME/./} - t0) / 1000)) ms under $dir"

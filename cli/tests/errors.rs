@@ -6,7 +6,7 @@ mod common;
 
 use std::ffi::OsString;
 
-use common::{check_error, fails, fails_with, run_with};
+use common::{check_error, fails, fails_with, run, run_with};
 
 /// `(arguments, standard input, a substring the message must contain)`.
 const CATALOGUE: &[(&[&str], &str, &str)] = &[
@@ -1069,4 +1069,118 @@ fn default_key_limit_is_hbase_row_key_limit() {
     );
     let o = run_with(&["encode", "--max-key-len", "65535", &long], b"");
     assert_eq!(o.code, 0);
+}
+
+/// No password ever reaches stdout or stderr (issue #18): every row of the
+/// catalogue above runs with `LEXIKEY_STORE` holding a URL with a password,
+/// and every store command (`alloc`, `scan`, `demo`) fails on URLs with a
+/// password in every way a store URL can fail (bad scheme, option, namespace,
+/// endpoint, TLS file; a server that refuses; a password with unencoded
+/// `/`, `?`, `@`), given by `--store` and by `LEXIKEY_STORE`. With the secure
+/// servers of scripts/with-stores.sh, a wrong password and an untrusted CA
+/// too.
+#[test]
+fn no_secret_in_any_output() {
+    const SECRET: &str = "S3cretPassw0rd-lexikey";
+    let leaks = |o: &common::Out, secret: &str| {
+        String::from_utf8_lossy(&o.stdout).contains(secret) || o.stderr.contains(secret)
+    };
+    let run_env = |args: &[&str], stdin: &[u8], store: &str| {
+        common::run_env(args, stdin, &[("LEXIKEY_STORE", store)])
+    };
+    let mut bad = Vec::new();
+    let env_url = format!("postgres://alice:{SECRET}@127.0.0.1:1/db");
+    for (args, stdin, _) in CATALOGUE {
+        let o = run_env(args, stdin.as_bytes(), &env_url);
+        if leaks(&o, SECRET) {
+            bad.push(format!("lexikey {args:?}: {}", o.stderr));
+        }
+    }
+    let urls = [
+        format!("postgres://alice:{SECRET}@127.0.0.1:1/db"),
+        format!("postgresql://alice:{SECRET}@127.0.0.1:1/db?ns=bad/ns"),
+        format!("postgres://alice@127.0.0.1:1/db?password={SECRET}&sslmode=bogus"),
+        format!(
+            "postgres://alice:{SECRET}@127.0.0.1:1/db?sslmode=verify-full&sslrootcert=/nonexistent"
+        ),
+        format!("postgres://alice:{SECRET}/x?y@127.0.0.1:1/db"),
+        format!("postgres://alice:{SECRET}@127.0.0.1:1/db?options=x&options=y"),
+        format!("redis://alice:{SECRET}@127.0.0.1:1"),
+        format!("redis://:{SECRET}@127.0.0.1:1/x"),
+        format!("rediss://:{SECRET}@127.0.0.1:1?cacert=/nonexistent"),
+        format!("redis://u:{SECRET}@127.0.0.1:1?cacert=/x"),
+        format!("redis://u:{}@127.0.0.1:1", SECRET.replace('-', "%2D")),
+        format!("etcd://root:{SECRET}@127.0.0.1:1"),
+        format!("etcd+https://root:{SECRET}@127.0.0.1:1?cacert=/nonexistent"),
+        format!("etcd+https://root:{SECRET}@127.0.0.1:1?cert=/x"),
+        format!("etcd://root:{SECRET}@host"),
+        format!("etcd://root:{SECRET}@127.0.0.1:1?what=1"),
+        format!("etcd://root:{SECRET}@127.0.0.1:1?cacert=/x"),
+        format!("nosuch://u:{SECRET}@x"),
+        format!("redis:u:{SECRET}@127.0.0.1:1"),
+        format!("memory://u:{SECRET}@x"),
+    ];
+    for url in &urls {
+        for cmd in [
+            &["alloc", "--table", "t"][..],
+            &["scan", "--table", "t"],
+            &["demo"],
+        ] {
+            let mut args = cmd.to_vec();
+            args.extend(["--store", url.as_str()]);
+            let o = run_with(&args, b"");
+            check_error(&o, &format!("lexikey {cmd:?} --store <{url}>"));
+            if leaks(&o, SECRET) || leaks(&o, &SECRET.replace('-', "%2D")) {
+                bad.push(format!("lexikey {cmd:?} --store …: {}", o.stderr));
+            }
+            if cmd[0] != "demo" {
+                let o = run_env(cmd, b"", url);
+                check_error(&o, &format!("LEXIKEY_STORE=<{url}> lexikey {cmd:?}"));
+                if leaks(&o, SECRET) {
+                    bad.push(format!("LEXIKEY_STORE=… lexikey {cmd:?}: {}", o.stderr));
+                }
+            }
+        }
+    }
+    // The secure servers, when scripts/with-stores.sh started them.
+    let pw = std::env::var("LEXIKEY_TLS_PASSWORD").unwrap_or_default();
+    for var in [
+        "LEXIKEY_REDIS_TLS_URL",
+        "LEXIKEY_POSTGRES_TLS_URL",
+        "LEXIKEY_ETCD_TLS_URL",
+    ] {
+        let Ok(url) = std::env::var(var) else {
+            eprintln!("{var} not set: the secure servers are left out (run through scripts/with-stores.sh)");
+            continue;
+        };
+        assert!(!pw.is_empty() && url.contains(&pw));
+        let sep = if url.contains('?') { '&' } else { '?' };
+        let url = format!("{url}{sep}ns=t_cli_{}", std::process::id());
+        // It works, from the environment, and prints no password.
+        let o = run_env(&["alloc", "--table", "t", "--stats"], b"", &url);
+        assert_eq!(o.code, 0, "{var}: {}", o.stderr);
+        assert!(!leaks(&o, &pw), "{var}: {}", o.stderr);
+        let o = run_env(&["scan", "--table", "t"], b"", &url);
+        assert_eq!(o.code, 0, "{var}: {}", o.stderr);
+        let wrong = url.replace(&pw, SECRET);
+        let mut failing = vec![wrong];
+        if let (Ok(ca), Ok(other)) = (
+            std::env::var("LEXIKEY_TLS_CA"),
+            std::env::var("LEXIKEY_TLS_OTHER_CA"),
+        ) {
+            failing.push(url.replace(&ca, &other));
+        }
+        for u in failing {
+            for o in [
+                run(&["alloc", "--table", "t", "--store", &u]),
+                run_env(&["scan", "--table", "t"], b"", &u),
+            ] {
+                check_error(&o, var);
+                if leaks(&o, &pw) || leaks(&o, SECRET) {
+                    bad.push(format!("{var}: {}", o.stderr));
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "secrets shown:\n{}", bad.join("\n"));
 }

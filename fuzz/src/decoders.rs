@@ -4,7 +4,7 @@
 //! | target | input | property |
 //! |---|---|---|
 //! | `decode_ulid` | text / bytes | `Ulid::decode` / `parse_strict` / `parse` never panic, errors lie inside the input; strict accepts exactly what `encode` writes (redecode exact); lenient agrees with strict on the canonical form and ignores case; the first 16 bytes as a `u128` survive `encode` → `parse_strict`, and as a UUIDv7 `uuid7_parts` → `uuid7` |
-//! | `parse_store_url` | text | `lexikey_stores::parse_url` never panics, errors are fatal; an accepted URL's canonical `to_url` parses to the same spec and renders to itself |
+//! | `parse_store_url` | selector byte, text | `lexikey_stores::parse_url` never panics, errors are fatal; an accepted URL's `connect_url` parses to the same spec, and its `to_url` (password hidden) renders to itself. The same for the text with credentials spliced in (`SCHEME://USER:SECRET@…`, `?password=SECRET`): the secret shows in no error, no `to_url`, `Display` or `Debug`, nor in `open`'s errors (I/O-free in the fuzz build: no adapter), but `connect_url` keeps it |
 //! | `decode_queue_key` | prefix byte, width byte, key | `QueueKeys::decode` never panics, errors lie inside the key, an accepted key re-encodes to itself (`key(q, seq)`); `QueueMeta::parse` accepts exactly what `to_bytes` writes |
 //! | `decode_salted` | buckets, mode byte, salted key | `Salter::unsalt` never panics, errors lie inside the key; an accepted key re-salts to itself |
 //! | `decode_geo` | curve, bits, code (8 bytes) | `Grid::decode` never panics, accepts exactly the codes `<= max_code`; a cell's code is the code; the cell's center encodes back to it |
@@ -96,23 +96,75 @@ pub fn check_decode_ulid(data: &[u8]) {
 // parse_store_url
 // ---------------------------------------------------------------------------
 
-/// See the module docs. The whole input is the URL (when it is UTF-8).
+/// The password spliced into store URLs: it must never show.
+const SECRET: &str = "FuzzS3cret-pw";
+
+/// Where [`SECRET`] goes, picked by a byte: `(prefix, suffix)` around the
+/// fuzzed text.
+const CREDENTIAL_SHAPES: &[(&str, &str)] = &[
+    ("redis://u:FuzzS3cret-pw@", ""),
+    ("rediss://:FuzzS3cret-pw@", ""),
+    ("postgres://alice:FuzzS3cret-pw@", ""),
+    ("postgresql://alice@", "?password=FuzzS3cret-pw"),
+    ("etcd://root:FuzzS3cret-pw@", ""),
+    ("etcd+https://root:FuzzS3cret-pw@", ""),
+    ("redis:u:FuzzS3cret-pw@", ""),
+    ("postgres://a:FuzzS3cret-pw@h:1/db?", ""),
+];
+
+/// See the module docs. The whole input is a URL (when it is UTF-8); the
+/// first byte also picks a credential shape for the rest.
 pub fn check_parse_store_url(data: &[u8]) {
     let Ok(url) = std::str::from_utf8(data) else {
         return;
     };
-    match lexikey_stores::parse_url(url) {
-        Ok(spec) => {
-            let canonical = spec.to_url();
-            match lexikey_stores::parse_url(&canonical) {
-                Ok(again) => {
-                    assert_eq!(again, spec, "{url:?} → {canonical:?} parses differently");
-                    assert_eq!(again.to_url(), canonical, "{url:?}: to_url not stable");
-                }
-                Err(e) => panic!("{url:?} → {canonical:?}, which does not parse: {e}"),
+    check_store_url(url, None);
+    if let Some((&pick, rest)) = data.split_first() {
+        if let Ok(rest) = std::str::from_utf8(rest) {
+            let (pre, post) = CREDENTIAL_SHAPES[pick as usize % CREDENTIAL_SHAPES.len()];
+            // Text that holds the secret itself may legitimately show it.
+            if !rest.contains(SECRET) {
+                check_store_url(&format!("{pre}{rest}{post}"), Some(SECRET));
             }
         }
-        Err(e) => assert!(!e.retryable, "{url:?}: a parse error must be fatal: {e}"),
+    }
+}
+
+/// The properties of one URL; `secret`: a password it holds, which must not
+/// show anywhere but in `connect_url`.
+fn check_store_url(url: &str, secret: Option<&str>) {
+    let hidden = |what: &str, text: &str| {
+        if let Some(s) = secret {
+            assert!(!text.contains(s), "{url:?}: {what} shows the secret: {text:?}");
+        }
+    };
+    hidden("redact_url", &lexikey_stores::redact_url(url));
+    match lexikey_stores::parse_url(url) {
+        Ok(spec) => {
+            let connect = spec.connect_url();
+            match lexikey_stores::parse_url(&connect) {
+                Ok(again) => {
+                    assert_eq!(again, spec, "{url:?} → {connect:?} parses differently");
+                    assert_eq!(again.connect_url(), connect, "{url:?}: connect_url not stable");
+                }
+                Err(e) => panic!("{url:?} → a connect_url that does not parse: {e}"),
+            }
+            let shown = spec.to_url();
+            hidden("to_url", &shown);
+            hidden("Display", &spec.to_string());
+            hidden("Debug", &format!("{spec:?}"));
+            if let Ok(again) = lexikey_stores::parse_url(&shown) {
+                assert_eq!(again.to_url(), shown, "{url:?}: to_url not stable");
+            }
+        }
+        Err(e) => {
+            assert!(!e.retryable, "{url:?}: a parse error must be fatal: {e}");
+            hidden("the error", &e.to_string());
+            hidden("the error's Debug", &format!("{e:?}"));
+        }
+    }
+    if let Err(e) = lexikey_stores::open(url) {
+        hidden("open's error", &e.to_string());
     }
 }
 

@@ -2,6 +2,7 @@
 //! HTTP client: no gRPC, no protoc, no async runtime.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use base64::engine::general_purpose::STANDARD as B64;
@@ -9,9 +10,13 @@ use base64::Engine as _;
 use lexikey::store::{Entry, Store, StoreError};
 use lexikey::KeyRange;
 use serde_json::{json, Value};
+use ureq::tls::{parse_pem, Certificate, ClientCert, PemItem, PrivateKey, RootCerts, TlsConfig};
 use ureq::Agent;
 
 use crate::prefix::Prefix;
+use crate::secret::{Scrub, Secret};
+use crate::spec::TlsOptions;
+use crate::tls::{env, read_pem};
 
 const NAME: &str = "etcd";
 
@@ -23,7 +28,7 @@ const READ_PASSES: usize = 3;
 /// Options of an [`EtcdStore`].
 #[derive(Debug, Clone)]
 pub struct EtcdOptions {
-    /// Client endpoints, `HOST:PORT` (plain HTTP), tried in order.
+    /// Client endpoints, `HOST:PORT`, tried in order.
     pub endpoints: Vec<String>,
     /// Key prefix `NS/` of this store's keys (the URL's `ns=`).
     pub namespace: String,
@@ -31,6 +36,17 @@ pub struct EtcdOptions {
     /// `timeout_ms=`). Keep it above etcd's election time (~1–3 s on
     /// loopback) so that writes wait out an election instead of failing.
     pub timeout: Duration,
+    /// The etcd user to authenticate as (`None`: `ETCDCTL_USER`, else no
+    /// authentication).
+    pub user: Option<String>,
+    /// The user's password (`None`: from `ETCDCTL_USER=USER:PASSWORD` or
+    /// `ETCDCTL_PASSWORD`).
+    pub password: Option<Secret>,
+    /// `Some`: HTTPS (the URL scheme `etcd+https://`), trusting `ca` (else
+    /// `ETCDCTL_CACERT`, else the Mozilla roots of `webpki-roots`), with the
+    /// client certificate `cert`/`key` (else `ETCDCTL_CERT`/`ETCDCTL_KEY`).
+    /// `None`: plain HTTP.
+    pub tls: Option<TlsOptions>,
 }
 
 /// A [`Store`] on an etcd cluster, keys under the prefix `NS/`.
@@ -55,11 +71,32 @@ pub struct EtcdOptions {
 /// **not** resent: it fails with a retryable [`StoreError`], and the next
 /// request starts at the next endpoint. Every request is bounded by
 /// [`EtcdOptions::timeout`].
+///
+/// **TLS and authentication.** `etcd+https://` speaks HTTPS (ureq over
+/// rustls, `ring` provider) with an optional client certificate, as an
+/// etcd started with `--client-cert-auth` wants. With a user
+/// (`etcd+https://USER:PASSWORD@…` or `ETCDCTL_USER`), the store gets a
+/// token from `/v3/auth/authenticate` and sends it in the `Authorization`
+/// header. When a member refuses the token (`invalid auth token`: it
+/// expired after `--auth-token-ttl` idle seconds, or came from another
+/// member — etcd's simple tokens are per member), the store authenticates
+/// again and resends the request once: etcd checks the token before it
+/// applies anything, so this is safe for writes too.
 pub struct EtcdStore {
     agent: Agent,
+    scheme: &'static str,
     endpoints: Vec<String>,
     current: AtomicUsize,
     prefix: Prefix,
+    auth: Option<Auth>,
+    scrub: Scrub,
+}
+
+/// A user, its password and the current token.
+struct Auth {
+    user: String,
+    password: Secret,
+    token: Mutex<Option<String>>,
 }
 
 impl std::fmt::Debug for EtcdStore {
@@ -80,6 +117,22 @@ enum Failure {
     Unknown(String),
     /// The server answered with an error; `retryable` per its gRPC code.
     Server { message: String, retryable: bool },
+    /// The server refused the auth token (expired, or another member's).
+    BadToken(String),
+}
+
+/// Why [`EtcdStore::send`] failed.
+enum SendError {
+    /// The token was refused: authenticate again, then resend.
+    BadToken(String),
+    /// Anything else.
+    Store(StoreError),
+}
+
+impl From<StoreError> for SendError {
+    fn from(e: StoreError) -> Self {
+        SendError::Store(e)
+    }
 }
 
 fn b64(bytes: &[u8]) -> String {
@@ -117,12 +170,7 @@ impl EtcdStore {
     /// A fatal [`StoreError`] for a bad URL; a retryable one when no
     /// endpoint answers.
     pub fn open(url: &str) -> Result<EtcdStore, StoreError> {
-        let (endpoints, namespace, timeout) = crate::spec::parse_etcd(url)?;
-        Self::open_checked(EtcdOptions {
-            endpoints,
-            namespace,
-            timeout,
-        })
+        Self::open_checked(crate::spec::parse_etcd(url)?.into())
     }
 
     /// [`EtcdStore::open_with`], then one request to check that some
@@ -137,13 +185,18 @@ impl EtcdStore {
     /// A store on the endpoints of `options` (no request is made).
     ///
     /// # Errors
-    /// A fatal [`StoreError`] for no endpoint or a bad namespace.
+    /// A fatal [`StoreError`] for no endpoint or a bad namespace, or a
+    /// certificate file that cannot be read.
     pub fn open_with(options: EtcdOptions) -> Result<EtcdStore, StoreError> {
         crate::check_namespace(&options.namespace)?;
         if options.endpoints.is_empty() {
             return Err(StoreError::fatal(NAME, "no endpoint"));
         }
+        let mut scrub = Scrub::default();
+        let auth = auth_from(&options, &mut scrub);
+        let tls = options.tls.as_ref().map(tls_config).transpose()?;
         let config = Agent::config_builder()
+            .tls_config(tls.clone().unwrap_or_default())
             .http_status_as_error(false)
             .timeout_global(Some(options.timeout))
             .timeout_connect(Some(options.timeout.min(Duration::from_secs(1))))
@@ -152,16 +205,29 @@ impl EtcdStore {
             .build();
         Ok(EtcdStore {
             agent: config.into(),
+            scheme: if tls.is_some() { "https" } else { "http" },
             endpoints: options.endpoints,
             current: AtomicUsize::new(0),
             prefix: Prefix::new(&options.namespace),
+            auth,
+            scrub,
         })
     }
 
-    /// One POST to one endpoint.
-    fn post(&self, endpoint: &str, path: &str, body: &Value) -> Result<Value, Failure> {
-        let url = format!("http://{endpoint}{path}");
-        let mut resp = match self.agent.post(&url).send_json(body) {
+    /// One POST to one endpoint, with `token` in the `Authorization` header.
+    fn post(
+        &self,
+        endpoint: &str,
+        path: &str,
+        body: &Value,
+        token: Option<&str>,
+    ) -> Result<Value, Failure> {
+        let url = format!("{}://{endpoint}{path}", self.scheme);
+        let mut req = self.agent.post(&url);
+        if let Some(t) = token {
+            req = req.header("Authorization", t);
+        }
+        let mut resp = match req.send_json(body) {
             Ok(r) => r,
             Err(e) => {
                 let not_sent = match &e {
@@ -176,7 +242,17 @@ impl EtcdStore {
                     }
                     _ => false,
                 };
-                let message = format!("{endpoint}: {e}");
+                let mut message = self.scrub.scrub(&format!("{endpoint}: {e}"));
+                // A TLS-only etcd drops a plain-HTTP client without a word.
+                let dropped = matches!(&e, ureq::Error::Io(io) if matches!(
+                    io.kind(),
+                    std::io::ErrorKind::ConnectionReset
+                        | std::io::ErrorKind::ConnectionAborted
+                        | std::io::ErrorKind::UnexpectedEof
+                )) || e.to_string().contains("disconnected");
+                if dropped && self.scheme == "http" {
+                    message.push_str(" (an HTTPS-only endpoint? then use etcd+https://)");
+                }
                 return Err(if not_sent {
                     Failure::NotSent(message)
                 } else {
@@ -185,10 +261,31 @@ impl EtcdStore {
             }
         };
         let status = resp.status().as_u16();
-        let json: Value = resp
+        let text = resp
             .body_mut()
-            .read_json()
+            .read_to_string()
             .map_err(|e| Failure::Unknown(format!("{endpoint}: reading the answer: {e}")))?;
+        let json: Value = match serde_json::from_str(&text) {
+            Ok(v) => v,
+            // Not etcd's JSON: a proxy, or etcd refusing the request before
+            // its gateway ("Client sent an HTTP request to an HTTPS
+            // server", a client certificate with a CommonName).
+            Err(_) if status != 200 => {
+                let line = text.lines().next().unwrap_or("").trim();
+                let line: String = line.chars().take(200).collect();
+                return Err(Failure::Server {
+                    message: self
+                        .scrub
+                        .scrub(&format!("{endpoint}: HTTP {status}: {line}")),
+                    retryable: matches!(status, 502..=504),
+                });
+            }
+            Err(e) => {
+                return Err(Failure::Unknown(format!(
+                    "{endpoint}: reading the answer: {e}"
+                )))
+            }
+        };
         if status == 200 {
             return Ok(json);
         }
@@ -200,17 +297,80 @@ impl EtcdStore {
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_string();
+        let message = self
+            .scrub
+            .scrub(&format!("{endpoint}: HTTP {status}, code {code}: {text}"));
+        // 16 UNAUTHENTICATED: etcd's "invalid auth token".
+        if code == 16 || text.contains("invalid auth token") {
+            return Err(Failure::BadToken(message));
+        }
         // 4 DEADLINE_EXCEEDED, 10 ABORTED, 14 UNAVAILABLE; HTTP 503/504.
         let retryable = matches!(code, 4 | 10 | 14) || matches!(status, 502..=504);
-        Err(Failure::Server {
-            message: format!("{endpoint}: HTTP {status}, code {code}: {text}"),
-            retryable,
-        })
+        Err(Failure::Server { message, retryable })
     }
 
-    /// Sends a request, failing over between endpoints as the type docs
-    /// describe. `read`: the request changes nothing, so it may be resent.
+    /// Sends a request (authenticated when the store has a user), failing
+    /// over between endpoints as the type docs describe. `read`: the
+    /// request changes nothing, so it may be resent.
     fn call(&self, path: &str, body: &Value, read: bool) -> Result<Value, StoreError> {
+        let Some(auth) = &self.auth else {
+            return self
+                .send(path, body, read, None)
+                .map_err(SendError::into_store);
+        };
+        let cached = auth.token.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let token = match cached {
+            Some(t) => t,
+            None => self.authenticate(auth)?,
+        };
+        match self.send(path, body, read, Some(&token)) {
+            // Refused before anything was applied: a new token, once more.
+            Err(SendError::BadToken(_)) => {
+                let token = self.authenticate(auth)?;
+                self.send(path, body, read, Some(&token))
+                    .map_err(SendError::into_store)
+            }
+            r => r.map_err(SendError::into_store),
+        }
+    }
+
+    /// Gets a new token for `auth` (and keeps it for the next requests).
+    fn authenticate(&self, auth: &Auth) -> Result<String, StoreError> {
+        let body = json!({ "name": auth.user, "password": auth.password.expose() });
+        // Authenticating changes no key: resending it is safe.
+        let resp = self
+            .send("/v3/auth/authenticate", &body, true, None)
+            .map_err(SendError::into_store)
+            .map_err(|mut e| {
+                e.message = format!("authentication as {:?} failed: {}", auth.user, e.message);
+                e
+            })?;
+        let token = resp
+            .get("token")
+            .and_then(Value::as_str)
+            .filter(|t| !t.is_empty())
+            .ok_or_else(|| {
+                StoreError::fatal(
+                    NAME,
+                    format!(
+                        "authentication as {:?}: no token in the answer (is auth enabled?)",
+                        auth.user
+                    ),
+                )
+            })?
+            .to_string();
+        *auth.token.lock().unwrap_or_else(|p| p.into_inner()) = Some(token.clone());
+        Ok(token)
+    }
+
+    /// [`EtcdStore::call`] with a given token (or none).
+    fn send(
+        &self,
+        path: &str,
+        body: &Value,
+        read: bool,
+        token: Option<&str>,
+    ) -> Result<Value, SendError> {
         let n = self.endpoints.len();
         let first = self.current.load(Ordering::Relaxed) % n;
         let passes = if read { READ_PASSES } else { 1 };
@@ -220,7 +380,7 @@ impl EtcdStore {
                 std::thread::sleep(PASS_PAUSE);
             }
             let i = (first + attempt) % n;
-            match self.post(&self.endpoints[i], path, body) {
+            match self.post(&self.endpoints[i], path, body, token) {
                 Ok(v) => {
                     if i != first {
                         self.current.store(i, Ordering::Relaxed);
@@ -237,20 +397,30 @@ impl EtcdStore {
                         return Err(StoreError::transient(
                             NAME,
                             format!("{m} (the write may or may not have been applied)"),
-                        ));
+                        )
+                        .into());
                     }
                     last = m;
                 }
+                Err(Failure::BadToken(message)) => {
+                    // Authenticate at this member, then resend here.
+                    self.current.store(i, Ordering::Relaxed);
+                    return Err(match token {
+                        Some(_) => SendError::BadToken(message),
+                        None => SendError::Store(StoreError::fatal(NAME, message)),
+                    });
+                }
                 Err(Failure::Server { message, retryable }) => {
                     if !retryable {
-                        return Err(StoreError::fatal(NAME, message));
+                        return Err(StoreError::fatal(NAME, message).into());
                     }
                     if !read {
                         self.current.store((i + 1) % n, Ordering::Relaxed);
                         return Err(StoreError::transient(
                             NAME,
                             format!("{message} (the write may or may not have been applied)"),
-                        ));
+                        )
+                        .into());
                     }
                     last = message;
                 }
@@ -262,9 +432,108 @@ impl EtcdStore {
                 "no endpoint of {} answered; last error: {last}",
                 self.endpoints.join(",")
             ),
-        ))
+        )
+        .into())
     }
+}
 
+impl From<crate::spec::EtcdUrl> for EtcdOptions {
+    fn from(e: crate::spec::EtcdUrl) -> Self {
+        EtcdOptions {
+            endpoints: e.endpoints,
+            namespace: e.namespace,
+            timeout: e.timeout,
+            user: e.user,
+            password: e.password,
+            tls: e.tls,
+        }
+    }
+}
+
+impl SendError {
+    fn into_store(self) -> StoreError {
+        match self {
+            SendError::Store(e) => e,
+            SendError::BadToken(m) => StoreError::fatal(NAME, m),
+        }
+    }
+}
+
+/// The user and password of `o`, else of `ETCDCTL_USER` (`USER` or
+/// `USER:PASSWORD`) and `ETCDCTL_PASSWORD`, as etcdctl reads them; the
+/// password is added to `scrub`.
+fn auth_from(o: &EtcdOptions, scrub: &mut Scrub) -> Option<Auth> {
+    let (user, password) = match &o.user {
+        Some(u) => (u.clone(), o.password.clone()),
+        None => {
+            let v = env("ETCDCTL_USER")?;
+            match v.split_once(':') {
+                Some((u, p)) => (u.to_string(), Some(Secret::new(p))),
+                None => (v, None),
+            }
+        }
+    };
+    let password = password
+        .or_else(|| env("ETCDCTL_PASSWORD").map(Secret::new))
+        .unwrap_or_default();
+    scrub.add(password.expose());
+    Some(Auth {
+        user,
+        password,
+        token: Mutex::new(None),
+    })
+}
+
+/// ureq's TLS settings for `t` (files from `ETCDCTL_CACERT`,
+/// `ETCDCTL_CERT`, `ETCDCTL_KEY` when the URL names none).
+fn tls_config(t: &TlsOptions) -> Result<TlsConfig, StoreError> {
+    let ca = t.ca.clone().or_else(|| env("ETCDCTL_CACERT"));
+    let (cert, key) = match (&t.cert, &t.key) {
+        (Some(c), Some(k)) => (Some(c.clone()), Some(k.clone())),
+        _ => (env("ETCDCTL_CERT"), env("ETCDCTL_KEY")),
+    };
+    let pem_err = |what: &str, path: &str, e: ureq::Error| {
+        StoreError::fatal(NAME, format!("the {what} file {path:?}: {e}"))
+    };
+    let certs = |what: &str, path: &str| -> Result<Vec<Certificate<'static>>, StoreError> {
+        let pem = read_pem(NAME, what, path)?;
+        let mut out = Vec::new();
+        for item in parse_pem(&pem) {
+            if let PemItem::Certificate(c) = item.map_err(|e| pem_err(what, path, e))? {
+                out.push(c);
+            }
+        }
+        if out.is_empty() {
+            return Err(StoreError::fatal(
+                NAME,
+                format!("the {what} file {path:?} holds no certificate"),
+            ));
+        }
+        Ok(out)
+    };
+    let mut b = TlsConfig::builder();
+    if let Some(ca) = &ca {
+        b = b.root_certs(RootCerts::new_with_certs(&certs("cacert", ca)?));
+    }
+    match (&cert, &key) {
+        (Some(cert), Some(key)) => {
+            let chain = certs("cert", cert)?;
+            let key = PrivateKey::from_pem(&read_pem(NAME, "key", key)?)
+                .map_err(|e| pem_err("key", key, e))?;
+            b = b.client_cert(Some(ClientCert::new_with_certs(&chain, key)));
+        }
+        (None, None) => {}
+        _ => {
+            return Err(StoreError::fatal(
+                NAME,
+                "a client certificate needs both cert= and key= (or ETCDCTL_CERT and ETCDCTL_KEY)",
+            ))
+        }
+    }
+    Ok(b.build())
+}
+
+impl EtcdStore {
     fn range(
         &self,
         range: &KeyRange,

@@ -28,9 +28,9 @@
 //! | `memory:` | [`lexikey::store::MemStore`] (nothing persisted) |
 //! | `redb:PATH` | redb database file `PATH` (created if missing) |
 //! | `rocksdb:PATH` | RocksDB directory `PATH` (created if missing) |
-//! | `redis://HOST:PORT[/DB]` | Redis server |
-//! | `postgres://USER@HOST:PORT/DB` (or `postgresql://`) | PostgreSQL server |
-//! | `etcd://HOST:PORT[,HOST:PORT…]` | etcd cluster (plain HTTP); fails over between endpoints |
+//! | `redis://[USER:PASSWORD@]HOST:PORT[/DB]` | Redis server (`rediss://`: TLS) |
+//! | `postgres://USER[:PASSWORD]@HOST:PORT/DB` (or `postgresql://`) | PostgreSQL server (`sslmode=`: TLS) |
+//! | `etcd://[USER:PASSWORD@]HOST:PORT[,HOST:PORT…]` | etcd cluster (plain HTTP; `etcd+https://`: TLS); fails over between endpoints |
 //!
 //! Options follow a `?` as `name=value` pairs joined by `&`:
 //!
@@ -45,8 +45,19 @@
 //!   once (see [`RedbOptions::multi_process`]); default `one`.
 //! - `timeout_ms=N` (etcd, redis, postgres) — bound on one request / connect,
 //!   default 5000.
+//! - TLS: `cacert=`, `cert=`, `key=` (PEM files; `rediss://`,
+//!   `etcd+https://`), and PostgreSQL's `sslmode=`, `sslrootcert=`,
+//!   `sslcert=`, `sslkey=` (see [`TlsOptions`] and each adapter's docs for
+//!   the environment variables they also read).
 //! - any other option of a `postgres://` or `redis://` URL is passed to its
 //!   client library unchanged.
+//!
+//! ## Secrets
+//!
+//! A password in a URL is never shown: every error message, `Display` and
+//! `Debug` of [`StoreSpec`] and [`ClientUrl`], and [`StoreSpec::to_url`]
+//! print it as `***` (see [`redact_url`]); [`StoreSpec::connect_url`] is the
+//! explicit way to get it back, for connecting.
 //!
 //! ```
 //! # fn main() -> Result<(), lexikey::store::StoreError> {
@@ -77,7 +88,10 @@ use lexikey::store::{Store, StoreError};
 mod options;
 mod pool;
 mod prefix;
+mod secret;
 mod spec;
+#[cfg(any(feature = "redis", feature = "postgres", feature = "etcd"))]
+mod tls;
 
 #[cfg(feature = "etcd")]
 mod etcd_store;
@@ -102,7 +116,8 @@ pub use redis_store::RedisStore;
 pub use rocksdb_store::RocksStore;
 
 pub use options::{check_namespace, DEFAULT_NAMESPACE};
-pub use spec::{parse_url, ClientUrl, StoreSpec, DEFAULT_TIMEOUT};
+pub use secret::{redact_url, Secret, MIN_SCRUBBED_LEN, REDACTED};
+pub use spec::{parse_url, ClientUrl, StoreSpec, TlsOptions, DEFAULT_TIMEOUT};
 
 /// The name of this crate's own errors (bad URL, missing feature) in
 /// [`StoreError::store`].
@@ -149,10 +164,16 @@ pub fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
             endpoints,
             namespace,
             timeout,
+            user,
+            password,
+            tls,
         } => Ok(Box::new(EtcdStore::open_checked(EtcdOptions {
             endpoints,
             namespace,
             timeout,
+            user,
+            password,
+            tls,
         })?)),
         // A store whose feature this build lacks (caught above).
         #[allow(unreachable_patterns)] // every feature on
@@ -165,23 +186,31 @@ fn missing(scheme: &str) -> Option<&'static str> {
     let (feature, on) = match scheme {
         "redb" => ("redb", cfg!(feature = "redb")),
         "rocksdb" => ("rocksdb", cfg!(feature = "rocksdb")),
-        "redis" => ("redis", cfg!(feature = "redis")),
+        "redis" | "rediss" => ("redis", cfg!(feature = "redis")),
         "postgres" | "postgresql" => ("postgres", cfg!(feature = "postgres")),
-        "etcd" => ("etcd", cfg!(feature = "etcd")),
+        "etcd" | "etcd+https" => ("etcd", cfg!(feature = "etcd")),
         _ => return None,
     };
     (!on).then_some(feature)
 }
 
-/// A fatal error about a URL, naming the URL and what is wrong with it.
+/// A fatal error about a URL, naming the URL and what is wrong with it
+/// (the URL's secrets hidden in both).
 pub(crate) fn bad_url(url: &str, why: impl std::fmt::Display) -> StoreError {
-    StoreError::fatal(STORE_NAME, format!("bad store URL `{url}`: {why}"))
+    let why = secret::Scrub::of_url(url).scrub(&why.to_string());
+    StoreError::fatal(
+        STORE_NAME,
+        format!("bad store URL `{}`: {why}", redact_url(url)),
+    )
 }
 
 fn missing_feature(url: &str, feature: &str) -> StoreError {
     StoreError::fatal(
         STORE_NAME,
-        format!("`{url}` needs lexikey-stores built with cargo feature `{feature}`"),
+        format!(
+            "`{}` needs lexikey-stores built with cargo feature `{feature}`",
+            redact_url(url)
+        ),
     )
 }
 

@@ -2,14 +2,26 @@
 //! as `memcmp`, so index order is lexikey's order.
 
 use std::str::FromStr;
+use std::sync::Arc;
 
 use lexikey::store::{Entry, Store, StoreError};
 use lexikey::KeyRange;
+use postgres::config::SslMode;
 use postgres::error::SqlState;
 use postgres::{Client, Config, NoTls, Statement};
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::client::WebPkiServerVerifier;
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
+use rustls::{
+    CertificateError, ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme,
+};
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 use crate::pool::Pool;
-use crate::spec::{parse_client, ClientUrl};
+use crate::secret::Scrub;
+use crate::spec::{parse_client, ClientUrl, TlsOptions};
+use crate::tls::{env, install_ring, read_pem};
 
 const NAME: &str = "postgres";
 
@@ -31,8 +43,22 @@ const NAME: &str = "postgres";
 ///
 /// Each statement is atomic on its own (autocommit). Connections are
 /// pooled, each with its statements prepared once.
+///
+/// **TLS and passwords**, as libpq does them: `sslmode=` `disable`,
+/// `prefer` (the default: TLS when the server offers it, certificate not
+/// checked), `require` (TLS; the certificate is checked against
+/// `sslrootcert=` when one is given, as `verify-ca`), `verify-ca` (the
+/// chain up to `sslrootcert=`), `verify-full` (the chain and the host
+/// name). `sslrootcert=system` trusts the system's roots; without
+/// `sslrootcert=`, the `verify-*` modes read `~/.postgresql/root.crt`.
+/// `sslcert=`/`sslkey=` give a client certificate. Unset URL parts come
+/// from `PGUSER`, `PGPASSWORD`, `PGSSLMODE`, `PGSSLROOTCERT`, `PGSSLCERT`,
+/// `PGSSLKEY`. The password is sent as the server asks (SCRAM-SHA-256 or
+/// MD5); TLS is rustls with the `ring` provider (no OpenSSL).
 pub struct PostgresStore {
     config: Config,
+    tls: Option<MakeRustlsConnect>,
+    scrub: Scrub,
     table: String,
     pool: Pool<Conn>,
 }
@@ -76,13 +102,33 @@ fn err(e: &postgres::Error) -> StoreError {
     };
     let message = match e.as_db_error() {
         Some(db) => format!("{}: {}", db.code().code(), db.message()),
-        None => e.to_string(),
+        None => {
+            // The crate's message alone is vague ("error performing TLS
+            // handshake"): add the causes (rustls: "invalid peer
+            // certificate: UnknownIssuer").
+            let mut m = e.to_string();
+            let mut cause = std::error::Error::source(e);
+            while let Some(c) = cause {
+                let c = c.to_string();
+                if !m.contains(&c) {
+                    m = format!("{m}: {c}");
+                }
+                cause = c_source(cause);
+            }
+            m
+        }
     };
     StoreError {
         store: NAME,
         message,
         retryable,
     }
+}
+
+fn c_source<'a>(
+    e: Option<&'a (dyn std::error::Error + 'static)>,
+) -> Option<&'a (dyn std::error::Error + 'static)> {
+    e.and_then(std::error::Error::source)
 }
 
 /// Quotes an identifier (namespaces have no `"`, but stay safe anyway).
@@ -106,21 +152,59 @@ impl PostgresStore {
     pub(crate) fn open_parsed(url: &str, c: &ClientUrl) -> Result<PostgresStore, StoreError> {
         let (ns, timeout) = (&c.namespace, c.timeout);
         let client_url = c.client_url();
+        let mut scrub = Scrub::of_url(url);
         let mut config =
             Config::from_str(&client_url).map_err(|e| crate::bad_url(url, e.to_string()))?;
         let _ = config.connect_timeout(timeout);
         if config.get_hosts().is_empty() {
             return Err(crate::bad_url(url, "no host"));
         }
+        if config.get_user().is_none() {
+            if let Some(u) = env("PGUSER") {
+                let _ = config.user(&u);
+            }
+        }
+        if config.get_password().is_none() {
+            if let Some(p) = env("PGPASSWORD") {
+                scrub.add(&p);
+                let _ = config.password(&p);
+            }
+        }
+        let tls = tls_from_env(&c.tls);
+        let mode = tls.mode.as_deref().unwrap_or("prefer");
+        let _ = config.ssl_mode(match mode {
+            "disable" => SslMode::Disable,
+            "prefer" => SslMode::Prefer,
+            _ => SslMode::Require,
+        });
+        let tls = match mode {
+            "disable" => None,
+            _ => Some(MakeRustlsConnect::new(client_config(mode, &tls)?)),
+        };
         let store = PostgresStore {
             config,
+            tls,
+            scrub,
             table: quote_ident(ns),
             pool: Pool::new(64),
         };
-        let mut client = store.config.connect(NoTls).map_err(|e| err(&e))?;
+        let mut client = store.connect()?;
         store.create_table(&mut client)?;
         store.pool.put(store.prepare(client)?);
         Ok(store)
+    }
+
+    /// A new connection (TLS as configured).
+    fn connect(&self) -> Result<Client, StoreError> {
+        let r = match &self.tls {
+            None => self.config.connect(NoTls),
+            Some(tls) => self.config.connect(tls.clone()),
+        };
+        r.map_err(|e| {
+            let mut e = err(&e);
+            e.message = self.scrub.scrub(&e.message);
+            e
+        })
     }
 
     fn create_table(&self, client: &mut Client) -> Result<(), StoreError> {
@@ -189,7 +273,7 @@ impl PostgresStore {
         let mut c = match self.pool.take() {
             Some(c) if !c.client.is_closed() => c,
             _ => {
-                let client = self.config.connect(NoTls).map_err(|e| err(&e))?;
+                let client = self.connect()?;
                 self.prepare(client)?
             }
         };
@@ -208,6 +292,186 @@ impl PostgresStore {
                 Err(err(&e))
             }
         }
+    }
+}
+
+/// `t` with what the URL leaves unset taken from `PGSSLMODE`,
+/// `PGSSLROOTCERT`, `PGSSLCERT` and `PGSSLKEY`.
+fn tls_from_env(t: &TlsOptions) -> TlsOptions {
+    let or_env = |v: &Option<String>, name: &str| v.clone().or_else(|| env(name));
+    let mut t = t.clone();
+    t.mode = or_env(&t.mode, "PGSSLMODE");
+    t.ca = or_env(&t.ca, "PGSSLROOTCERT");
+    if t.cert.is_none() && t.key.is_none() {
+        t.cert = env("PGSSLCERT");
+        t.key = env("PGSSLKEY");
+    }
+    t
+}
+
+/// The rustls configuration of an `sslmode` (not `disable`); see the type
+/// docs of [`PostgresStore`].
+fn client_config(mode: &str, t: &TlsOptions) -> Result<ClientConfig, StoreError> {
+    install_ring();
+    if !crate::spec::SSL_MODES.contains(&mode) {
+        return Err(StoreError::fatal(
+            NAME,
+            format!(
+                "PGSSLMODE={mode}: expected {}",
+                crate::spec::SSL_MODES.join(", ")
+            ),
+        ));
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let tls_err = |e: rustls::Error| StoreError::fatal(NAME, format!("TLS setup: {e}"));
+    let builder = ClientConfig::builder_with_provider(Arc::clone(&provider))
+        .with_safe_default_protocol_versions()
+        .map_err(tls_err)?;
+    // libpq: `require` with a root certificate file behaves as `verify-ca`.
+    let verify = match mode {
+        "verify-ca" | "verify-full" => true,
+        "require" => t.ca.is_some(),
+        _ => false,
+    };
+    let verifier: Arc<dyn ServerCertVerifier> = if verify {
+        let roots = Arc::new(root_store(mode, t.ca.as_deref())?);
+        let webpki = WebPkiServerVerifier::builder_with_provider(roots, Arc::clone(&provider))
+            .build()
+            .map_err(|e| StoreError::fatal(NAME, format!("TLS setup: {e}")))?;
+        Arc::new(Verifier {
+            webpki: Some(webpki),
+            check_name: mode == "verify-full",
+            provider: Arc::clone(&provider),
+        })
+    } else {
+        Arc::new(Verifier {
+            webpki: None,
+            check_name: false,
+            provider: Arc::clone(&provider),
+        })
+    };
+    let builder = builder
+        .dangerous()
+        .with_custom_certificate_verifier(verifier);
+    match (&t.cert, &t.key) {
+        (Some(cert), Some(key)) => {
+            let certs = CertificateDer::pem_slice_iter(&read_pem(NAME, "sslcert", cert)?)
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| StoreError::fatal(NAME, format!("sslcert {cert:?}: {e}")))?;
+            let key = PrivateKeyDer::from_pem_slice(&read_pem(NAME, "sslkey", key)?)
+                .map_err(|e| StoreError::fatal(NAME, format!("sslkey {key:?}: {e}")))?;
+            builder.with_client_auth_cert(certs, key).map_err(tls_err)
+        }
+        _ => Ok(builder.with_no_client_auth()),
+    }
+}
+
+/// The roots a `verify-*` mode trusts: `sslrootcert=FILE`,
+/// `sslrootcert=system` (the system's store), or `~/.postgresql/root.crt`.
+fn root_store(mode: &str, ca: Option<&str>) -> Result<RootCertStore, StoreError> {
+    let mut roots = RootCertStore::empty();
+    let path = match ca {
+        Some("system") => {
+            let found = rustls_native_certs::load_native_certs();
+            let _ = roots.add_parsable_certificates(found.certs);
+            if roots.is_empty() {
+                return Err(StoreError::fatal(
+                    NAME,
+                    "sslrootcert=system: the system has no trusted roots",
+                ));
+            }
+            return Ok(roots);
+        }
+        Some(p) => p.to_string(),
+        None => {
+            let home = env("HOME").unwrap_or_default();
+            let p = format!("{home}/.postgresql/root.crt");
+            if !std::path::Path::new(&p).exists() {
+                return Err(StoreError::fatal(
+                    NAME,
+                    format!("sslmode={mode} needs sslrootcert=FILE (or =system), or {p}"),
+                ));
+            }
+            p
+        }
+    };
+    for c in CertificateDer::pem_slice_iter(&read_pem(NAME, "sslrootcert", &path)?) {
+        let c = c.map_err(|e| StoreError::fatal(NAME, format!("sslrootcert {path:?}: {e}")))?;
+        roots
+            .add(c)
+            .map_err(|e| StoreError::fatal(NAME, format!("sslrootcert {path:?}: {e}")))?;
+    }
+    if roots.is_empty() {
+        return Err(StoreError::fatal(
+            NAME,
+            format!("sslrootcert {path:?}: no certificate"),
+        ));
+    }
+    Ok(roots)
+}
+
+/// libpq's certificate checks: none (`prefer`, `require`), the chain
+/// (`verify-ca`: a certificate for another name passes), or the chain and
+/// the name (`verify-full`). Handshake signatures are always checked.
+#[derive(Debug)]
+struct Verifier {
+    webpki: Option<Arc<WebPkiServerVerifier>>,
+    check_name: bool,
+    provider: Arc<rustls::crypto::CryptoProvider>,
+}
+
+impl ServerCertVerifier for Verifier {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp: &[u8],
+        now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        let Some(webpki) = &self.webpki else {
+            return Ok(ServerCertVerified::assertion());
+        };
+        match webpki.verify_server_cert(end_entity, intermediates, server_name, ocsp, now) {
+            Err(rustls::Error::InvalidCertificate(
+                CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
+            )) if !self.check_name => Ok(ServerCertVerified::assertion()),
+            r => r,
+        }
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
     }
 }
 

@@ -5,10 +5,14 @@ use std::time::Duration;
 
 use lexikey::store::{Entry, Store, StoreError};
 use lexikey::KeyRange;
-use redis::{Client, Connection, RedisError, Script};
+use redis::{
+    Client, ClientTlsConfig, Connection, IntoConnectionInfo, RedisError, Script, TlsCertificates,
+};
 
 use crate::pool::Pool;
+use crate::secret::Scrub;
 use crate::spec::{parse_client, ClientUrl};
+use crate::tls::{env, install_ring, read_pem};
 
 const NAME: &str = "redis";
 
@@ -67,8 +71,17 @@ return out
 /// Connections are pooled. A connection that fails is dropped; the error is
 /// retryable, and for a write it means "outcome unknown" (see the
 /// [crate docs](crate#errors-and-retries)).
+///
+/// **TLS and passwords.** `rediss://` connects over TLS (rustls, `ring`
+/// provider), trusting the system's roots or the PEM file `cacert=`;
+/// `cert=` and `key=` give a client certificate. A password
+/// (`requirepass`) is `redis://:PASSWORD@HOST:PORT`, an ACL user
+/// `redis://USER:PASSWORD@HOST:PORT`; a URL without a password takes it from
+/// `REDISCLI_AUTH`, as `redis-cli` does.
 pub struct RedisStore {
     client: Client,
+    tls: bool,
+    scrub: Scrub,
     zset: Vec<u8>,
     hash: Vec<u8>,
     timeout: Duration,
@@ -92,6 +105,10 @@ impl std::fmt::Debug for RedisStore {
 }
 
 fn err(e: &RedisError) -> StoreError {
+    // A refused password is not going to work on a second try.
+    if e.kind() == redis::ErrorKind::AuthenticationFailed {
+        return StoreError::fatal(NAME, e.to_string());
+    }
     use redis::{ErrorKind, ServerErrorKind};
     let retryable = e.is_io_error()
         || e.is_timeout()
@@ -134,10 +151,40 @@ impl RedisStore {
     pub(crate) fn open_parsed(url: &str, c: &ClientUrl) -> Result<RedisStore, StoreError> {
         let (ns, timeout) = (&c.namespace, c.timeout);
         let client_url = c.client_url();
-        let client =
-            Client::open(client_url.as_str()).map_err(|e| crate::bad_url(url, e.to_string()))?;
+        let mut scrub = Scrub::of_url(url);
+        let bad = |e: RedisError| crate::bad_url(url, e.to_string());
+        let mut info = client_url.as_str().into_connection_info().map_err(bad)?;
+        if info.redis_settings().password().is_none() {
+            if let Some(p) = env("REDISCLI_AUTH") {
+                scrub.add(&p);
+                let settings = info.redis_settings().clone().set_password(p);
+                info = info.set_redis_settings(settings);
+            }
+        }
+        let tls = client_url.starts_with("rediss:");
+        let client = if tls {
+            install_ring();
+            let read = |what: &str, path: &Option<String>| {
+                path.as_deref().map(|p| read_pem(NAME, what, p)).transpose()
+            };
+            let certs = TlsCertificates {
+                root_cert: read("cacert", &c.tls.ca)?,
+                client_tls: match (read("cert", &c.tls.cert)?, read("key", &c.tls.key)?) {
+                    (Some(client_cert), Some(client_key)) => Some(ClientTlsConfig {
+                        client_cert,
+                        client_key,
+                    }),
+                    _ => None,
+                },
+            };
+            Client::build_with_tls(info, certs).map_err(bad)?
+        } else {
+            Client::open(info).map_err(bad)?
+        };
         let store = RedisStore {
             client,
+            tls,
+            scrub,
             zset: ns.as_bytes().to_vec(),
             hash: format!("{ns}:values").into_bytes(),
             timeout,
@@ -155,7 +202,19 @@ impl RedisStore {
         let c = self
             .client
             .get_connection_with_timeout(self.timeout)
-            .map_err(|e| err(&e))?;
+            .map_err(|e| {
+                // A TLS-only server drops a plain-text client.
+                let dropped = e.is_connection_dropped()
+                    || e.to_string().contains("reset by peer")
+                    || e.to_string().contains("end of file");
+                let mut e = err(&e);
+                e.message = self.scrub.scrub(&e.message);
+                if dropped && !self.tls {
+                    e.message
+                        .push_str(" (a TLS-only server? then use rediss://)");
+                }
+                e
+            })?;
         c.set_read_timeout(Some(self.timeout))
             .map_err(|e| err(&e))?;
         c.set_write_timeout(Some(self.timeout))

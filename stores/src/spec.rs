@@ -7,6 +7,7 @@ use lexikey::store::StoreError;
 
 use crate::bad_url;
 use crate::options::{split, Options};
+use crate::secret::{percent_decode, percent_encode, Secret, REDACTED};
 
 /// The bound on one request / connect when a URL has no `timeout_ms=`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(5000);
@@ -19,8 +20,11 @@ pub(crate) const MULTI_PROCESS_NEEDS_FSYNC: &str =
 /// and checked by [`parse_url`] without touching a file or the network.
 ///
 /// [`StoreSpec::to_url`] renders it back as a canonical URL (every option
-/// spelled out) that parses to the same spec.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// spelled out) with any password shown as `***`, for messages;
+/// [`StoreSpec::connect_url`] renders the same URL with the password, for
+/// connecting, and parses to the same spec. `Debug` and `Display` never
+/// show a password (see [`redact_url`](crate::redact_url)).
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum StoreSpec {
     /// `memory:` — a [`lexikey::store::MemStore`].
@@ -46,15 +50,16 @@ pub enum StoreSpec {
         /// `ns=`: the key prefix `NS/`.
         namespace: String,
     },
-    /// `redis://…` (`ns=`: the sorted-set name). The client part (`base`,
-    /// `options`) is checked by the `redis` crate when the store is
-    /// opened, not here.
+    /// `redis://…` or `rediss://…` (TLS; `ns=`: the sorted-set name). The
+    /// client part (`base`, `options`) is checked by the `redis` crate
+    /// when the store is opened, not here.
     Redis(ClientUrl),
     /// `postgres://…` or `postgresql://…` (`ns=`: the table name). The
     /// client part is checked by the `postgres` crate when the store is
     /// opened, not here.
     Postgres(ClientUrl),
-    /// `etcd://HOST:PORT[,HOST:PORT…]`.
+    /// `etcd://[USER[:PASSWORD]@]HOST:PORT[,HOST:PORT…]`, or
+    /// `etcd+https://…` for TLS.
     Etcd {
         /// `HOST:PORT` endpoints, in URL order (at least one).
         endpoints: Vec<String>,
@@ -62,7 +67,123 @@ pub enum StoreSpec {
         namespace: String,
         /// `timeout_ms=` (default [`DEFAULT_TIMEOUT`]).
         timeout: Duration,
+        /// The etcd user (percent-decoded), for etcd's authentication.
+        user: Option<String>,
+        /// Its password (percent-decoded).
+        password: Option<Secret>,
+        /// `Some` for `etcd+https://`: the CA and client certificate
+        /// files (`cacert=`, `cert=`, `key=`).
+        tls: Option<TlsOptions>,
     },
+}
+
+/// TLS settings of a server URL, taken by lexikey (not the client
+/// library): file paths of PEM files, and PostgreSQL's `sslmode`.
+///
+/// | | Redis (`rediss://`) | PostgreSQL | etcd (`etcd+https://`) |
+/// |---|---|---|---|
+/// | [`mode`](Self::mode) | — (the scheme) | `sslmode=` | — (the scheme) |
+/// | [`ca`](Self::ca) | `cacert=` | `sslrootcert=` | `cacert=` |
+/// | [`cert`](Self::cert) | `cert=` | `sslcert=` | `cert=` |
+/// | [`key`](Self::key) | `key=` | `sslkey=` | `key=` |
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TlsOptions {
+    /// PostgreSQL's `sslmode`: `disable`, `prefer`, `require`,
+    /// `verify-ca` or `verify-full` (`None`: not in the URL).
+    pub mode: Option<String>,
+    /// CA certificates to trust (PEM file), instead of the system's.
+    pub ca: Option<String>,
+    /// Client certificate chain (PEM file), with [`key`](Self::key).
+    pub cert: Option<String>,
+    /// The client certificate's private key (PEM file).
+    pub key: Option<String>,
+}
+
+/// The names of the [`TlsOptions`] in one scheme's URLs.
+struct TlsNames {
+    mode: Option<&'static str>,
+    ca: &'static str,
+    cert: &'static str,
+    key: &'static str,
+}
+
+const REDIS_TLS: TlsNames = TlsNames {
+    mode: None,
+    ca: "cacert",
+    cert: "cert",
+    key: "key",
+};
+const POSTGRES_TLS: TlsNames = TlsNames {
+    mode: Some("sslmode"),
+    ca: "sslrootcert",
+    cert: "sslcert",
+    key: "sslkey",
+};
+const ETCD_TLS: TlsNames = TlsNames {
+    mode: None,
+    ca: "cacert",
+    cert: "cert",
+    key: "key",
+};
+
+/// PostgreSQL `sslmode` values lexikey supports (libpq's but `allow`).
+pub(crate) const SSL_MODES: &[&str] = &["disable", "prefer", "require", "verify-ca", "verify-full"];
+
+impl TlsNames {
+    /// Takes the TLS options out of `opts`. `tls`: the scheme asks for TLS
+    /// (files are refused otherwise, as they would be ignored).
+    fn take(&self, url: &str, opts: &mut Options, tls: bool) -> Result<TlsOptions, StoreError> {
+        let mode = match self.mode {
+            Some(name) => match opts.take(name) {
+                Some(m) if !SSL_MODES.contains(&m.as_str()) => {
+                    return Err(bad_url(
+                        url,
+                        format!("option `{name}={m}`: expected {}", SSL_MODES.join(", ")),
+                    ))
+                }
+                m => m,
+            },
+            None => None,
+        };
+        let t = TlsOptions {
+            mode,
+            ca: opts.take(self.ca),
+            cert: opts.take(self.cert),
+            key: opts.take(self.key),
+        };
+        if t.cert.is_some() != t.key.is_some() {
+            return Err(bad_url(
+                url,
+                format!("options `{}=` and `{}=` go together", self.cert, self.key),
+            ));
+        }
+        if !tls && (t.ca.is_some() || t.cert.is_some()) {
+            return Err(bad_url(
+                url,
+                format!(
+                    "options `{}=`, `{}=`, `{}=` need a TLS URL (rediss://, etcd+https://)",
+                    self.ca, self.cert, self.key
+                ),
+            ));
+        }
+        Ok(t)
+    }
+
+    /// Appends `&name=value` for each option set.
+    fn render(&self, t: &TlsOptions, url: &mut String) {
+        let pairs = [
+            (self.mode, &t.mode),
+            (Some(self.ca), &t.ca),
+            (Some(self.cert), &t.cert),
+            (Some(self.key), &t.key),
+        ];
+        for (name, value) in pairs {
+            if let (Some(n), Some(v)) = (name, value) {
+                url.push_str(&format!("&{n}={v}"));
+            }
+        }
+    }
 }
 
 /// Parses a store URL (see the [crate docs](crate#store-urls) for the
@@ -89,7 +210,7 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
     let (scheme, rest) = url.split_once(':').ok_or_else(|| {
         bad_url(
             url,
-            "expected SCHEME:… (memory:, redb:, rocksdb:, redis://, postgres://, etcd://)",
+            "expected SCHEME:… (memory:, redb:, rocksdb:, redis://, rediss://, postgres://, etcd://, etcd+https://)",
         )
     })?;
     match scheme {
@@ -145,7 +266,7 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
                 namespace,
             })
         }
-        "redis" => {
+        "redis" | "rediss" => {
             let c = parse_client(url)?;
             Ok(StoreSpec::Redis(c))
         }
@@ -153,18 +274,21 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
             let c = parse_client(url)?;
             Ok(StoreSpec::Postgres(c))
         }
-        "etcd" => {
-            let (endpoints, namespace, timeout) = parse_etcd(url)?;
+        "etcd" | "etcd+https" => {
+            let e = parse_etcd(url)?;
             Ok(StoreSpec::Etcd {
-                endpoints,
-                namespace,
-                timeout,
+                endpoints: e.endpoints,
+                namespace: e.namespace,
+                timeout: e.timeout,
+                user: e.user,
+                password: e.password,
+                tls: e.tls,
             })
         }
         _ => Err(bad_url(
             url,
             format!(
-                "unknown scheme `{scheme}:` (memory:, redb:, rocksdb:, redis://, postgres://, etcd://)"
+                "unknown scheme `{scheme}:` (memory:, redb:, rocksdb:, redis://, rediss://, postgres://, etcd://, etcd+https://)"
             ),
         )),
     }
@@ -172,36 +296,91 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
 
 /// The URL of a server with a client library (Redis, PostgreSQL): what
 /// lexikey takes out of it, and the rest for the library.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// `base` holds the password, if the URL has one: `Debug` and `Display`
+/// show it as `***` (as they do secret options such as `password=`); print
+/// the struct, never the field.
+#[derive(Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ClientUrl {
-    /// The URL before its `?`, as given (`redis://HOST:PORT[/DB]`,
-    /// `postgres://USER@HOST:PORT/DB`).
+    /// The URL before its `?`, as given (`redis://[USER:PASSWORD@]HOST:PORT[/DB]`,
+    /// `rediss://…`, `postgres://USER[:PASSWORD]@HOST:PORT/DB`).
     pub base: String,
     /// `ns=`: the sorted-set (Redis) or table (PostgreSQL) name.
     pub namespace: String,
     /// `timeout_ms=` (default [`DEFAULT_TIMEOUT`]).
     pub timeout: Duration,
+    /// The TLS options (see [`TlsOptions`] for their names per scheme).
+    pub tls: TlsOptions,
     /// Every other option, in URL order, for the client library.
     pub options: Vec<(String, String)>,
 }
 
 impl ClientUrl {
     /// The URL the client library gets: `base`, then the options lexikey
-    /// did not take.
+    /// did not take. It holds the password: never show it.
     #[allow(dead_code)] // only the redis and postgres adapters use it
     pub(crate) fn client_url(&self) -> String {
-        client_url(&self.base, &self.options)
+        if self.options.is_empty() {
+            self.base.clone()
+        } else {
+            format!("{}?{}", self.base, join(&self.options))
+        }
+    }
+
+    /// Whether this is a Redis URL (`redis://`, `rediss://`).
+    fn is_redis(&self) -> bool {
+        self.base.starts_with("redis")
+    }
+
+    /// The canonical URL; `reveal`: with the password.
+    fn render(&self, reveal: bool) -> String {
+        let mut query = format!(
+            "ns={}&timeout_ms={}",
+            self.namespace,
+            self.timeout.as_millis()
+        );
+        let names = if self.is_redis() {
+            &REDIS_TLS
+        } else {
+            &POSTGRES_TLS
+        };
+        names.render(&self.tls, &mut query);
+        if !self.options.is_empty() {
+            query.push('&');
+            query.push_str(&join(&self.options));
+        }
+        if reveal {
+            format!("{}?{query}", self.base)
+        } else {
+            let query = format!("?{query}");
+            let query = crate::secret::redact_options(&query);
+            format!("{}{query}", crate::redact_url(&self.base))
+        }
     }
 }
 
-fn client_url(base: &str, options: &[(String, String)]) -> String {
-    if options.is_empty() {
-        base.to_string()
-    } else {
-        format!("{base}?{}", join(options))
+impl fmt::Display for ClientUrl {
+    /// The canonical URL, password shown as `***`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(false))
     }
 }
 
+impl fmt::Debug for ClientUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let options = format!("?{}", join(&self.options));
+        f.debug_struct("ClientUrl")
+            .field("base", &crate::redact_url(&self.base))
+            .field("namespace", &self.namespace)
+            .field("timeout", &self.timeout)
+            .field("tls", &self.tls)
+            .field("options", &crate::secret::redact_options(&options))
+            .finish()
+    }
+}
+
+/// `k=v&k=v`.
 fn join(options: &[(String, String)]) -> String {
     options
         .iter()
@@ -216,10 +395,16 @@ pub(crate) fn parse_client(url: &str) -> Result<ClientUrl, StoreError> {
     let mut opts = Options::parse(url, query)?;
     let namespace = opts.namespace(url)?;
     let timeout = timeout(url, &mut opts)?;
+    let tls = if base.starts_with("redis") {
+        REDIS_TLS.take(url, &mut opts, base.starts_with("rediss:"))?
+    } else {
+        POSTGRES_TLS.take(url, &mut opts, true)?
+    };
     Ok(ClientUrl {
         base: base.to_string(),
         namespace,
         timeout,
+        tls,
         options: opts.into_pairs(),
     })
 }
@@ -230,22 +415,70 @@ fn timeout(url: &str, opts: &mut Options) -> Result<Duration, StoreError> {
         .map_or(DEFAULT_TIMEOUT, Duration::from_millis))
 }
 
-/// `etcd://HOST:PORT[,HOST:PORT…][?ns=NAME&timeout_ms=N]`: the endpoints,
-/// the namespace and the timeout.
-pub(crate) fn parse_etcd(url: &str) -> Result<(Vec<String>, String, Duration), StoreError> {
-    let rest = url
-        .strip_prefix("etcd://")
-        .ok_or_else(|| bad_url(url, "expected etcd://HOST:PORT[,HOST:PORT…]"))?;
-    let (hosts, query) = split(rest);
+/// An etcd URL, parsed.
+pub(crate) struct EtcdUrl {
+    pub(crate) endpoints: Vec<String>,
+    pub(crate) namespace: String,
+    pub(crate) timeout: Duration,
+    pub(crate) user: Option<String>,
+    pub(crate) password: Option<Secret>,
+    pub(crate) tls: Option<TlsOptions>,
+}
+
+/// `etcd[+https]://[USER[:PASSWORD]@]HOST:PORT[,HOST:PORT…][?ns=NAME&timeout_ms=N&cacert=…]`.
+pub(crate) fn parse_etcd(url: &str) -> Result<EtcdUrl, StoreError> {
+    let (rest, https) = match (
+        url.strip_prefix("etcd://"),
+        url.strip_prefix("etcd+https://"),
+    ) {
+        (Some(r), _) => (r, false),
+        (None, Some(r)) => (r, true),
+        (None, None) => {
+            return Err(bad_url(
+                url,
+                "expected etcd://HOST:PORT[,HOST:PORT…] or etcd+https://…",
+            ))
+        }
+    };
+    let (authority, query) = split(rest);
     let mut opts = Options::parse(url, query)?;
     let namespace = opts.namespace(url)?;
     let timeout = timeout(url, &mut opts)?;
-    opts.finish(url, &["ns", "timeout_ms"])?;
+    let tls = ETCD_TLS.take(url, &mut opts, https)?;
+    opts.finish(url, &["ns", "timeout_ms", "cacert", "cert", "key"])?;
+    let (userinfo, hosts) = match authority.rsplit_once('@') {
+        Some((u, h)) => (Some(u), h),
+        None => (None, authority),
+    };
+    let (mut user, mut password) = (None, None);
+    if let Some(u) = userinfo {
+        let (name, pass) = match u.split_once(':') {
+            Some((n, p)) => (n, Some(p)),
+            None => (u, None),
+        };
+        let decode = |s: &str, what: &str| {
+            percent_decode(s).ok_or_else(|| bad_url(url, format!("the {what} is not UTF-8")))
+        };
+        if name.is_empty() {
+            return Err(bad_url(url, "expected USER[:PASSWORD]@ before the hosts"));
+        }
+        user = Some(decode(name, "user")?);
+        password = pass
+            .map(|p| decode(p, "password").map(Secret::new))
+            .transpose()?;
+    }
     let endpoints: Vec<String> = hosts.split(',').map(str::to_string).collect();
     for ep in &endpoints {
         check_endpoint(url, ep)?;
     }
-    Ok((endpoints, namespace, timeout))
+    Ok(EtcdUrl {
+        endpoints,
+        namespace,
+        timeout,
+        user,
+        password,
+        tls: https.then_some(tls),
+    })
 }
 
 /// Parses `HOST:PORT`.
@@ -288,10 +521,24 @@ impl StoreSpec {
         }
     }
 
-    /// The canonical URL: the same store, every option spelled out
-    /// (`ns`, then the store's own options, then the client library's, in
-    /// their original order). `parse_url(&spec.to_url()) == Ok(spec)`.
+    /// The canonical URL, for showing: the same store, every option
+    /// spelled out (`ns`, then the store's own options, then the client
+    /// library's, in their original order), any password or secret option
+    /// shown as `***`. For a URL without secrets,
+    /// `parse_url(&spec.to_url()) == Ok(spec)`; to connect, use
+    /// [`StoreSpec::connect_url`].
     pub fn to_url(&self) -> String {
+        self.render(false)
+    }
+
+    /// The canonical URL **with** its password: what a client connects
+    /// with; `parse_url(&spec.connect_url()) == Ok(spec)`. Never print it
+    /// (use [`StoreSpec::to_url`] or `Display`).
+    pub fn connect_url(&self) -> String {
+        self.render(true)
+    }
+
+    fn render(&self, reveal: bool) -> String {
         let ms = |t: &Duration| t.as_millis();
         match self {
             StoreSpec::Memory { namespace } => format!("memory:?ns={namespace}"),
@@ -305,42 +552,53 @@ impl StoreSpec {
                 if *multi_process { "many" } else { "one" }
             ),
             StoreSpec::Rocksdb { path, namespace } => format!("rocksdb:{path}?ns={namespace}"),
-            StoreSpec::Redis(ClientUrl {
-                base,
-                namespace,
-                timeout,
-                options: client_options,
-            })
-            | StoreSpec::Postgres(ClientUrl {
-                base,
-                namespace,
-                timeout,
-                options: client_options,
-            }) => {
-                let mut url = format!("{base}?ns={namespace}&timeout_ms={}", ms(timeout));
-                if !client_options.is_empty() {
-                    url.push('&');
-                    url.push_str(&join(client_options));
-                }
-                url
-            }
+            StoreSpec::Redis(c) | StoreSpec::Postgres(c) => c.render(reveal),
             StoreSpec::Etcd {
                 endpoints,
                 namespace,
                 timeout,
-            } => format!(
-                "etcd://{}?ns={namespace}&timeout_ms={}",
-                endpoints.join(","),
-                ms(timeout)
-            ),
+                user,
+                password,
+                tls,
+            } => {
+                let scheme = if tls.is_some() { "etcd+https" } else { "etcd" };
+                let userinfo = match (user, password) {
+                    (None, _) => String::new(),
+                    (Some(u), None) => format!("{}@", percent_encode(u)),
+                    (Some(u), Some(p)) => {
+                        let p = if reveal {
+                            percent_encode(p.expose())
+                        } else {
+                            REDACTED.to_string()
+                        };
+                        format!("{}:{p}@", percent_encode(u))
+                    }
+                };
+                let mut url = format!(
+                    "{scheme}://{userinfo}{}?ns={namespace}&timeout_ms={}",
+                    endpoints.join(","),
+                    ms(timeout)
+                );
+                if let Some(t) = tls {
+                    ETCD_TLS.render(t, &mut url);
+                }
+                url
+            }
         }
     }
 }
 
 impl fmt::Display for StoreSpec {
-    /// [`StoreSpec::to_url`].
+    /// [`StoreSpec::to_url`]: no password shown.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_url())
+    }
+}
+
+impl fmt::Debug for StoreSpec {
+    /// `StoreSpec(URL)` with [`StoreSpec::to_url`]: no password shown.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "StoreSpec({:?})", self.to_url())
     }
 }
 
@@ -386,6 +644,45 @@ mod tests {
                 }
                 Err(e) => assert!(canonical.is_empty(), "{url}: {e}"),
             }
+        }
+    }
+
+    #[test]
+    fn passwords_show_only_in_connect_url() {
+        for (url, shown) in [
+            (
+                "postgres://alice:s3cretpw@127.0.0.1:1/db?password=s3cretpw&sslmode=verify-full&sslrootcert=/ca.pem",
+                "postgres://alice:***@127.0.0.1:1/db?ns=lexikey&timeout_ms=5000&sslmode=verify-full&sslrootcert=/ca.pem&password=***",
+            ),
+            (
+                "rediss://bob:s3cretpw@h:1/2?cacert=/ca.pem&cert=/c.pem&key=/k.pem",
+                "rediss://bob:***@h:1/2?ns=lexikey&timeout_ms=5000&cacert=/ca.pem&cert=/c.pem&key=/k.pem",
+            ),
+            (
+                "etcd+https://root:s3cret%40pw@a:1,b:2?cacert=/ca.pem",
+                "etcd+https://root:***@a:1,b:2?ns=lexikey&timeout_ms=5000&cacert=/ca.pem",
+            ),
+        ] {
+            let spec = parse_url(url).unwrap();
+            assert_eq!(spec.to_url(), shown);
+            assert_eq!(spec.to_string(), shown);
+            assert!(!format!("{spec:?}").contains("s3cret"), "{spec:?}");
+            assert!(spec.connect_url().contains("s3cret"));
+            assert_eq!(parse_url(&spec.connect_url()).unwrap(), spec);
+        }
+        let spec = parse_url("etcd://u%3Ax:p%40ss@h:1").unwrap();
+        assert!(
+            matches!(&spec, StoreSpec::Etcd { user: Some(u), password: Some(p), tls: None, .. }
+            if u == "u:x" && p.expose() == "p@ss")
+        );
+        for bad in [
+            "redis://h:1?cacert=/ca.pem",
+            "etcd://h:1?cert=/c.pem",
+            "rediss://h:1?cert=/c.pem",
+            "postgres://u@h/db?sslmode=allow",
+            "etcd://@h:1",
+        ] {
+            assert!(parse_url(bad).is_err(), "{bad}");
         }
     }
 

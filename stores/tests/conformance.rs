@@ -60,7 +60,8 @@ fn server(var: &str, test: &str) -> Fixture {
         )
     });
     let url = with_ns(&url, &namespace(test));
-    let store = lexikey_stores::open(&url).unwrap_or_else(|e| panic!("open {url}: {e}"));
+    let store = lexikey_stores::open(&url)
+        .unwrap_or_else(|e| panic!("open {}: {e}", lexikey_stores::redact_url(&url)));
     Fixture {
         store: Arc::from(store),
         _dir: None,
@@ -700,6 +701,38 @@ conformance!(
     etcd_cluster,
     feature = "etcd",
     |t| server("LEXIKEY_ETCD_CLUSTER_URL", t),
+    200,
+    50
+);
+
+// The same suite over TLS with authentication (scripts/stores.sh starts
+// these servers with TLS only and passwords on: see stores/tests/secure.rs
+// for what must fail against them).
+conformance!(
+    redis_tls,
+    feature = "redis",
+    |t| server("LEXIKEY_REDIS_TLS_URL", t),
+    300,
+    100
+);
+conformance!(
+    postgres_tls,
+    feature = "postgres",
+    |t| server("LEXIKEY_POSTGRES_TLS_URL", t),
+    300,
+    100
+);
+conformance!(
+    etcd_tls,
+    feature = "etcd",
+    |t| server("LEXIKEY_ETCD_TLS_URL", t),
+    200,
+    50
+);
+conformance!(
+    etcd_cluster_tls,
+    feature = "etcd",
+    |t| server("LEXIKEY_ETCD_CLUSTER_TLS_URL", t),
     200,
     50
 );

@@ -46,7 +46,10 @@ Options:
   --store URL   memory:, redb:PATH (embedded, the default build), rocksdb:PATH,
                 redis://HOST:PORT, postgres://USER@HOST:PORT/DB, etcd://HOST:PORT[,...]
                 (server stores need the cli built with feature redis, postgres, etcd,
-                rocksdb or all-servers)
+                rocksdb or all-servers); TLS: rediss://, postgres://…?sslmode=verify-full,
+                etcd+https:// (see the README's 'Production stores'). Without --store,
+                the URL in the LEXIKEY_STORE variable (keeps a password out of 'ps').
+                Passwords never appear in messages (shown as ***)
   --format F    key format: hex (default), base64, decimal, binary; every client of
                 a table must use the same
   --guard       the reuse guard: a low-water mark makes IDs strictly decreasing even
@@ -64,8 +67,9 @@ a terminal.
 /// # Errors
 /// Missing options, a store URL that does not open, a bad configuration.
 pub fn table_allocator(args: &Args) -> Result<Allocator<Arc<dyn Store>>> {
-    let Some(url) = args.value("store") else {
-        bail!("missing --store URL (e.g. --store redb:lexikey.redb)");
+    let env_url = store_from_env();
+    let Some(url) = args.value("store").or(env_url.as_deref()) else {
+        bail!("missing --store URL (e.g. --store redb:lexikey.redb, or set LEXIKEY_STORE)");
     };
     let Some(table) = args.value("table") else {
         bail!("missing --table NAME");
@@ -79,12 +83,22 @@ pub fn table_allocator(args: &Args) -> Result<Allocator<Arc<dyn Store>>> {
     Ok(Allocator::new(store, config)?)
 }
 
-/// Opens a store URL.
+/// The store URL of `LEXIKEY_STORE` (unset or empty: `None`), taken when
+/// `--store` is not given: a URL with a password stays out of the command
+/// line, which `ps` shows to every user.
+pub fn store_from_env() -> Option<String> {
+    std::env::var("LEXIKEY_STORE")
+        .ok()
+        .filter(|u| !u.is_empty())
+}
+
+/// Opens a store URL. Messages show it with its password as `***`.
 ///
 /// # Errors
 /// The URL does not parse, or the store cannot be opened or reached.
 pub fn open_store(url: &str) -> Result<Arc<dyn Store>> {
-    let store = lexikey_stores::open(url).with_context(|| format!("cannot open store {url:?}"))?;
+    let store = lexikey_stores::open(url)
+        .with_context(|| format!("cannot open store {:?}", lexikey_stores::redact_url(url)))?;
     Ok(Arc::from(store))
 }
 

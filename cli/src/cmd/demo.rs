@@ -64,6 +64,9 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
     };
     let result = (|| {
         let store = super::alloc::open_store(&url)?;
+        // Never print a password (LEXIKEY_STORE is not read here: the
+        // demo writes into the store it is given on the command line only).
+        let url = lexikey_stores::redact_url(&url);
         let mut out = String::new();
         match &temp {
             Some(_) => out.push_str(&format!(

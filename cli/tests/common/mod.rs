@@ -24,8 +24,14 @@ pub fn bin() -> &'static str {
 
 /// Runs `lexikey ARGS` with `stdin` as standard input.
 pub fn run_with<S: AsRef<std::ffi::OsStr>>(args: &[S], stdin: &[u8]) -> Out {
+    run_env(args, stdin, &[])
+}
+
+/// Runs `lexikey ARGS` with `stdin` and the extra environment `env`.
+pub fn run_env<S: AsRef<std::ffi::OsStr>>(args: &[S], stdin: &[u8], env: &[(&str, &str)]) -> Out {
     let mut child = Command::new(bin())
         .args(args)
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
