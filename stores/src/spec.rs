@@ -11,6 +11,10 @@ use crate::options::{split, Options};
 /// The bound on one request / connect when a URL has no `timeout_ms=`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(5000);
 
+/// How long opening a `slatedb:` store waits for another process's writer
+/// lock when the URL has no `wait_ms=`.
+pub const DEFAULT_SLATEDB_WAIT: Duration = Duration::from_secs(30);
+
 /// Why redb refuses `processes=many` with `fsync=false`.
 pub(crate) const MULTI_PROCESS_NEEDS_FSYNC: &str =
     "several processes (processes=many) need fsync on every commit";
@@ -45,6 +49,16 @@ pub enum StoreSpec {
         path: String,
         /// `ns=`: the key prefix `NS/`.
         namespace: String,
+    },
+    /// `slatedb:PATH`.
+    Slatedb {
+        /// The object-store root directory (never empty; holds no `?`).
+        path: String,
+        /// `ns=`: the key prefix `NS/`.
+        namespace: String,
+        /// `wait_ms=`: how long opening waits for another process's writer
+        /// lock (default 30,000 ms).
+        wait: Duration,
     },
     /// `redis://…` (`ns=`: the sorted-set name). The client part (`base`,
     /// `options`) is checked by the `redis` crate when the store is
@@ -89,7 +103,7 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
     let (scheme, rest) = url.split_once(':').ok_or_else(|| {
         bad_url(
             url,
-            "expected SCHEME:… (memory:, redb:, rocksdb:, redis://, postgres://, etcd://)",
+            "expected SCHEME:… (memory:, redb:, rocksdb:, slatedb:, redis://, postgres://, etcd://)",
         )
     })?;
     match scheme {
@@ -145,6 +159,23 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
                 namespace,
             })
         }
+        "slatedb" => {
+            let (path, opts) = split(rest);
+            if path.is_empty() {
+                return Err(bad_url(url, "expected slatedb:PATH"));
+            }
+            let mut opts = Options::parse(url, opts)?;
+            let namespace = opts.namespace(url)?;
+            let wait = opts
+                .take_u64(url, "wait_ms")?
+                .map_or(DEFAULT_SLATEDB_WAIT, Duration::from_millis);
+            opts.finish(url, &["ns", "wait_ms"])?;
+            Ok(StoreSpec::Slatedb {
+                path: path.to_string(),
+                namespace,
+                wait,
+            })
+        }
         "redis" => {
             let c = parse_client(url)?;
             Ok(StoreSpec::Redis(c))
@@ -164,7 +195,7 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
         _ => Err(bad_url(
             url,
             format!(
-                "unknown scheme `{scheme}:` (memory:, redb:, rocksdb:, redis://, postgres://, etcd://)"
+                "unknown scheme `{scheme}:` (memory:, redb:, rocksdb:, slatedb:, redis://, postgres://, etcd://)"
             ),
         )),
     }
@@ -270,6 +301,7 @@ impl StoreSpec {
             StoreSpec::Memory { .. } => None,
             StoreSpec::Redb { .. } => Some("redb"),
             StoreSpec::Rocksdb { .. } => Some("rocksdb"),
+            StoreSpec::Slatedb { .. } => Some("slatedb"),
             StoreSpec::Redis(_) => Some("redis"),
             StoreSpec::Postgres(_) => Some("postgres"),
             StoreSpec::Etcd { .. } => Some("etcd"),
@@ -282,6 +314,7 @@ impl StoreSpec {
             StoreSpec::Memory { namespace }
             | StoreSpec::Redb { namespace, .. }
             | StoreSpec::Rocksdb { namespace, .. }
+            | StoreSpec::Slatedb { namespace, .. }
             | StoreSpec::Redis(ClientUrl { namespace, .. })
             | StoreSpec::Postgres(ClientUrl { namespace, .. })
             | StoreSpec::Etcd { namespace, .. } => namespace,
@@ -305,6 +338,11 @@ impl StoreSpec {
                 if *multi_process { "many" } else { "one" }
             ),
             StoreSpec::Rocksdb { path, namespace } => format!("rocksdb:{path}?ns={namespace}"),
+            StoreSpec::Slatedb {
+                path,
+                namespace,
+                wait,
+            } => format!("slatedb:{path}?ns={namespace}&wait_ms={}", ms(wait)),
             StoreSpec::Redis(ClientUrl {
                 base,
                 namespace,
@@ -366,6 +404,12 @@ mod tests {
                 "redb:rel/db?ns=n&fsync=true&processes=many",
             ),
             ("rocksdb:/d?ns=q", "rocksdb:/d?ns=q"),
+            ("slatedb:/d", "slatedb:/d?ns=lexikey&wait_ms=30000"),
+            (
+                "slatedb:rel/d?wait_ms=0&ns=q",
+                "slatedb:rel/d?ns=q&wait_ms=0",
+            ),
+            ("slatedb:/d?fsync=false", ""), // not a slatedb option
             (
                 "redis://127.0.0.1:1/2?timeout_ms=+7&protocol=resp3",
                 "redis://127.0.0.1:1/2?ns=lexikey&timeout_ms=7&protocol=resp3",
@@ -405,6 +449,7 @@ mod tests {
         for url in [
             format!("redb:{}", dir.display()),
             format!("rocksdb:{}", dir.display()),
+            format!("slatedb:{}", dir.display()),
         ] {
             assert!(parse_url(&url).is_ok());
             assert!(!dir.exists(), "{url}");
