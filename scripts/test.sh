@@ -23,4 +23,4 @@ if ! command -v ruby >/dev/null 2>&1; then
 fi
 
 export RUST_BACKTRACE="${RUST_BACKTRACE:-0}"
-exec scripts/with-stores.sh cargo test --workspace --features lexikey-stores/all-servers,lexikey/serde -j2 "$@"
+exec scripts/with-stores.sh cargo test --workspace --features lexikey-stores/all-servers,lexikey-cli/slatedb,lexikey/serde -j2 "$@"

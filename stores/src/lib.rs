@@ -82,6 +82,7 @@ use lexikey::store::{Store, StoreError};
 mod options;
 mod pool;
 mod prefix;
+mod retry;
 mod spec;
 
 #[cfg(feature = "etcd")]
@@ -111,7 +112,9 @@ pub use rocksdb_store::RocksStore;
 pub use slatedb_store::{SlateOptions, SlateStore, LOCK_FILE};
 
 pub use options::{check_namespace, DEFAULT_NAMESPACE};
-pub use spec::{parse_url, ClientUrl, StoreSpec, DEFAULT_SLATEDB_WAIT, DEFAULT_TIMEOUT};
+pub use spec::{
+    parse_url, ClientUrl, StoreSpec, DEFAULT_SLATEDB_WAIT, DEFAULT_TIMEOUT, SLATEDB_KEY_LEN,
+};
 
 /// The name of this crate's own errors (bad URL, missing feature) in
 /// [`StoreError::store`].

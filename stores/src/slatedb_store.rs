@@ -76,6 +76,7 @@ use slatedb::{CloseReason, Db, ErrorKind, IsolationLevel};
 use tokio::runtime::Runtime;
 
 use crate::prefix::Prefix;
+use crate::retry::{backoff, CONFLICT_RETRIES};
 use crate::spec::DEFAULT_SLATEDB_WAIT;
 
 const NAME: &str = "slatedb";
@@ -83,12 +84,8 @@ const NAME: &str = "slatedb";
 /// The writer lock, in the object-store root.
 pub const LOCK_FILE: &str = "lexikey.lock";
 
-/// The database's path inside the object store (its root).
+/// The database's path inside the object store: `PATH/db`.
 const DB_PATH: &str = "db";
-
-/// How many times a transaction that lost a conflict is run again before
-/// the adapter gives up with a retryable error.
-const CONFLICT_RETRIES: u32 = 200;
 
 /// Options of a [`SlateStore`].
 #[derive(Debug, Clone)]
@@ -432,16 +429,6 @@ fn writer_lock(root: &Path, wait: Duration) -> Result<File, StoreError> {
         .and_then(|()| file.rewind())
         .and_then(|()| writeln!(file, "{}", std::process::id()));
     Ok(file)
-}
-
-/// A short pause before re-running a transaction that lost a conflict,
-/// growing with the attempt, so that racers spread out.
-fn backoff(attempt: u32) {
-    if attempt > 2 {
-        std::thread::sleep(Duration::from_micros(20 * u64::from(attempt.min(50))));
-    } else {
-        std::thread::yield_now();
-    }
 }
 
 impl Store for SlateStore {

@@ -15,6 +15,10 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(5000);
 /// lock when the URL has no `wait_ms=`.
 pub const DEFAULT_SLATEDB_WAIT: Duration = Duration::from_secs(30);
 
+/// SlateDB's key rule, `(shortest, longest)` in bytes: keys of 1 to 65,535
+/// bytes, as its data-modeling guide has them (an empty key is refused).
+pub const SLATEDB_KEY_LEN: (usize, usize) = (1, 65_535);
+
 /// Why redb refuses `processes=many` with `fsync=false`.
 pub(crate) const MULTI_PROCESS_NEEDS_FSYNC: &str =
     "several processes (processes=many) need fsync on every commit";
@@ -118,12 +122,7 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
             Ok(StoreSpec::Memory { namespace })
         }
         "redb" => {
-            let (path, opts) = split(rest);
-            if path.is_empty() {
-                return Err(bad_url(url, "expected redb:PATH"));
-            }
-            let mut opts = Options::parse(url, opts)?;
-            let namespace = opts.namespace(url)?;
+            let (path, mut opts, namespace) = embedded(url, "redb", rest)?;
             let fsync = opts.take_bool(url, "fsync")?.unwrap_or(true);
             let multi_process = match opts.take("processes").as_deref() {
                 None | Some("one") => false,
@@ -147,12 +146,7 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
             })
         }
         "rocksdb" => {
-            let (path, opts) = split(rest);
-            if path.is_empty() {
-                return Err(bad_url(url, "expected rocksdb:PATH"));
-            }
-            let mut opts = Options::parse(url, opts)?;
-            let namespace = opts.namespace(url)?;
+            let (path, opts, namespace) = embedded(url, "rocksdb", rest)?;
             opts.finish(url, &["ns"])?;
             Ok(StoreSpec::Rocksdb {
                 path: path.to_string(),
@@ -160,12 +154,7 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
             })
         }
         "slatedb" => {
-            let (path, opts) = split(rest);
-            if path.is_empty() {
-                return Err(bad_url(url, "expected slatedb:PATH"));
-            }
-            let mut opts = Options::parse(url, opts)?;
-            let namespace = opts.namespace(url)?;
+            let (path, mut opts, namespace) = embedded(url, "slatedb", rest)?;
             let wait = opts
                 .take_u64(url, "wait_ms")?
                 .map_or(DEFAULT_SLATEDB_WAIT, Duration::from_millis);
@@ -199,6 +188,22 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
             ),
         )),
     }
+}
+
+/// `PATH?OPTIONS` of an embedded store's URL (`SCHEME:` stripped): the
+/// path (never empty), the options, and the namespace taken from them.
+fn embedded<'a>(
+    url: &str,
+    scheme: &str,
+    rest: &'a str,
+) -> Result<(&'a str, Options, String), StoreError> {
+    let (path, opts) = split(rest);
+    if path.is_empty() {
+        return Err(bad_url(url, format!("expected {scheme}:PATH")));
+    }
+    let mut opts = Options::parse(url, opts)?;
+    let namespace = opts.namespace(url)?;
+    Ok((path, opts, namespace))
 }
 
 /// The URL of a server with a client library (Redis, PostgreSQL): what
@@ -305,6 +310,20 @@ impl StoreSpec {
             StoreSpec::Redis(_) => Some("redis"),
             StoreSpec::Postgres(_) => Some("postgres"),
             StoreSpec::Etcd { .. } => Some("etcd"),
+        }
+    }
+
+    /// The key-length rule of the store's own data-modeling guide, as
+    /// `(shortest, longest)` in bytes, for tools that check keys before
+    /// they write them (the CLI's `--max-key-len` default): `slatedb:` keys
+    /// are 1 to 65,535 bytes ([`SLATEDB_KEY_LEN`]). `None`: no such rule.
+    ///
+    /// The adapters themselves take any key their store takes (the
+    /// SlateDB adapter stores the empty key under its namespace prefix).
+    pub fn key_len_rule(&self) -> Option<(usize, usize)> {
+        match self {
+            StoreSpec::Slatedb { .. } => Some(SLATEDB_KEY_LEN),
+            _ => None,
         }
     }
 
@@ -460,6 +479,10 @@ mod tests {
     fn specs_know_their_feature_and_namespace() {
         let spec = parse_url("postgres://u@h:1/db?ns=t").unwrap();
         assert_eq!((spec.feature(), spec.namespace()), (Some("postgres"), "t"));
+        assert_eq!(spec.key_len_rule(), None);
+        let spec = parse_url("slatedb:/d?ns=s").unwrap();
+        assert_eq!((spec.feature(), spec.namespace()), (Some("slatedb"), "s"));
+        assert_eq!(spec.key_len_rule(), Some((1, 65_535)));
         let spec = parse_url("memory:").unwrap();
         assert_eq!((spec.feature(), spec.namespace()), (None, "lexikey"));
         assert_eq!(spec.to_string(), "memory:?ns=lexikey");
