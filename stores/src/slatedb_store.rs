@@ -107,9 +107,17 @@ impl Default for SlateOptions {
     }
 }
 
-/// A [`Store`] in a SlateDB database on the local filesystem (see the
-/// [module docs](self) for what a write's `true` means and how writers
-/// are serialized).
+/// A [`Store`] in a SlateDB database on the local filesystem.
+///
+/// A write is a `DbTransaction` (snapshot isolation; a lost race is run
+/// again) and returns only once durable: commit, then `Db::flush`, then
+/// `WriteHandle::await_durable`. One writer process at a time: opening
+/// takes the lock file `PATH/lexikey.lock` ([`LOCK_FILE`]), waiting for
+/// another holder up to [`SlateOptions::wait`]. An instance fenced anyway
+/// by another SlateDB writer is replaced by a new one, and its write that
+/// had not become durable is reported as a retryable error (not
+/// acknowledged). The reasons are in the comments at the top of
+/// `stores/src/slatedb_store.rs`.
 ///
 /// The store runs SlateDB's async API on a tokio runtime of its own (two
 /// worker threads); its methods block. Do not call them from inside
