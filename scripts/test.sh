@@ -31,5 +31,5 @@ scripts/python.sh setup
 
 export RUST_BACKTRACE="${RUST_BACKTRACE:-0}"
 exec scripts/with-stores.sh bash -c \
-  'cargo test --workspace --features lexikey-stores/all-servers,lexikey/serde -j2 "$@" && scripts/python.sh test' \
+  'cargo test --workspace --features lexikey-stores/all-servers,lexikey-cli/slatedb,lexikey/serde -j2 "$@" && scripts/python.sh test' \
   bash "$@"

@@ -304,7 +304,13 @@ fn concurrent_processes(var: &str) {
         return;
     }
     assert_eq!(probe.code, 0, "{}", probe.stderr);
-    let (clients, per) = (8, 50);
+    concurrent_allocs(&url, 8, 50);
+}
+
+/// `clients` `lexikey alloc --count per` processes at once on table `t` of
+/// `url`: every process succeeds, IDs unique and contiguous from the start
+/// down, every row holds its client's value (read directly afterwards).
+fn concurrent_allocs(url: &str, clients: usize, per: usize) {
     let children: Vec<_> = (0..clients)
         .map(|c| {
             std::process::Command::new(common::bin())
@@ -312,7 +318,7 @@ fn concurrent_processes(var: &str) {
                     "alloc",
                     "--stats",
                     "--store",
-                    &url,
+                    url,
                     "--table",
                     "t",
                     "--count",
@@ -348,7 +354,7 @@ fn concurrent_processes(var: &str) {
     assert_eq!(*all.first().unwrap(), MAX - (n - 1), "not contiguous");
     assert_eq!(*all.last().unwrap(), MAX);
     // Read the store directly: exactly these rows, each with its client's value.
-    let rows = table_rows(&*lexikey_stores::open(&url).unwrap());
+    let rows = table_rows(&*lexikey_stores::open(url).unwrap());
     assert_eq!(rows.len() as u64, n);
     by_value.sort();
     let mut stored: Vec<(u64, String)> = rows
@@ -391,13 +397,20 @@ fn killed_client(var: &str) {
         eprintln!("{var} not set: skipped (run through scripts/with-stores.sh)");
         return;
     };
-    let url = fresh_namespace(&base, "kill");
+    killed_client_on(&fresh_namespace(&base, "kill"), var);
+}
+
+/// [`killed_client`] on store `url` (`label` names it in messages). The
+/// store is read only once every process is done, so it also works for a
+/// store that one process at a time may open (SlateDB).
+fn killed_client_on(url: &str, label: &str) {
+    use std::io::BufRead;
     let spawn = |c: usize, count: usize| {
         std::process::Command::new(common::bin())
             .args([
                 "alloc",
                 "--store",
-                &url,
+                url,
                 "--table",
                 "t",
                 "--count",
@@ -411,21 +424,23 @@ fn killed_client(var: &str) {
     };
     let mut victim = spawn(0, 100_000);
     let survivors: Vec<_> = (1..4).map(|c| spawn(c, 150)).collect();
-    // Kill mid-run: once the victim's first row is in the store (a fixed
+    // Kill mid-run: once the victim has printed its first IDs (a fixed
     // delay is not enough on a loaded machine, where starting the process
-    // and connecting can take longer), plus a little more.
-    let store = lexikey_stores::open(&url).unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while !table_rows(&*store).iter().any(|(_, v)| v == b"client-0") {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the victim wrote no row in 60 s"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    // and connecting can take longer), plus a little more. The IDs it
+    // printed were acknowledged: their rows must survive the kill.
+    let mut acked: Vec<u64> = Vec::new();
+    let mut lines = std::io::BufReader::new(victim.stdout.take().unwrap()).lines();
+    let first = lines.next().expect("the victim printed no ID").unwrap();
+    acked.push(first.parse().unwrap());
     std::thread::sleep(std::time::Duration::from_millis(30));
     victim.kill().unwrap(); // SIGKILL
     let _ = victim.wait();
+    // What it printed before it died (a line cut by the kill is dropped).
+    acked.extend(
+        lines
+            .map_while(Result::ok)
+            .filter_map(|l| l.parse::<u64>().ok()),
+    );
     let mut printed = Vec::new();
     for (i, child) in survivors.into_iter().enumerate() {
         let o = child.wait_with_output().unwrap();
@@ -441,11 +456,11 @@ fn killed_client(var: &str) {
     }
     // After the kill, allocation goes on.
     let after = run(&[
-        "alloc", "--store", &url, "--table", "t", "--count", "5", "later",
+        "alloc", "--store", url, "--table", "t", "--count", "5", "later",
     ]);
     assert_eq!(after.code, 0, "{}", after.stderr);
     let later = ids(&after.stdout_str());
-    let rows = table_rows(&*store);
+    let rows = table_rows(&*lexikey_stores::open(url).unwrap());
     let stored: std::collections::BTreeMap<u64, String> = rows
         .iter()
         .map(|(k, v)| {
@@ -473,14 +488,23 @@ fn killed_client(var: &str) {
     for id in &later {
         assert_eq!(stored.get(id).map(String::as_str), Some("later"));
     }
-    // The victim's rows (written before the kill) hold only its own value.
+    // The victim's acknowledged rows survived; its rows (written before the
+    // kill) hold only its own value.
+    for id in &acked {
+        assert_eq!(
+            stored.get(id).map(String::as_str),
+            Some("client-0"),
+            "acknowledged ID {id} lost"
+        );
+    }
     let victim_rows = stored.values().filter(|v| *v == "client-0").count();
     assert!(
         victim_rows > 0 && victim_rows < 100_000,
         "the kill did not land mid-run: {victim_rows} rows"
     );
     eprintln!(
-        "{var}: victim wrote {victim_rows} rows before SIGKILL; {} rows in all",
+        "{label}: victim wrote {victim_rows} rows ({} printed) before SIGKILL; {} rows in all",
+        acked.len(),
         stored.len()
     );
     assert_eq!(
@@ -498,4 +522,128 @@ fn killed_client_redis() {
 #[test]
 fn killed_client_postgres() {
     killed_client("LEXIKEY_POSTGRES_URL");
+}
+
+/// SlateDB (`slatedb:PATH`, feature `slatedb`): one writer process at a
+/// time, the others wait for its lock. See: issue 14.
+#[cfg(feature = "slatedb")]
+mod slatedb {
+    use super::*;
+
+    fn slate_url(dir: &Path) -> String {
+        format!("slatedb:{}", dir.join("db").display())
+    }
+
+    /// The demo runs on SlateDB, says why the IDs go down, and reuses its
+    /// data when run again.
+    #[test]
+    fn demo_on_slatedb() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = slate_url(dir.path());
+        let out = ok(&["demo", "--store", &url]);
+        for line in [
+            "    8804190  New York",
+            "newest: 18446744073709551613 \"latest comment\"",
+            "(this store iterates forward only, with no reverse scan: because IDs go",
+            "  seq 3  \"send email\"",
+        ] {
+            assert!(out.contains(line), "{line}: {out}");
+        }
+        let again = ok(&["demo", "--store", &url]);
+        assert!(again.contains("(already there)"), "{again}");
+        assert!(
+            again.contains("newest: 18446744073709551610 \"latest comment\""),
+            "{again}"
+        );
+        // The redb demo says nothing about forward-only iteration.
+        assert!(!ok(&["demo"]).contains("forward only"));
+    }
+
+    /// SlateDB's key rule: row keys over 65,535 bytes are refused by
+    /// default (one line, exit 2, before anything is written); an explicit
+    /// --max-key-len overrides it.
+    #[test]
+    fn key_rule_is_the_default_max_key_len() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = slate_url(dir.path());
+        // NAME + "#u" + 16 hex digits: a table name of 65,517 bytes makes
+        // row keys of exactly 65,535 bytes; one more byte is too long.
+        let fits = "a".repeat(65_535 - 18);
+        let long = "a".repeat(65_535 - 17);
+        assert_eq!(
+            ids(&ok(&["alloc", "--store", &url, "--table", &fits, "x"])),
+            [MAX]
+        );
+        let msg = fails(&["alloc", "--store", &url, "--table", &long, "x"]);
+        assert!(
+            msg.contains("key of 65536 bytes is longer than the limit of 65535 bytes")
+                && msg.contains("slatedb"),
+            "{msg}"
+        );
+        let o = ["alloc", "--store", url.as_str(), "--table", long.as_str()];
+        let msg = fails(&[&o[..], &["--max-key-len", "100"]].concat());
+        assert!(msg.contains("limit of 100 bytes"), "{msg}");
+        let out = ok(&[&o[..], &["--max-key-len", "70000", "x"]].concat());
+        assert_eq!(ids(&out), [MAX]);
+        // Nothing was written for the refused table: its first row is MAX.
+        assert_eq!(
+            ok(&["scan", "--store", &url, "--table", &long]),
+            format!("{MAX}\tx\n")
+        );
+        // Other stores keep no default limit.
+        let redb = redb_url(dir.path());
+        assert_eq!(
+            ids(&ok(&["alloc", "--store", &redb, "--table", &long, "x"])),
+            [MAX]
+        );
+    }
+
+    /// 4 concurrent `lexikey alloc --count 200` processes on one path: they
+    /// take the writer lock in turn; every ID unique and contiguous, every
+    /// row present afterwards.
+    #[test]
+    fn concurrent_alloc_processes() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = slate_url(dir.path());
+        let t = std::time::Instant::now();
+        concurrent_allocs(&url, 4, 200);
+        eprintln!("slatedb: 4 processes x 200 in {:?}", t.elapsed());
+        // And `lexikey scan` lists them all.
+        let scan = ok(&["scan", "--store", &url, "--table", "t"]);
+        assert_eq!(scan.lines().count(), 800);
+    }
+
+    /// A process that cannot get the writer lock in time allocates nothing
+    /// and exits 2 with one line naming the lock and its holder.
+    #[test]
+    fn busy_writer_lock_exits_2_with_one_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = slate_url(dir.path());
+        let holder = lexikey_stores::open(&url).unwrap();
+        let busy = format!("{url}?wait_ms=200");
+        let o = run(&["alloc", "--store", &busy, "--table", "t", "x"]);
+        check_error(&o, "lock held");
+        assert!(o.stdout.is_empty());
+        for part in [
+            "another writer",
+            &format!("(process {})", std::process::id()),
+            "lexikey.lock",
+            "waiting 200 ms",
+        ] {
+            assert!(o.stderr.contains(part), "{part}: {}", o.stderr);
+        }
+        drop(holder);
+        assert_eq!(
+            ids(&ok(&["alloc", "--store", &busy, "--table", "t", "x"])),
+            [MAX]
+        );
+    }
+
+    /// A writer SIGKILLed mid-run: no duplicate, no lost acknowledged row,
+    /// no mislabelled row, and the next processes go on allocating.
+    #[test]
+    fn killed_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        killed_client_on(&slate_url(dir.path()), "slatedb");
+    }
 }

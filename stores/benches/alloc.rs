@@ -4,6 +4,7 @@
 //!
 //! One group per store: `alloc/memory`, `alloc/redb` (`fsync=false`),
 //! `alloc/redb-fsync` (a sync per commit, redb's default), `alloc/rocksdb`,
+//! `alloc/slatedb` (each write durable in its local object store),
 //! `alloc/redis`, `alloc/postgres`, `alloc/etcd` (one node) and
 //! `alloc/etcd-cluster` (3 nodes). Each group holds:
 //!
@@ -116,6 +117,12 @@ const STORES: &[Spec] = &[
         feature: ("rocksdb", cfg!(feature = "rocksdb")),
         place: Place::Embedded("rocksdb", ""),
         batch: 200,
+    },
+    Spec {
+        name: "slatedb",
+        feature: ("slatedb", cfg!(feature = "slatedb")),
+        place: Place::Embedded("slatedb", ""),
+        batch: 100,
     },
     Spec {
         name: "redis",

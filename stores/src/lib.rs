@@ -10,12 +10,13 @@
 //! |---|---|---|---|---|
 //! | `redb` (default) | redb, embedded, pure Rust | [`RedbStore`] | one write transaction at a time: get, insert, commit | table `range(a..b)` |
 //! | `rocksdb` | RocksDB (Debian's `librocksdb-dev`) | [`RocksStore`] | `OptimisticTransactionDB`: `get_for_update`, put, commit; `Busy` → retried | iterator with `iterate_upper_bound` |
+//! | `slatedb` | SlateDB 0.18 on the local filesystem | [`SlateStore`] | `DbTransaction` (snapshot isolation): get, put, commit, then wait until durable; a conflict → retried | forward `scan(start..end)` |
 //! | `redis` | Redis 7 | [`RedisStore`] | Lua: `ZADD NX` + `HSET` in one step | `ZRANGE z [a (b BYLEX LIMIT 0 1` |
 //! | `postgres` | PostgreSQL | [`PostgresStore`] | `INSERT … ON CONFLICT DO NOTHING` | `SELECT k … WHERE k >= $1 AND k < $2 ORDER BY k LIMIT 1` |
 //! | `etcd` | etcd v3 (JSON gateway) | [`EtcdStore`] | txn `create_revision(k) == 0` → put | range `key`/`range_end`, `limit 1` |
 //!
 //! `all-servers` turns on every adapter but the default one (`redis`,
-//! `postgres`, `etcd`, `rocksdb`). The default build has no server
+//! `postgres`, `etcd`, `rocksdb`, `slatedb`). The default build has no server
 //! dependency and no C library.
 //!
 //! ## Store URLs
@@ -28,6 +29,7 @@
 //! | `memory:` | [`lexikey::store::MemStore`] (nothing persisted) |
 //! | `redb:PATH` | redb database file `PATH` (created if missing) |
 //! | `rocksdb:PATH` | RocksDB directory `PATH` (created if missing) |
+//! | `slatedb:PATH` | SlateDB database in directory `PATH` (the object-store root; created if missing); one writer process at a time |
 //! | `redis://[USER:PASSWORD@]HOST:PORT[/DB]` | Redis server (`rediss://`: TLS) |
 //! | `postgres://USER[:PASSWORD]@HOST:PORT/DB` (or `postgresql://`) | PostgreSQL server (`sslmode=`: TLS) |
 //! | `etcd://[USER:PASSWORD@]HOST:PORT[,HOST:PORT…]` | etcd cluster (plain HTTP; `etcd+https://`: TLS); fails over between endpoints |
@@ -38,11 +40,14 @@
 //!   Stores with different namespaces never see each other's keys: it is the
 //!   redb table name, the Redis sorted-set name (values in the hash
 //!   `NAME:values`), the PostgreSQL table name, and a key prefix `NAME/` in
-//!   etcd and RocksDB. A name is 1–48 characters of `A–Z a–z 0–9 _ . -`.
+//!   etcd, RocksDB and SlateDB. A name is 1–48 characters of `A–Z a–z 0–9 _ . -`.
 //! - `fsync=false` (redb only) — do not sync to disk on every commit (see
 //!   [`RedbOptions::fsync`]); for tests and bulk loads.
 //! - `processes=many` (redb only) — several processes may open the file at
 //!   once (see [`RedbOptions::multi_process`]); default `one`.
+//! - `wait_ms=N` (slatedb only) — how long opening waits for another
+//!   process that holds the database's writer lock, default 30000; then the
+//!   open fails, naming the lock (see [`SlateStore`]).
 //! - `timeout_ms=N` (etcd, redis, postgres) — bound on one request / connect,
 //!   default 5000.
 //! - TLS: `cacert=`, `cert=`, `key=` (PEM files; `rediss://`,
@@ -88,6 +93,7 @@ use lexikey::store::{Store, StoreError};
 mod options;
 mod pool;
 mod prefix;
+mod retry;
 mod secret;
 mod spec;
 #[cfg(any(feature = "redis", feature = "postgres", feature = "etcd"))]
@@ -103,6 +109,8 @@ mod redb_store;
 mod redis_store;
 #[cfg(feature = "rocksdb")]
 mod rocksdb_store;
+#[cfg(feature = "slatedb")]
+mod slatedb_store;
 
 #[cfg(feature = "etcd")]
 pub use etcd_store::{EtcdOptions, EtcdStore};
@@ -114,10 +122,15 @@ pub use redb_store::{RedbOptions, RedbStore};
 pub use redis_store::RedisStore;
 #[cfg(feature = "rocksdb")]
 pub use rocksdb_store::RocksStore;
+#[cfg(feature = "slatedb")]
+pub use slatedb_store::{SlateOptions, SlateStore, LOCK_FILE};
 
 pub use options::{check_namespace, DEFAULT_NAMESPACE};
 pub use secret::{redact_url, Secret, MIN_SCRUBBED_LEN, REDACTED};
-pub use spec::{parse_url, ClientUrl, StoreSpec, TlsOptions, DEFAULT_TIMEOUT};
+pub use spec::{
+    parse_url, ClientUrl, StoreSpec, TlsOptions, DEFAULT_SLATEDB_WAIT, DEFAULT_TIMEOUT,
+    SLATEDB_KEY_LEN,
+};
 
 /// The name of this crate's own errors (bad URL, missing feature) in
 /// [`StoreError::store`].
@@ -155,6 +168,15 @@ pub fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
         }
         #[cfg(feature = "rocksdb")]
         StoreSpec::Rocksdb { path, namespace } => Ok(Box::new(RocksStore::open(path, &namespace)?)),
+        #[cfg(feature = "slatedb")]
+        StoreSpec::Slatedb {
+            path,
+            namespace,
+            wait,
+        } => Ok(Box::new(SlateStore::open_with(
+            path,
+            SlateOptions { namespace, wait },
+        )?)),
         #[cfg(feature = "redis")]
         StoreSpec::Redis(c) => Ok(Box::new(RedisStore::open_parsed(url, &c)?)),
         #[cfg(feature = "postgres")]
@@ -186,6 +208,7 @@ fn missing(scheme: &str) -> Option<&'static str> {
     let (feature, on) = match scheme {
         "redb" => ("redb", cfg!(feature = "redb")),
         "rocksdb" => ("rocksdb", cfg!(feature = "rocksdb")),
+        "slatedb" => ("slatedb", cfg!(feature = "slatedb")),
         "redis" | "rediss" => ("redis", cfg!(feature = "redis")),
         "postgres" | "postgresql" => ("postgres", cfg!(feature = "postgres")),
         "etcd" | "etcd+https" => ("etcd", cfg!(feature = "etcd")),
@@ -254,6 +277,10 @@ mod tests {
             "redb:/tmp/x?processes=many&fsync=false",
             "redb:/tmp/x?ns",
             "rocksdb:",
+            "slatedb:",
+            "slatedb:?ns=a",
+            "slatedb:/tmp/x?wait_ms=soon",
+            "slatedb:/tmp/x?ns=a/b",
             "etcd://",
             "etcd://host",
             "etcd://127.0.0.1:notaport",

@@ -1,7 +1,6 @@
 //! RocksDB through `OptimisticTransactionDB`, linked to the system library.
 
 use std::path::Path;
-use std::time::Duration;
 
 use lexikey::store::{Entry, Store, StoreError};
 use lexikey::KeyRange;
@@ -11,12 +10,9 @@ use rocksdb::{
 };
 
 use crate::prefix::Prefix;
+use crate::retry::{backoff, CONFLICT_RETRIES};
 
 const NAME: &str = "rocksdb";
-
-/// How many times a transaction that lost an optimistic conflict is run
-/// again before the adapter gives up with a retryable error.
-const CONFLICT_RETRIES: u32 = 200;
 
 type Db = OptimisticTransactionDB<MultiThreaded>;
 
@@ -118,16 +114,6 @@ impl RocksStore {
         opts.set_iterate_lower_bound(start.clone());
         opts.set_iterate_upper_bound(end);
         (start, opts)
-    }
-}
-
-/// A short pause before re-running a transaction that lost a conflict,
-/// growing with the attempt, so that racers spread out.
-fn backoff(attempt: u32) {
-    if attempt > 2 {
-        std::thread::sleep(Duration::from_micros(20 * u64::from(attempt.min(50))));
-    } else {
-        std::thread::yield_now();
     }
 }
 

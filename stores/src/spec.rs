@@ -12,6 +12,14 @@ use crate::secret::{percent_decode, percent_encode, Secret, REDACTED};
 /// The bound on one request / connect when a URL has no `timeout_ms=`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(5000);
 
+/// How long opening a `slatedb:` store waits for another process's writer
+/// lock when the URL has no `wait_ms=`.
+pub const DEFAULT_SLATEDB_WAIT: Duration = Duration::from_secs(30);
+
+/// SlateDB's key rule, `(shortest, longest)` in bytes: keys of 1 to 65,535
+/// bytes, as its data-modeling guide has them (an empty key is refused).
+pub const SLATEDB_KEY_LEN: (usize, usize) = (1, 65_535);
+
 /// Why redb refuses `processes=many` with `fsync=false`.
 pub(crate) const MULTI_PROCESS_NEEDS_FSYNC: &str =
     "several processes (processes=many) need fsync on every commit";
@@ -49,6 +57,16 @@ pub enum StoreSpec {
         path: String,
         /// `ns=`: the key prefix `NS/`.
         namespace: String,
+    },
+    /// `slatedb:PATH`.
+    Slatedb {
+        /// The object-store root directory (never empty; holds no `?`).
+        path: String,
+        /// `ns=`: the key prefix `NS/`.
+        namespace: String,
+        /// `wait_ms=`: how long opening waits for another process's writer
+        /// lock (default 30,000 ms).
+        wait: Duration,
     },
     /// `redis://…` or `rediss://…` (TLS; `ns=`: the sorted-set name). The
     /// client part (`base`, `options`) is checked by the `redis` crate
@@ -210,7 +228,7 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
     let (scheme, rest) = url.split_once(':').ok_or_else(|| {
         bad_url(
             url,
-            "expected SCHEME:… (memory:, redb:, rocksdb:, redis://, rediss://, postgres://, etcd://, etcd+https://)",
+            "expected SCHEME:… (memory:, redb:, rocksdb:, slatedb:, redis://, rediss://, postgres://, etcd://, etcd+https://)",
         )
     })?;
     match scheme {
@@ -225,12 +243,7 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
             Ok(StoreSpec::Memory { namespace })
         }
         "redb" => {
-            let (path, opts) = split(rest);
-            if path.is_empty() {
-                return Err(bad_url(url, "expected redb:PATH"));
-            }
-            let mut opts = Options::parse(url, opts)?;
-            let namespace = opts.namespace(url)?;
+            let (path, mut opts, namespace) = embedded(url, "redb", rest)?;
             let fsync = opts.take_bool(url, "fsync")?.unwrap_or(true);
             let multi_process = match opts.take("processes").as_deref() {
                 None | Some("one") => false,
@@ -254,16 +267,23 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
             })
         }
         "rocksdb" => {
-            let (path, opts) = split(rest);
-            if path.is_empty() {
-                return Err(bad_url(url, "expected rocksdb:PATH"));
-            }
-            let mut opts = Options::parse(url, opts)?;
-            let namespace = opts.namespace(url)?;
+            let (path, opts, namespace) = embedded(url, "rocksdb", rest)?;
             opts.finish(url, &["ns"])?;
             Ok(StoreSpec::Rocksdb {
                 path: path.to_string(),
                 namespace,
+            })
+        }
+        "slatedb" => {
+            let (path, mut opts, namespace) = embedded(url, "slatedb", rest)?;
+            let wait = opts
+                .take_u64(url, "wait_ms")?
+                .map_or(DEFAULT_SLATEDB_WAIT, Duration::from_millis);
+            opts.finish(url, &["ns", "wait_ms"])?;
+            Ok(StoreSpec::Slatedb {
+                path: path.to_string(),
+                namespace,
+                wait,
             })
         }
         "redis" | "rediss" => {
@@ -288,10 +308,26 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
         _ => Err(bad_url(
             url,
             format!(
-                "unknown scheme `{scheme}:` (memory:, redb:, rocksdb:, redis://, rediss://, postgres://, etcd://, etcd+https://)"
+                "unknown scheme `{scheme}:` (memory:, redb:, rocksdb:, slatedb:, redis://, rediss://, postgres://, etcd://, etcd+https://)"
             ),
         )),
     }
+}
+
+/// `PATH?OPTIONS` of an embedded store's URL (`SCHEME:` stripped): the
+/// path (never empty), the options, and the namespace taken from them.
+fn embedded<'a>(
+    url: &str,
+    scheme: &str,
+    rest: &'a str,
+) -> Result<(&'a str, Options, String), StoreError> {
+    let (path, opts) = split(rest);
+    if path.is_empty() {
+        return Err(bad_url(url, format!("expected {scheme}:PATH")));
+    }
+    let mut opts = Options::parse(url, opts)?;
+    let namespace = opts.namespace(url)?;
+    Ok((path, opts, namespace))
 }
 
 /// The URL of a server with a client library (Redis, PostgreSQL): what
@@ -503,9 +539,24 @@ impl StoreSpec {
             StoreSpec::Memory { .. } => None,
             StoreSpec::Redb { .. } => Some("redb"),
             StoreSpec::Rocksdb { .. } => Some("rocksdb"),
+            StoreSpec::Slatedb { .. } => Some("slatedb"),
             StoreSpec::Redis(_) => Some("redis"),
             StoreSpec::Postgres(_) => Some("postgres"),
             StoreSpec::Etcd { .. } => Some("etcd"),
+        }
+    }
+
+    /// The key-length rule of the store's own data-modeling guide, as
+    /// `(shortest, longest)` in bytes, for tools that check keys before
+    /// they write them (the CLI's `--max-key-len` default): `slatedb:` keys
+    /// are 1 to 65,535 bytes ([`SLATEDB_KEY_LEN`]). `None`: no such rule.
+    ///
+    /// The adapters themselves take any key their store takes (the
+    /// SlateDB adapter stores the empty key under its namespace prefix).
+    pub fn key_len_rule(&self) -> Option<(usize, usize)> {
+        match self {
+            StoreSpec::Slatedb { .. } => Some(SLATEDB_KEY_LEN),
+            _ => None,
         }
     }
 
@@ -515,6 +566,7 @@ impl StoreSpec {
             StoreSpec::Memory { namespace }
             | StoreSpec::Redb { namespace, .. }
             | StoreSpec::Rocksdb { namespace, .. }
+            | StoreSpec::Slatedb { namespace, .. }
             | StoreSpec::Redis(ClientUrl { namespace, .. })
             | StoreSpec::Postgres(ClientUrl { namespace, .. })
             | StoreSpec::Etcd { namespace, .. } => namespace,
@@ -552,6 +604,11 @@ impl StoreSpec {
                 if *multi_process { "many" } else { "one" }
             ),
             StoreSpec::Rocksdb { path, namespace } => format!("rocksdb:{path}?ns={namespace}"),
+            StoreSpec::Slatedb {
+                path,
+                namespace,
+                wait,
+            } => format!("slatedb:{path}?ns={namespace}&wait_ms={}", ms(wait)),
             StoreSpec::Redis(c) | StoreSpec::Postgres(c) => c.render(reveal),
             StoreSpec::Etcd {
                 endpoints,
@@ -624,6 +681,12 @@ mod tests {
                 "redb:rel/db?ns=n&fsync=true&processes=many",
             ),
             ("rocksdb:/d?ns=q", "rocksdb:/d?ns=q"),
+            ("slatedb:/d", "slatedb:/d?ns=lexikey&wait_ms=30000"),
+            (
+                "slatedb:rel/d?wait_ms=0&ns=q",
+                "slatedb:rel/d?ns=q&wait_ms=0",
+            ),
+            ("slatedb:/d?fsync=false", ""), // not a slatedb option
             (
                 "redis://127.0.0.1:1/2?timeout_ms=+7&protocol=resp3",
                 "redis://127.0.0.1:1/2?ns=lexikey&timeout_ms=7&protocol=resp3",
@@ -702,6 +765,7 @@ mod tests {
         for url in [
             format!("redb:{}", dir.display()),
             format!("rocksdb:{}", dir.display()),
+            format!("slatedb:{}", dir.display()),
         ] {
             assert!(parse_url(&url).is_ok());
             assert!(!dir.exists(), "{url}");
@@ -712,6 +776,10 @@ mod tests {
     fn specs_know_their_feature_and_namespace() {
         let spec = parse_url("postgres://u@h:1/db?ns=t").unwrap();
         assert_eq!((spec.feature(), spec.namespace()), (Some("postgres"), "t"));
+        assert_eq!(spec.key_len_rule(), None);
+        let spec = parse_url("slatedb:/d?ns=s").unwrap();
+        assert_eq!((spec.feature(), spec.namespace()), (Some("slatedb"), "s"));
+        assert_eq!(spec.key_len_rule(), Some((1, 65_535)));
         let spec = parse_url("memory:").unwrap();
         assert_eq!((spec.feature(), spec.namespace()), (None, "lexikey"));
         assert_eq!(spec.to_string(), "memory:?ns=lexikey");

@@ -1,7 +1,8 @@
 //! The conformance suite every store adapter passes: the same tests, run
 //! per adapter by the `conformance!` macro at the bottom.
 //!
-//! Embedded stores (memory, redb, rocksdb) run in temporary directories.
+//! Embedded stores (memory, redb, rocksdb, slatedb) run in temporary
+//! directories.
 //! Server stores read their URL from the environment, as
 //! `scripts/with-stores.sh` exports it:
 //!
@@ -675,6 +676,13 @@ conformance!(
     |_| embedded("rocksdb", ""),
     500,
     200
+);
+conformance!(
+    slatedb,
+    feature = "slatedb",
+    |_| embedded("slatedb", ""),
+    300,
+    100
 );
 conformance!(
     redis,

@@ -22,13 +22,14 @@ pub const OPTS: &[Opt] = &[
     Opt::value("format"),
     Opt::flag("guard"),
     Opt::flag("stats"),
+    Opt::value("max-key-len"),
 ];
 
 /// Help text.
 pub const USAGE: &str = "\
 Usage:
   lexikey alloc --store URL --table NAME [--count N] [--format F] [--guard] [--stats]
-                [VALUE...]
+                [--max-key-len N] [VALUE...]
 
 Inserts rows into the upside-down table NAME of the store at URL, each under a new
 ID one below the newest row's (the first row gets 18446744073709551615), and prints
@@ -44,12 +45,14 @@ so the newest row is the first key of the table: 'lexikey scan' reads it first.
 
 Options:
   --store URL   memory:, redb:PATH (embedded, the default build), rocksdb:PATH,
-                redis://HOST:PORT, postgres://USER@HOST:PORT/DB, etcd://HOST:PORT[,...]
-                (server stores need the cli built with feature redis, postgres, etcd,
-                rocksdb or all-servers); TLS: rediss://, postgres://…?sslmode=verify-full,
-                etcd+https:// (see the README's 'Production stores'). Without --store,
-                the URL in the LEXIKEY_STORE variable (keeps a password out of 'ps').
-                Passwords never appear in messages (shown as ***)
+                slatedb:PATH, redis://HOST:PORT, postgres://USER@HOST:PORT/DB,
+                etcd://HOST:PORT[,...] (server stores need the cli built with feature
+                redis, postgres, etcd, rocksdb, slatedb or all-servers); TLS: rediss://,
+                postgres://…?sslmode=verify-full, etcd+https:// (see the README's
+                'Production stores'). Without --store, the URL in the LEXIKEY_STORE
+                variable (keeps a password out of 'ps'). Passwords never appear in
+                messages (shown as ***). One process at a time writes a slatedb:
+                store; others wait for it (wait_ms=, default 30000) and then fail.
   --format F    key format: hex (default), base64, decimal, binary; every client of
                 a table must use the same
   --guard       the reuse guard: a low-water mark makes IDs strictly decreasing even
@@ -57,6 +60,9 @@ Options:
                 client of a table should use it
   --stats       print one summary line on stderr at the end (rows, attempts,
                 conflicts, store errors)
+  --max-key-len N  refuse a table whose row keys are longer than N bytes (default:
+                65535 for slatedb: stores, which also refuse an empty key, SlateDB's
+                key rule; no limit for the others)
 If an allocation fails, the IDs allocated before it are printed, then one error line,
 exit code 2. A progress line is shown on stderr for long --count runs when stderr is
 a terminal.
@@ -102,6 +108,29 @@ pub fn open_store(url: &str) -> Result<Arc<dyn Store>> {
     Ok(Arc::from(store))
 }
 
+/// Checks the table's row keys (all of one length: the ID is fixed-width in
+/// every format) against `--max-key-len N`, or, without it, against the
+/// store's own key rule (`slatedb:`: 1 to 65,535 bytes).
+///
+/// # Errors
+/// A row key that the limit or the rule refuses.
+fn check_row_keys(args: &Args, key: &[u8]) -> Result<()> {
+    let url = args.value("store").unwrap_or_default();
+    let rule = lexikey_stores::parse_url(url)
+        .ok()
+        .and_then(|s| s.key_len_rule());
+    let (min, max, why) = match (args.value("max-key-len"), rule) {
+        (Some(_), rule) => (rule.map_or(0, |r| r.0), common::max_key_len(args)?, ""),
+        (None, Some((min, max))) => (min, max, " (a slatedb: store's key rule)"),
+        (None, None) => return Ok(()),
+    };
+    if key.len() < min {
+        bail!("row keys of this table are empty: {url} refuses an empty key");
+    }
+    lexikey::tuple::check_len(key, max).map_err(|e| anyhow!("row keys of this table: {e}{why}"))?;
+    Ok(())
+}
+
 /// Runs `lexikey alloc`.
 ///
 /// # Errors
@@ -133,6 +162,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
         None => (values.len() as u64, None),
     };
     let alloc = table_allocator(args)?;
+    check_row_keys(args, alloc.start_key())?;
     let mut out: Vec<u8> = Vec::with_capacity(4096);
     let mut progress = Progress::new(n);
     let mut last_flush = Instant::now();

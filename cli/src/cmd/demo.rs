@@ -75,7 +75,9 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
             None => out.push_str(&format!("lexikey demo on {url}\n")),
         }
         cities(&store, &mut out)?;
-        comments(&store, &mut out)?;
+        // SlateDB iterates forward only: say why the IDs go down.
+        let forward_only = url.starts_with("slatedb:");
+        comments(&store, forward_only, &mut out)?;
         queue(&store, &mut out)?;
         io.stdout.write_all(out.as_bytes())?;
         Ok(())
@@ -163,7 +165,7 @@ fn cities(store: &Arc<dyn Store>, out: &mut String) -> Result<()> {
 }
 
 /// Part 2: an upside-down table through the allocator.
-fn comments(store: &Arc<dyn Store>, out: &mut String) -> Result<()> {
+fn comments(store: &Arc<dyn Store>, forward_only: bool, out: &mut String) -> Result<()> {
     out.push_str(
         "\n== 2. An upside-down comments table: each new row gets a smaller ID\n\
          (from the shell: lexikey alloc --store URL --table comments VALUE...)\n",
@@ -183,6 +185,13 @@ fn comments(store: &Arc<dyn Store>, out: &mut String) -> Result<()> {
             "newest: {id} {:?}  (the first key of the table: a forward scan of one row)\n",
             String::from_utf8_lossy(&v)
         ));
+        if forward_only {
+            out.push_str(
+                "(this store iterates forward only, with no reverse scan: because IDs go\n\
+                 down, the newest row is the first key; with IDs going up it would be the\n\
+                 last key, which a forward iterator reaches after every other row)\n",
+            );
+        }
     }
     if let Some((id, v)) = alloc.oldest()? {
         out.push_str(&format!(
