@@ -1,7 +1,6 @@
 //! `lexikey alloc`: rows with decreasing IDs in an upside-down table of a
 //! real store, through the compare-and-set allocator.
 
-use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -10,19 +9,10 @@ use lexikey::alloc::{Allocator, AllocatorConfig};
 use lexikey::store::Store;
 use lexikey::Component;
 
-use crate::args::{Args, Opt};
+use crate::args::{AllocArgs, TableArgs};
 use crate::common::{self, FLUSH_AT};
+use crate::progress::Progress;
 use crate::Io;
-
-/// The options `alloc` accepts.
-pub const OPTS: &[Opt] = &[
-    Opt::value("store"),
-    Opt::value("table"),
-    Opt::value("count"),
-    Opt::value("format"),
-    Opt::flag("guard"),
-    Opt::flag("stats"),
-];
 
 /// Help text.
 pub const USAGE: &str = "\
@@ -63,17 +53,17 @@ a terminal.
 ///
 /// # Errors
 /// Missing options, a store URL that does not open, a bad configuration.
-pub fn table_allocator(args: &Args) -> Result<Allocator<Arc<dyn Store>>> {
-    let Some(url) = args.value("store") else {
+pub fn table_allocator(args: &TableArgs, guard: bool) -> Result<Allocator<Arc<dyn Store>>> {
+    let Some(url) = args.store.as_deref() else {
         bail!("missing --store URL (e.g. --store redb:lexikey.redb)");
     };
-    let Some(table) = args.value("table") else {
+    let Some(table) = args.table.as_deref() else {
         bail!("missing --table NAME");
     };
-    let format = common::format(args)?;
+    let format = args.format.unwrap_or(lexikey::Format::Hex);
     let store = open_store(url)?;
     let mut config = AllocatorConfig::new(format, &[Component::asc(table.to_string())]);
-    if args.flag("guard") {
+    if guard {
         config = config.with_guard(true);
     }
     Ok(Allocator::new(store, config)?)
@@ -92,20 +82,13 @@ pub fn open_store(url: &str) -> Result<Arc<dyn Store>> {
 ///
 /// # Errors
 /// Usage errors, store and allocation errors.
-pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
+pub fn run(args: &AllocArgs, io: &mut Io<'_>) -> Result<()> {
     let values: Vec<Vec<u8>> = args
-        .positionals
+        .values
         .iter()
         .map(|v| common::os_bytes(v).into_owned())
         .collect();
-    let count = match args.value("count") {
-        None => None,
-        Some(c) => Some(
-            c.parse::<u64>()
-                .map_err(|_| anyhow!("invalid --count {c:?}: expected a number of rows"))?,
-        ),
-    };
-    let (n, single) = match count {
+    let (n, single) = match args.count {
         Some(n) => {
             if values.len() > 1 {
                 bail!(
@@ -118,9 +101,9 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
         None if values.is_empty() => (1, Some(Vec::new())),
         None => (values.len() as u64, None),
     };
-    let alloc = table_allocator(args)?;
+    let alloc = table_allocator(&args.table, args.guard)?;
     let mut out: Vec<u8> = Vec::with_capacity(4096);
-    let mut progress = Progress::new(n);
+    let progress = Progress::bar(n, "IDs", args.quiet);
     let mut last_flush = Instant::now();
     let mut result = Ok(());
     for i in 0..n {
@@ -150,12 +133,12 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
             out.clear();
             last_flush = Instant::now();
         }
-        progress.tick(i + 1);
+        progress.set(i + 1);
     }
-    progress.clear();
+    progress.finish();
     io.stdout.write_all(&out)?;
     io.stdout.flush()?;
-    if args.flag("stats") {
+    if args.stats {
         let s = alloc.stats();
         eprintln!(
             "lexikey alloc: {} rows, {} attempts, {} retries, {} conflicts, {} store errors, {} ambiguous, {} skipped",
@@ -163,46 +146,4 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
         );
     }
     result
-}
-
-/// A progress line on stderr (only when it is a terminal and the run is long).
-struct Progress {
-    total: u64,
-    on: bool,
-    last: Instant,
-    shown: bool,
-}
-
-impl Progress {
-    fn new(total: u64) -> Self {
-        Progress {
-            total,
-            on: total >= 1000 && std::io::stderr().is_terminal(),
-            last: Instant::now(),
-            shown: false,
-        }
-    }
-
-    fn tick(&mut self, done: u64) {
-        if !self.on || self.last.elapsed() < Duration::from_millis(100) {
-            return;
-        }
-        self.last = Instant::now();
-        let width = 30u64;
-        let filled = (done * width / self.total.max(1)) as usize;
-        eprint!(
-            "\r[{}{}] {done}/{} rows",
-            "#".repeat(filled),
-            " ".repeat(width as usize - filled),
-            self.total
-        );
-        self.shown = true;
-    }
-
-    fn clear(&mut self) {
-        if self.shown {
-            eprint!("\r\x1b[2K");
-            self.shown = false;
-        }
-    }
 }

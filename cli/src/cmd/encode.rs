@@ -5,24 +5,11 @@ use anyhow::{anyhow, bail, Context, Result};
 use lexikey::salt::Salter;
 use lexikey::{input, text::SEP, tuple, Component, Format};
 
-use crate::args::{Args, Opt};
+use crate::args::{utf8_positionals, EncodeArgs};
 use crate::common::{self, FLUSH_AT};
 use crate::kinds::{self, Col, GeoOpts};
+use crate::progress::Progress;
 use crate::{interop, salting, Io};
-
-/// The options `encode` accepts.
-pub const OPTS: &[Opt] = &[
-    Opt::value("format"),
-    Opt::value("width"),
-    Opt::flag("json"),
-    Opt::value("schema"),
-    Opt::flag("stdin"),
-    Opt::value("max-key-len"),
-    Opt::value("salt-buckets"),
-    Opt::value("salt-mode"),
-    Opt::value("curve"),
-    Opt::value("bits"),
-];
 
 /// Help text.
 pub const USAGE: &str = "\
@@ -120,21 +107,22 @@ phoenix varchar, varbinary or decimal cell is null when empty.
 ///
 /// # Errors
 /// Usage errors, components that do not parse, values the format cannot hold.
-pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
-    if let Some(profile) = interop::profile(args) {
+pub fn run(args: &EncodeArgs, io: &mut Io<'_>) -> Result<()> {
+    let k = &args.key;
+    if let Some(profile) = k.format.profile() {
         return interop::encode(profile, args, io);
     }
-    let format = common::key_format(args)?;
-    let width = common::width(args, format)?;
-    let salter = salting::salter(args, format)?;
-    let geo = GeoOpts::from_args(args)?;
-    let json = args.flag("json");
-    let max = common::max_key_len(args)?;
-    if args.flag("stdin") {
-        let Some(schema) = args.value("schema") else {
+    let format = k.format.native();
+    let width = common::width(k.format.width.as_deref(), format)?;
+    let salter = salting::salter(&k.salt, format)?;
+    let geo = GeoOpts::new(&k.geo)?;
+    let json = k.json;
+    let max = common::max_key_len(k.max_key_len);
+    if k.stdin {
+        let Some(schema) = k.schema.as_deref() else {
             bail!("encode --stdin needs --schema TYPE[.desc],... to type the tab-separated values");
         };
-        if !args.positionals.is_empty() {
+        if !args.components.is_empty() {
             bail!("encode --stdin reads rows from standard input and takes no COMPONENT arguments");
         }
         let cols = kinds::parse_schema(schema, width)?;
@@ -145,13 +133,14 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
             geo,
             json,
             max,
+            progress: Progress::counter("rows", k.quiet),
         };
         return bulk(&opts, &cols, io);
     }
-    if args.value("schema").is_some() {
+    if k.schema.is_some() {
         bail!("--schema is for --stdin; each COMPONENT names its own type (TYPE[.desc]:VALUE)");
     }
-    let texts = args.positional_strs("COMPONENT")?;
+    let texts = utf8_positionals(&args.components, "COMPONENT")?;
     if texts.is_empty() {
         bail!("missing COMPONENT: expected TYPE[.desc]:VALUE..., e.g. lexikey encode str:population i64:3831868");
     }
@@ -224,6 +213,7 @@ struct BulkOpts {
     geo: GeoOpts,
     json: bool,
     max: usize,
+    progress: Progress,
 }
 
 /// Bulk mode: one tab-separated row per line → one key per line.
@@ -296,6 +286,7 @@ fn bulk(o: &BulkOpts, cols: &[Col], io: &mut Io<'_>) -> Result<()> {
             out.truncate(row_start);
         }
         r?;
+        o.progress.row(lineno);
         common::maybe_flush(stdout, &mut out)
     });
     // Keys of the rows before an error are written, then the error reported.
