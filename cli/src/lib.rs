@@ -49,8 +49,9 @@ Usage:
                 [--ge C] [--gt C] [--le C] [--lt C] [--eq C] [--prefix STR]
   lexikey range ... PREFIX_COMPONENT... --bbox MINLAT,MINLON,MAXLAT,MAXLON [--max-ranges K]
   lexikey reverse [--format F] [--width N] N
-  lexikey alloc --store URL --table NAME [--count N] [--format F] [--guard] [--stats] [VALUE...]
-  lexikey scan --store URL --table NAME [--limit N] [--format F]
+  lexikey alloc --store URL --table NAME [--count N] [--format F] [--guard] [--stats]
+                [--quiet] [VALUE...]
+  lexikey scan --store URL --table NAME [--limit N] [--format F] [--quiet]
   lexikey demo [--store URL]
   lexikey help [COMMAND] | lexikey COMMAND --help | lexikey --version
   lexikey completions bash|zsh|fish|powershell|elvish | lexikey man [COMMAND]

@@ -23,8 +23,18 @@ fn enabled(quiet: bool) -> bool {
     !quiet && std::io::stderr().is_terminal()
 }
 
+/// A style from `template`, whose `{rate}` is the items per second as a
+/// whole number.
 fn style(template: &str) -> ProgressStyle {
-    ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar())
+    ProgressStyle::with_template(template)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ")
+        .with_key(
+            "rate",
+            |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0}/s", s.per_sec());
+            },
+        )
 }
 
 impl Progress {
@@ -40,7 +50,7 @@ impl Progress {
         }
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
         bar.set_style(style(&format!(
-            "[{{bar:30}}] {{pos}}/{{len}} {unit}  {{per_sec}}  ETA {{eta}}"
+            "[{{bar:30}}] {{pos}}/{{len}} {unit}  {{rate}}  ETA {{eta}}"
         )));
         Progress { bar: Some(bar) }
     }
@@ -51,7 +61,7 @@ impl Progress {
             return Progress::off();
         }
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-        bar.set_style(style(&format!("{{spinner}} {{pos}} {unit}  {{per_sec}}")));
+        bar.set_style(style(&format!("{{spinner}} {{pos}} {unit}  {{rate}}")));
         bar.enable_steady_tick(Duration::from_millis(200));
         Progress { bar: Some(bar) }
     }

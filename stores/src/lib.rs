@@ -41,8 +41,14 @@
 //!   etcd and RocksDB. A name is 1–48 characters of `A–Z a–z 0–9 _ . -`.
 //! - `fsync=false` (redb only) — do not sync to disk on every commit (see
 //!   [`RedbOptions::fsync`]); for tests and bulk loads.
-//! - `processes=many` (redb only) — several processes may open the file at
-//!   once (see [`RedbOptions::multi_process`]); default `one`.
+//! - `processes=many|one` (redb only) — whether several processes may open
+//!   the file at once, their writes queued (see
+//!   [`RedbOptions::multi_process`]); default `many`, and `one` with
+//!   `fsync=false`. A process that holds the file alone makes other opens
+//!   wait.
+//! - `lock_timeout_ms=N` (redb only) — how long an open waits for a process
+//!   that holds the file alone, default 10000; only then is it an error
+//!   (naming this option).
 //! - `timeout_ms=N` (etcd, redis, postgres) — bound on one request / connect,
 //!   default 5000.
 //! - any other option of a `postgres://` or `redis://` URL is passed to its
@@ -102,7 +108,7 @@ pub use redis_store::RedisStore;
 pub use rocksdb_store::RocksStore;
 
 pub use options::{check_namespace, DEFAULT_NAMESPACE};
-pub use spec::{parse_url, ClientUrl, StoreSpec, DEFAULT_TIMEOUT};
+pub use spec::{parse_url, ClientUrl, StoreSpec, DEFAULT_LOCK_TIMEOUT, DEFAULT_TIMEOUT};
 
 /// The name of this crate's own errors (bad URL, missing feature) in
 /// [`StoreError::store`].
@@ -130,11 +136,13 @@ pub fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
             namespace,
             fsync,
             multi_process,
+            lock_timeout,
         } => {
             let o = RedbOptions {
                 namespace,
                 fsync,
                 multi_process,
+                lock_timeout,
             };
             Ok(Box::new(RedbStore::open_with(path, o)?))
         }

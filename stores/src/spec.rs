@@ -11,6 +11,10 @@ use crate::options::{split, Options};
 /// The bound on one request / connect when a URL has no `timeout_ms=`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(5000);
 
+/// How long opening a `redb:` file waits for a process that holds it alone
+/// when the URL has no `lock_timeout_ms=`.
+pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_millis(10_000);
+
 /// Why redb refuses `processes=many` with `fsync=false`.
 pub(crate) const MULTI_PROCESS_NEEDS_FSYNC: &str =
     "several processes (processes=many) need fsync on every commit";
@@ -36,8 +40,12 @@ pub enum StoreSpec {
         namespace: String,
         /// `fsync=` (default `true`).
         fsync: bool,
-        /// `processes=many` (default `one`: `false`).
+        /// `processes=many` (the default with fsync on) or `one` (the
+        /// default, and the only choice, with `fsync=false`).
         multi_process: bool,
+        /// `lock_timeout_ms=` (default [`DEFAULT_LOCK_TIMEOUT`]): how long
+        /// opening waits for a process that holds the file alone.
+        lock_timeout: Duration,
     },
     /// `rocksdb:PATH`.
     Rocksdb {
@@ -111,8 +119,11 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
             let mut opts = Options::parse(url, opts)?;
             let namespace = opts.namespace(url)?;
             let fsync = opts.take_bool(url, "fsync")?.unwrap_or(true);
+            // Several processes by default (they queue for each write);
+            // without fsync a process must hold the file alone.
             let multi_process = match opts.take("processes").as_deref() {
-                None | Some("one") => false,
+                None => fsync,
+                Some("one") => false,
                 Some("many") => true,
                 Some(v) => {
                     return Err(bad_url(
@@ -121,7 +132,10 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
                     ))
                 }
             };
-            opts.finish(url, &["ns", "fsync", "processes"])?;
+            let lock_timeout = opts
+                .take_u64(url, "lock_timeout_ms")?
+                .map_or(DEFAULT_LOCK_TIMEOUT, Duration::from_millis);
+            opts.finish(url, &["ns", "fsync", "processes", "lock_timeout_ms"])?;
             if multi_process && !fsync {
                 return Err(StoreError::fatal("redb", MULTI_PROCESS_NEEDS_FSYNC));
             }
@@ -130,6 +144,7 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
                 namespace,
                 fsync,
                 multi_process,
+                lock_timeout,
             })
         }
         "rocksdb" => {
@@ -300,9 +315,11 @@ impl StoreSpec {
                 namespace,
                 fsync,
                 multi_process,
+                lock_timeout,
             } => format!(
-                "redb:{path}?ns={namespace}&fsync={fsync}&processes={}",
-                if *multi_process { "many" } else { "one" }
+                "redb:{path}?ns={namespace}&fsync={fsync}&processes={}&lock_timeout_ms={}",
+                if *multi_process { "many" } else { "one" },
+                ms(lock_timeout)
             ),
             StoreSpec::Rocksdb { path, namespace } => format!("rocksdb:{path}?ns={namespace}"),
             StoreSpec::Redis(ClientUrl {
@@ -355,7 +372,11 @@ mod tests {
             ("memory://?ns=a", "memory:?ns=a"),
             (
                 "redb:/tmp/x",
-                "redb:/tmp/x?ns=lexikey&fsync=true&processes=one",
+                "redb:/tmp/x?ns=lexikey&fsync=true&processes=many&lock_timeout_ms=10000",
+            ),
+            (
+                "redb:/tmp/x?fsync=false&lock_timeout_ms=250",
+                "redb:/tmp/x?ns=lexikey&fsync=false&processes=one&lock_timeout_ms=250",
             ),
             (
                 "redb:db&=x?fsync=no&processes=many&fsync=1",
@@ -363,7 +384,7 @@ mod tests {
             ),
             (
                 "redb:rel/db?processes=many&ns=n",
-                "redb:rel/db?ns=n&fsync=true&processes=many",
+                "redb:rel/db?ns=n&fsync=true&processes=many&lock_timeout_ms=10000",
             ),
             ("rocksdb:/d?ns=q", "rocksdb:/d?ns=q"),
             (

@@ -18,6 +18,7 @@ use crate::Io;
 pub const USAGE: &str = "\
 Usage:
   lexikey alloc --store URL --table NAME [--count N] [--format F] [--guard] [--stats]
+                [--quiet]
                 [VALUE...]
 
 Inserts rows into the upside-down table NAME of the store at URL, each under a new
@@ -44,9 +45,14 @@ Options:
                 client of a table should use it
   --stats       print one summary line on stderr at the end (rows, attempts,
                 conflicts, store errors)
+  --quiet       no progress bar (shown on stderr only when it is a terminal: IDs so
+                far, IDs/s and the time left)
 If an allocation fails, the IDs allocated before it are printed, then one error line,
-exit code 2. A progress line is shown on stderr for long --count runs when stderr is
-a terminal.
+exit code 2.
+
+Several processes may allocate in one redb: file at once (their writes queue); a
+process that opened the file alone (?processes=one, or ?fsync=false) makes the others
+wait for it, up to ?lock_timeout_ms=N (default 10000).
 ";
 
 /// Opens `--store` and builds the allocator of `--table`.

@@ -40,6 +40,8 @@ Options:
                 with its components TAB-separated (one JSON object per line with
                 --json). The first bad key stops the run: the lines of the keys before
                 it are printed, then one error line naming the line number, exit 2.
+  --quiet       bulk mode: no progress display (shown on stderr only when it is a
+                terminal: the keys so far and keys/s)
 A str value holding a newline (or, in bulk mode, a tab) cannot be shown in the
 line-oriented text output: that is an error pointing to --json.
 

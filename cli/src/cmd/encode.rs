@@ -60,6 +60,8 @@ Options:
                 the keys of the rows before it are printed, then one error line
                 naming the line number, exit code 2.
   --schema S    bulk mode: the fields, e.g. str,i64.desc
+  --quiet       bulk mode: no progress display (shown on stderr only when it is a
+                terminal: the rows so far and rows/s)
 
 Interop profiles: keys byte for byte as Java (HBase OrderedBytes/Struct, Apache Phoenix)
 and the FoundationDB tuple layer write them, printed as lowercase hex:

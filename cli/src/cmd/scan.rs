@@ -9,7 +9,7 @@ use crate::Io;
 /// Help text.
 pub const USAGE: &str = "\
 Usage:
-  lexikey scan --store URL --table NAME [--limit N] [--format F]
+  lexikey scan --store URL --table NAME [--limit N] [--format F] [--quiet]
 
 Prints the rows of the upside-down table NAME (written by 'lexikey alloc'), newest
 (smallest ID) first, one per line: the ID in decimal, a TAB, the value. The scan is
@@ -19,7 +19,8 @@ a plain forward scan of the table's key range; with --limit N it stops after N r
 Values are printed as text: valid UTF-8 as it is, except that a backslash is
 written \\\\, tab \\t, newline \\n, carriage return \\r, and every other control
 character and every byte that is not valid UTF-8 as \\xNN. So each row is one line.
---store and --format as in 'lexikey alloc'.
+--store and --format as in 'lexikey alloc'. The table is read 10,000 rows at a time;
+on a terminal, stderr shows the rows so far and rows/s (--quiet: not).
 ";
 
 /// Runs `lexikey scan`.
