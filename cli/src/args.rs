@@ -628,14 +628,14 @@ pub enum PredOp {
 }
 
 impl PredOp {
-    /// Every operator, with its option name.
-    pub const ALL: [(PredOp, &'static str); 6] = [
-        (PredOp::Eq, "eq"),
-        (PredOp::Ge, "ge"),
-        (PredOp::Gt, "gt"),
-        (PredOp::Le, "le"),
-        (PredOp::Lt, "lt"),
-        (PredOp::Prefix, "prefix"),
+    /// Every operator.
+    pub const ALL: [PredOp; 6] = [
+        PredOp::Eq,
+        PredOp::Ge,
+        PredOp::Gt,
+        PredOp::Le,
+        PredOp::Lt,
+        PredOp::Prefix,
     ];
 
     /// The option name (`ge`).
@@ -663,7 +663,8 @@ pub struct Pred {
 /// The predicates of `m` (a `range` match) in command-line order.
 fn ordered_preds(m: &clap::ArgMatches) -> Vec<Pred> {
     let mut out: Vec<(usize, Pred)> = Vec::new();
-    for (op, name) in PredOp::ALL {
+    for op in PredOp::ALL {
+        let name = op.name();
         if let (Some(idx), Some(vals)) = (m.indices_of(name), m.get_many::<String>(name)) {
             for (i, v) in idx.zip(vals) {
                 out.push((

@@ -9,7 +9,7 @@ use crate::args::DecodeArgs;
 use crate::common::{self, FLUSH_AT};
 use crate::kinds::{self, Col, GeoOpts};
 use crate::progress::Progress;
-use crate::{interop, salting, Io};
+use crate::{interop, Io};
 
 /// Help text.
 pub const USAGE: &str = "\
@@ -98,10 +98,7 @@ pub fn run(args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
     if let Some(profile) = k.format.profile() {
         return interop::decode(profile, args, io);
     }
-    let format = k.format.native();
-    let width = common::width(k.format.width.as_deref(), format)?;
-    let salter = salting::salter(&k.salt, format)?;
-    let geo = GeoOpts::new(&k.geo)?;
+    let (format, width, salter, geo) = super::encode::native_options(&k.format, &k.salt, &k.geo)?;
     let json = k.json;
     let max = common::max_key_len(k.max_key_len);
     let cols = match k.schema.as_deref() {

@@ -5,7 +5,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use lexikey::salt::Salter;
 use lexikey::{input, text::SEP, tuple, Component, Format};
 
-use crate::args::{utf8_positionals, EncodeArgs};
+use crate::args::{utf8_positionals, EncodeArgs, GeoArgs, KeyFormatArgs, SaltArgs};
 use crate::common::{self, FLUSH_AT};
 use crate::kinds::{self, Col, GeoOpts};
 use crate::progress::Progress;
@@ -114,10 +114,7 @@ pub fn run(args: &EncodeArgs, io: &mut Io<'_>) -> Result<()> {
     if let Some(profile) = k.format.profile() {
         return interop::encode(profile, args, io);
     }
-    let format = k.format.native();
-    let width = common::width(k.format.width.as_deref(), format)?;
-    let salter = salting::salter(&k.salt, format)?;
-    let geo = GeoOpts::new(&k.geo)?;
+    let (format, width, salter, geo) = native_options(&k.format, &k.salt, &k.geo)?;
     let json = k.json;
     let max = common::max_key_len(k.max_key_len);
     if k.stdin {
@@ -162,6 +159,22 @@ pub fn run(args: &EncodeArgs, io: &mut Io<'_>) -> Result<()> {
     out.push(b'\n');
     io.stdout.write_all(&out)?;
     Ok(())
+}
+
+/// The options of the native formats, checked in this order: the format,
+/// `--width` (decimal only), the salter, the geo grid.
+///
+/// # Errors
+/// A width with another format or out of range, a bad salt or grid.
+pub fn native_options(
+    format: &KeyFormatArgs,
+    salt: &SaltArgs,
+    geo: &GeoArgs,
+) -> Result<(Format, Option<u8>, Option<Salter>, GeoOpts)> {
+    let f = format.native();
+    let width = common::width(format.width.as_deref(), f)?;
+    let salter = salting::salter(salt, f)?;
+    Ok((f, width, salter, GeoOpts::new(geo)?))
 }
 
 /// Parses `TYPE[.desc]:VALUE` components (core types and the command

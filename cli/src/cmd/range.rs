@@ -9,7 +9,7 @@ use lexikey::{Component, Dir, Format, KeyRange, Value};
 use crate::args::{utf8_positionals, PredOp, RangeArgs};
 use crate::common;
 use crate::kinds::{self, GeoOpts};
-use crate::{interop, salting, Io};
+use crate::{interop, Io};
 
 /// Help text.
 pub const USAGE: &str = "\
@@ -130,10 +130,8 @@ pub fn run(args: &RangeArgs, io: &mut Io<'_>) -> Result<()> {
     if let Some(profile) = args.format.profile() {
         return run_profile(profile, args, io);
     }
-    let format = args.format.native();
-    let width = common::width(args.format.width.as_deref(), format)?;
-    let salter = salting::salter(&args.salt, format)?;
-    let geo = GeoOpts::new(&args.geo)?;
+    let (format, width, salter, geo) =
+        super::encode::native_options(&args.format, &args.salt, &args.geo)?;
     let (dialect, opts) = render_options(args, format.is_text());
     let texts = utf8_positionals(&args.components, "PREFIX_COMPONENT")?;
     let (cols, prefix) = super::encode::components(&texts, width, &geo)?;
