@@ -189,9 +189,20 @@ pub struct KeyArgs {
     /// The geo grid.
     #[command(flatten)]
     pub geo: GeoArgs,
+    /// hbase-ordered: the numeric encoding, current (HBase 2.5.0+) or legacy
+    #[arg(long, value_name = "E", value_parser = Choice::new(HBASE_NUMERIC, any_text))]
+    pub hbase_numeric: Option<String>,
     /// No progress display on stderr (bulk mode)
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// `--hbase-numeric` names, for completion (checked with the profile).
+const HBASE_NUMERIC: &[&str] = &["current", "legacy"];
+
+/// Any text: checked where the context is known.
+fn any_text(s: &str) -> Result<String, String> {
+    Ok(s.to_string())
 }
 
 /// `lexikey encode`.
@@ -200,6 +211,9 @@ pub struct EncodeArgs {
     /// The shared options.
     #[command(flatten)]
     pub key: KeyArgs,
+    /// phoenix: round a DECIMAL of more than 38 digits half up, as Phoenix does
+    #[arg(long)]
+    pub round: bool,
     /// TYPE[.desc]:VALUE, e.g. str:population i64:3831868
     #[arg(value_name = "COMPONENT")]
     pub components: Vec<OsString>,
@@ -273,6 +287,12 @@ pub struct RangeArgs {
     /// At most K ranges for --bbox (1 to 4096, default 8)
     #[arg(long, value_name = "K", value_parser = parse_max_ranges)]
     pub max_ranges: Option<usize>,
+    /// hbase-ordered: the numeric encoding, current (HBase 2.5.0+) or legacy
+    #[arg(long, value_name = "E", value_parser = Choice::new(HBASE_NUMERIC, any_text))]
+    pub hbase_numeric: Option<String>,
+    /// phoenix: round a DECIMAL of more than 38 digits half up, as Phoenix does
+    #[arg(long)]
+    pub round: bool,
     /// The fixed leading components, TYPE[.desc]:VALUE
     #[arg(value_name = "PREFIX_COMPONENT")]
     pub components: Vec<OsString>,

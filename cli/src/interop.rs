@@ -43,22 +43,77 @@ use crate::common::{self, FLUSH_AT};
 use crate::progress::Progress;
 use crate::Io;
 
+/// The options of an interop profile.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Opts {
+    /// `--salt-buckets N` (Phoenix only).
+    pub salt: Option<u16>,
+    /// `--hbase-numeric current|legacy` (hbase-ordered only).
+    pub hbase: hbase::Codec,
+    /// `--round` (phoenix only): round a DECIMAL of more than 38 digits.
+    pub rounding: phoenix::DecimalRounding,
+}
+
+/// The command-line options a profile checks.
+struct Given<'a> {
+    /// `--width`.
+    width: Option<&'a str>,
+    /// Options of the native formats only: name and whether given.
+    refused: &'a [(&'a str, bool)],
+    /// `--salt-buckets`, `--salt-mode`.
+    salt: &'a SaltArgs,
+    /// `--hbase-numeric`.
+    hbase_numeric: Option<&'a str>,
+    /// `--round`.
+    round: bool,
+}
+
+/// The profile options parsed: `--salt-buckets`, `--hbase-numeric`,
+/// `--round`, each refused for a profile it does not apply to.
+fn common_options(profile: Profile, given: &Given<'_>) -> Result<Opts> {
+    let mut opts = Opts {
+        salt: salt_option(profile, given)?,
+        ..Opts::default()
+    };
+    if let Some(v) = given.hbase_numeric {
+        if profile != Profile::Hbase {
+            bail!(
+                "--hbase-numeric applies only to --format hbase-ordered, not {}",
+                profile.name()
+            );
+        }
+        let Some(n) = hbase::NumericEncoding::from_name(v) else {
+            bail!(
+                "invalid --hbase-numeric {v:?}: expected current (HBase 2.5.0 and later, the \
+                 default) or legacy (HBase 2.4.x and older, before HBASE-26566)"
+            );
+        };
+        opts.hbase = hbase::Codec::new(n);
+    }
+    if given.round {
+        if profile != Profile::Phoenix {
+            bail!(
+                "--round applies only to --format phoenix (a DECIMAL of more than 38 digits), \
+                 not {}",
+                profile.name()
+            );
+        }
+        opts.rounding = phoenix::DecimalRounding::HalfUp;
+    }
+    Ok(opts)
+}
+
 /// `--salt-buckets N` parsed (Phoenix only, 1 to 256; `--salt-mode` may
-/// only say `phoenix`), the options of the native formats refused:
-/// `width`, and `refused` (each option's name and whether it was given).
-fn common_options(
-    profile: Profile,
-    width: Option<&str>,
-    refused: &[(&str, bool)],
-    salt: &SaltArgs,
-) -> Result<Option<u16>> {
-    if width.is_some() {
+/// only say `phoenix`), the options of the native formats refused.
+fn salt_option(profile: Profile, given: &Given<'_>) -> Result<Option<u16>> {
+    let salt = given.salt;
+    if given.width.is_some() {
         bail!(
             "--width applies only to --format decimal (the {} profile fixes its own widths)",
             profile.name()
         );
     }
-    if let Some((opt, _)) = refused.iter().find(|(_, given)| *given) {
+    if let Some((opt, _)) = given.refused.iter().find(|(_, given)| *given) {
         bail!(
             "--{opt} applies to geo components of the native formats (hex, base64, decimal, \
              binary), not --format {}",
@@ -90,13 +145,23 @@ fn common_options(
     }
 }
 
-/// [`common_options`] for `encode` and `decode`.
-fn key_options(profile: Profile, k: &KeyArgs) -> Result<Option<u16>> {
+/// [`common_options`] for `encode` and `decode` (`round`: `--round`,
+/// which `decode` does not take).
+fn key_options(profile: Profile, k: &KeyArgs, round: bool) -> Result<Opts> {
     let refused = [
         ("curve", k.geo.curve.is_some()),
         ("bits", k.geo.bits.is_some()),
     ];
-    common_options(profile, k.format.width.as_deref(), &refused, &k.salt)
+    common_options(
+        profile,
+        &Given {
+            width: k.format.width.as_deref(),
+            refused: &refused,
+            salt: &k.salt,
+            hbase_numeric: k.hbase_numeric.as_deref(),
+            round,
+        },
+    )
 }
 
 // ---------------------------------------------------------------------------
@@ -118,7 +183,7 @@ pub enum Row {
 ///
 /// # Errors
 /// The first component that does not parse, named.
-pub fn parse_components(profile: Profile, texts: &[&str]) -> Result<Row> {
+pub fn parse_components(profile: Profile, texts: &[&str], opts: &Opts) -> Result<Row> {
     // The library's messages sometimes quote the component already.
     fn ctx(t: &str) -> impl Fn(lexikey::ParseError) -> anyhow::Error + '_ {
         move |e| {
@@ -149,7 +214,7 @@ pub fn parse_components(profile: Profile, texts: &[&str]) -> Result<Row> {
         Profile::Phoenix => {
             let (mut cs, mut vs) = (Vec::new(), Vec::new());
             for t in texts {
-                let (c, v) = phoenix::parse_component(t).map_err(ctx(t))?;
+                let (c, v) = phoenix::parse_component_with(t, opts.rounding).map_err(ctx(t))?;
                 cs.push(c);
                 vs.push(v);
             }
@@ -301,18 +366,20 @@ fn value_error(e: ValueError, name: impl Fn(usize) -> String) -> anyhow::Error {
 
 /// Encodes a row as `profile` writes it (Phoenix: with the salt byte when
 /// `salt` is set).
-fn encode_row(row: &Row, salt: Option<u16>, name: impl Fn(usize) -> String) -> Result<Vec<u8>> {
+fn encode_row(row: &Row, opts: &Opts, name: impl Fn(usize) -> String) -> Result<Vec<u8>> {
     let mut key = Vec::new();
     match row {
         Row::Fdb(elems) => fdb::pack(elems, &mut key),
         Row::Hbase(fields, values) => {
             check_hbase_fields(fields)?;
-            hbase::encode_struct(fields, values, &mut key).map_err(|e| value_error(e, name))?;
+            (opts.hbase)
+                .encode_struct(fields, values, &mut key)
+                .map_err(|e| value_error(e, name))?;
         }
         Row::Phoenix(columns, values) => {
             check_phoenix_columns(columns)?;
             let mut table = phoenix::Table::new(columns.clone());
-            if let Some(n) = salt {
+            if let Some(n) = opts.salt {
                 table = table.salted(n);
             }
             phoenix::encode_row_key(&table, values, &mut key).map_err(|e| value_error(e, name))?;
@@ -322,7 +389,7 @@ fn encode_row(row: &Row, salt: Option<u16>, name: impl Fn(usize) -> String) -> R
 }
 
 /// Parses one bulk row: the tab-separated values of the schema's fields.
-fn parse_cells(schema: &Schema, cells: &[&str], lineno: u64) -> Result<Row> {
+fn parse_cells(schema: &Schema, cells: &[&str], lineno: u64, opts: &Opts) -> Result<Row> {
     let at = |i: usize, e: &dyn std::fmt::Display| {
         anyhow!(
             "line {lineno}, value {} ({}): {e}",
@@ -357,7 +424,9 @@ fn parse_cells(schema: &Schema, cells: &[&str], lineno: u64) -> Result<Row> {
                 .iter()
                 .zip(cells)
                 .enumerate()
-                .map(|(i, (col, c))| phoenix::parse_value(col.ty, c).map_err(|e| at(i, &e)))
+                .map(|(i, (col, c))| {
+                    phoenix::parse_value_with(col.ty, c, opts.rounding).map_err(|e| at(i, &e))
+                })
                 .collect::<Result<_>>()?,
         ),
     })
@@ -374,7 +443,8 @@ fn parse_cells(schema: &Schema, cells: &[&str], lineno: u64) -> Result<Row> {
 /// encode, keys over `--max-key-len`.
 pub fn encode(profile: Profile, args: &EncodeArgs, io: &mut Io<'_>) -> Result<()> {
     let k = &args.key;
-    let salt = key_options(profile, k)?;
+    let opts = key_options(profile, k, args.round)?;
+    let salt = opts.salt;
     let json = k.json;
     let max = common::max_key_len(k.max_key_len);
     if k.stdin {
@@ -386,7 +456,7 @@ pub fn encode(profile: Profile, args: &EncodeArgs, io: &mut Io<'_>) -> Result<()
         }
         let schema = parse_schema(profile, text, salt)?;
         let progress = Progress::counter("rows", k.quiet);
-        return encode_bulk(&schema, salt, json, max, &progress, io);
+        return encode_bulk(&schema, &opts, json, max, &progress, io);
     }
     if k.schema.is_some() {
         bail!("--schema is for --stdin; each COMPONENT names its own type (TYPE[.desc]:VALUE)");
@@ -403,8 +473,8 @@ pub fn encode(profile: Profile, args: &EncodeArgs, io: &mut Io<'_>) -> Result<()
             }
         );
     }
-    let row = parse_components(profile, &texts)?;
-    let key = encode_row(&row, salt, |i| {
+    let row = parse_components(profile, &texts, &opts)?;
+    let key = encode_row(&row, &opts, |i| {
         format!("component {} ({})", i + 1, texts.get(i).unwrap_or(&"?"))
     })?;
     lexikey::tuple::check_len(&key, max)?;
@@ -428,7 +498,7 @@ fn push_key(key: &[u8], json: bool, out: &mut Vec<u8>) {
 
 fn encode_bulk(
     schema: &Schema,
-    salt: Option<u16>,
+    opts: &Opts,
     json: bool,
     max: usize,
     progress: &Progress,
@@ -447,8 +517,8 @@ fn encode_bulk(
                 cells.len()
             );
         }
-        let row = parse_cells(schema, &cells, lineno)?;
-        let key = encode_row(&row, salt, |i| {
+        let row = parse_cells(schema, &cells, lineno, opts)?;
+        let key = encode_row(&row, opts, |i| {
             format!("line {lineno}, value {} ({})", i + 1, schema.field_name(i))
         })
         .map_err(|e| {
@@ -487,11 +557,15 @@ pub enum Decoded {
 ///
 /// # Errors
 /// The decoder's error, with the offset of the byte at fault.
-pub fn decode_key(schema: Option<&Schema>, key: &[u8]) -> Result<Decoded, DecodeError> {
+pub fn decode_key(
+    schema: Option<&Schema>,
+    key: &[u8],
+    codec: hbase::Codec,
+) -> Result<Decoded, DecodeError> {
     Ok(match schema {
         None | Some(Schema::Fdb(_)) => Decoded::Fdb(fdb::unpack(key)?),
         Some(Schema::Hbase(fields)) => {
-            let values = hbase::decode_struct(fields, key)?;
+            let values = codec.decode_struct(fields, key)?;
             Decoded::Hbase(fields.iter().copied().zip(values).collect())
         }
         Some(Schema::Phoenix(table)) => {
@@ -523,7 +597,8 @@ pub fn component_texts(d: &Decoded) -> Vec<String> {
 /// Usage errors and keys that do not decode.
 pub fn decode(profile: Profile, args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
     let k = &args.key;
-    let salt = key_options(profile, k)?;
+    let opts = key_options(profile, k, false)?;
+    let salt = opts.salt;
     let json = k.json;
     let max = common::max_key_len(k.max_key_len);
     let schema = match (profile, k.schema.as_deref()) {
@@ -552,7 +627,15 @@ pub fn decode(profile: Profile, args: &DecodeArgs, io: &mut Io<'_>) -> Result<()
             bail!("decode --stdin reads keys from standard input and takes no KEY argument");
         }
         let progress = Progress::counter("keys", k.quiet);
-        return decode_bulk(profile, schema.as_ref(), json, max, &progress, io);
+        return decode_bulk(
+            profile,
+            schema.as_ref(),
+            opts.hbase,
+            json,
+            max,
+            &progress,
+            io,
+        );
     }
     let key = match args.keys.as_slice() {
         [k] => k,
@@ -565,7 +648,8 @@ pub fn decode(profile: Profile, args: &DecodeArgs, io: &mut Io<'_>) -> Result<()
     let raw = common::os_bytes(key);
     let mut buf = Vec::new();
     key_from_hex(profile, &raw, max, &mut buf)?;
-    let d = decode_key(schema.as_ref(), &buf).map_err(|e| invalid_key(profile, &raw, e))?;
+    let d =
+        decode_key(schema.as_ref(), &buf, opts.hbase).map_err(|e| invalid_key(profile, &raw, e))?;
     let mut out = Vec::with_capacity(64);
     if json {
         push_decoded_json(&d, &mut out);
@@ -627,6 +711,7 @@ fn invalid_key(profile: Profile, raw: &[u8], e: DecodeError) -> anyhow::Error {
 fn decode_bulk(
     profile: Profile,
     schema: Option<&Schema>,
+    codec: hbase::Codec,
     json: bool,
     max: usize,
     progress: &Progress,
@@ -639,7 +724,7 @@ fn decode_bulk(
         let start = out.len();
         let r = (|| -> Result<()> {
             key_from_hex(profile, line, max, &mut buf)?;
-            let d = decode_key(schema, &buf).map_err(|e| invalid_key(profile, line, e))?;
+            let d = decode_key(schema, &buf, codec).map_err(|e| invalid_key(profile, line, e))?;
             if json {
                 push_decoded_json(&d, &mut out);
             } else {
@@ -976,15 +1061,27 @@ pub fn ranges(profile: Profile, args: &RangeArgs) -> Result<Vec<KeyRange>> {
         ("bbox", args.bbox.is_some()),
         ("max-ranges", args.max_ranges.is_some()),
     ];
-    let salt = common_options(profile, args.format.width.as_deref(), &refused, &args.salt)?;
+    let opts = common_options(
+        profile,
+        &Given {
+            width: args.format.width.as_deref(),
+            refused: &refused,
+            salt: &args.salt,
+            hbase_numeric: args.hbase_numeric.as_deref(),
+            round: args.round,
+        },
+    )?;
+    let salt = opts.salt;
     let texts = crate::args::utf8_positionals(&args.components, "PREFIX_COMPONENT")?;
-    let row = parse_components(profile, &texts)?;
+    let row = parse_components(profile, &texts, &opts)?;
     let preds = predicates(args);
     let name = |i: usize| format!("component {} ({})", i + 1, texts.get(i).unwrap_or(&"?"));
     let range = match row {
         Row::Fdb(prefix) => fdb_range(&prefix, &preds)?,
-        Row::Hbase(fields, values) => hbase_range(&fields, &values, &preds, name)?,
-        Row::Phoenix(columns, values) => phoenix_range(&columns, &values, &preds, name)?,
+        Row::Hbase(fields, values) => hbase_range(&fields, &values, &preds, opts.hbase, name)?,
+        Row::Phoenix(columns, values) => {
+            phoenix_range(&columns, &values, &preds, opts.rounding, name)?
+        }
     };
     Ok(match salt {
         None => vec![range],
@@ -1059,17 +1156,22 @@ fn hbase_range(
     fields: &[hbase::Field],
     values: &[hbase::Value],
     preds: &[Pred<'_>],
+    codec: hbase::Codec,
     name: impl Fn(usize) -> String + Copy,
 ) -> Result<KeyRange> {
     use hbase::{Field, Kind, Order, Value};
     check_hbase_fields(fields)?;
     let mut p = Vec::new();
     for (i, (f, v)) in fields.iter().zip(values).enumerate() {
-        hbase::encode_value(*f, v, &mut p).map_err(|e| value_error(e, |_| name(i)))?;
+        (codec)
+            .encode_value(*f, v, &mut p)
+            .map_err(|e| value_error(e, |_| name(i)))?;
     }
     // The row whose remaining fields are all null: Struct omits trailing nulls.
     let mut row = Vec::new();
-    hbase::encode_struct(fields, values, &mut row).map_err(|e| value_error(e, name))?;
+    (codec)
+        .encode_struct(fields, values, &mut row)
+        .map_err(|e| value_error(e, name))?;
     if fields.last().is_some_and(|f| f.kind == Kind::BlobCopy) {
         if !preds.is_empty() {
             bail!("no component can follow a blob-copy component: it runs to the end of the key");
@@ -1135,7 +1237,8 @@ fn hbase_range(
                 } else {
                     compares |= *op != Op::Eq;
                     let mut q = p.clone();
-                    hbase::encode_value(f, &v, &mut q)
+                    codec
+                        .encode_value(f, &v, &mut q)
                         .map_err(|e| value_error(e, |_| format!("--{name} {text:?}")))?;
                     if f.kind == Kind::BlobCopy && !desc {
                         // Runs to the end of the key: longer blobs are other values.
@@ -1172,6 +1275,7 @@ fn phoenix_range(
     columns: &[phoenix::Column],
     values: &[phoenix::Value],
     preds: &[Pred<'_>],
+    rounding: phoenix::DecimalRounding,
     name: impl Fn(usize) -> String + Copy,
 ) -> Result<KeyRange> {
     use phoenix::{Column, SortOrder, Type};
@@ -1238,8 +1342,8 @@ fn phoenix_range(
                 b.within(Span::prefix(cat(&p, s.as_bytes())));
             }
             Pred::Cmp(op, name, text) => {
-                let (c, v) =
-                    phoenix::parse_component(text).map_err(|e| pred_error(name, text, e))?;
+                let (c, v) = phoenix::parse_component_with(text, rounding)
+                    .map_err(|e| pred_error(name, text, e))?;
                 same_field(&mut column, c, name, text)?;
                 let desc = c.order == SortOrder::Desc;
                 let null_after = if c.ty == Type::Varbinary { 0x00 } else { 0x01 };

@@ -10,6 +10,29 @@ use common::{check_error, fails, fails_with, run_with};
 
 /// `(arguments, standard input, a substring the message must contain)`.
 const CATALOGUE: &[(&[&str], &str, &str)] = &[
+    // --- interop-profile options given to a native format
+    (
+        &["encode", "--round", "str:a"],
+        "",
+        "--round applies only to --format phoenix",
+    ),
+    (
+        &["range", "--hbase-numeric", "legacy", "str:a"],
+        "",
+        "--hbase-numeric applies only to --format hbase-ordered",
+    ),
+    (
+        &[
+            "decode",
+            "--hbase-numeric",
+            "legacy",
+            "--schema",
+            "str",
+            "a",
+        ],
+        "",
+        "--hbase-numeric applies only to --format hbase-ordered",
+    ),
     // --- malformed keys
     // --- dec: malformed ELEN / binary keys, bad decimal input
     (

@@ -544,6 +544,21 @@ fn hbase_golden_vectors_both_ways() {
         let (key, comps): (&str, Vec<&str>) = match row[0].as_str() {
             "value" => (&row[2], vec![row[1].as_str()]),
             "struct" => (&row[1], str_refs(&row[3..])),
+            "legacy" => {
+                check_hbase_legacy(&row[2], &[row[1].as_str()], &[row[3].as_str()]);
+                checked += 1;
+                continue;
+            }
+            "lstruct" => {
+                let arrow = row.iter().position(|c| c == "->").unwrap();
+                check_hbase_legacy(
+                    &row[1],
+                    &str_refs(&row[2..arrow]),
+                    &str_refs(&row[arrow + 1..]),
+                );
+                checked += 1;
+                continue;
+            }
             _ => continue, // varint: not a key
         };
         let schema: Vec<String> = comps
@@ -589,7 +604,37 @@ fn hbase_golden_vectors_both_ways() {
         );
         checked += 1;
     }
-    assert!(checked >= 250, "{checked}");
+    assert!(checked >= 290, "{checked}");
+}
+
+/// A key of HBase before HBASE-26566: `--hbase-numeric legacy` writes it
+/// and reads it back as `read`; the default (current HBase) reads the same
+/// or refuses it naming the option.
+fn check_hbase_legacy(key: &str, comps: &[&str], read: &[&str]) {
+    let legacy = ["--hbase-numeric", "legacy"];
+    let args = [&["encode", "--format", "hbase-ordered"][..], &legacy, comps].concat();
+    assert_eq!(ok(&args), format!("{key}\n"), "encode {comps:?}");
+    let schema: Vec<&str> = comps.iter().map(|c| c.split(':').next().unwrap()).collect();
+    let schema = schema.join(",");
+    let args = [
+        &["decode", "--format", "hbase-ordered", "--schema", &schema][..],
+        &legacy,
+        &[key],
+    ]
+    .concat();
+    let want: Vec<String> = read.iter().map(|r| r.to_string()).collect();
+    assert_eq!(lines(&ok(&args)), want, "decode {key}");
+    match run_in(&[
+        "decode",
+        "--format",
+        "hbase-ordered",
+        "--schema",
+        &schema,
+        key,
+    ]) {
+        Ok(out) => assert_eq!(lines(&out), want, "current decode {key}"),
+        Err(e) => assert!(e.contains("--hbase-numeric legacy"), "{key}: {e}"),
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -635,6 +680,37 @@ fn phoenix_golden_vectors_both_ways() {
                 )
             }
             "row" if row[2] == "legacy" => continue, // pre-4.4 layout: library only
+            "round" => {
+                check_phoenix_round(
+                    "-",
+                    &[row[1].as_str()],
+                    &format!(
+                        "{}{}",
+                        row[3],
+                        if row[1].contains(".desc") { "ff" } else { "" }
+                    ),
+                );
+                let e = run_in(&["encode", "--format", "phoenix", &row[1]]).unwrap_err();
+                assert!(
+                    e.contains(&format!("stores as {};", row[2])) && e.contains("--round"),
+                    "{e}"
+                );
+                let out = ok(&["encode", "--format", "phoenix", "--round", &row[1]]);
+                let col = row[1].split(':').next().unwrap();
+                let dec = ok(&["decode", "--format", "phoenix", "--schema", col, out.trim()]);
+                assert_eq!(
+                    dec,
+                    format!("{col}:{}\n", row[2]),
+                    "decode prints the stored value"
+                );
+                checked += 1;
+                continue;
+            }
+            "rrow" => {
+                check_phoenix_round(&row[2], &str_refs(&row[4..]), &row[3]);
+                checked += 1;
+                continue;
+            }
             "row" => (
                 row[1].clone(),
                 row[2].as_str(),
@@ -685,7 +761,33 @@ fn phoenix_golden_vectors_both_ways() {
         assert_eq!(ok(&args), format!("{key}\n"), "re-encode {back:?}");
         checked += 1;
     }
-    assert!(checked >= 110, "{checked}");
+    assert!(checked >= 130, "{checked}");
+}
+
+/// A row with a DECIMAL of more than 38 digits: refused without `--round`;
+/// with it, `encode` writes `key` and `range` (the row as a prefix) starts
+/// at it.
+fn check_phoenix_round(salt: &str, comps: &[&str], key: &str) {
+    let salt_args: Vec<&str> = if salt == "-" {
+        vec![]
+    } else {
+        vec!["--salt-buckets", salt]
+    };
+    let args = [&["encode", "--format", "phoenix"][..], &salt_args, comps].concat();
+    let e = run_in(&args).unwrap_err();
+    assert!(e.contains("--round") && e.contains("38"), "{e}");
+    let args = [
+        &["encode", "--format", "phoenix", "--round"][..],
+        &salt_args,
+        comps,
+    ]
+    .concat();
+    assert_eq!(ok(&args), format!("{key}\n"), "encode --round {comps:?}");
+    if salt == "-" {
+        let args = [&["range", "--format", "phoenix", "--round"][..], comps].concat();
+        let out = ok(&args);
+        assert_eq!(out.lines().next(), Some(key), "range --round {comps:?}");
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -1093,9 +1195,69 @@ const CATALOGUE: &[(&[&str], &str, &str)] = &[
         "only the last field may use it",
     ),
     (
-        &["encode", "--format", "hbase-ordered", "numeric:1e800"],
+        &[
+            "encode",
+            "--format",
+            "hbase-ordered",
+            "numeric:0.99999999999999999999999999999995e2147483647",
+        ],
         "",
-        "beyond HBase's numeric encoder",
+        "beyond java.math.BigDecimal's range",
+    ),
+    (
+        &["decode", "--format", "hbase-ordered", "--schema", "numeric", "22f16fc8"],
+        "",
+        "read it with --hbase-numeric legacy",
+    ),
+    (
+        &[
+            "decode",
+            "--format",
+            "hbase-ordered",
+            "--hbase-numeric",
+            "legacy",
+            "--schema",
+            "numeric",
+            "22f20502",
+        ],
+        "",
+        "without --hbase-numeric legacy",
+    ),
+    (
+        &["encode", "--format", "hbase-ordered", "--hbase-numeric", "old", "numeric:1"],
+        "",
+        "invalid --hbase-numeric \"old\": expected current",
+    ),
+    (
+        &["encode", "--format", "phoenix", "--hbase-numeric", "legacy", "decimal:1"],
+        "",
+        "--hbase-numeric applies only to --format hbase-ordered",
+    ),
+    (
+        &["encode", "--format", "hbase-ordered", "--round", "numeric:1"],
+        "",
+        "--round applies only to --format phoenix",
+    ),
+    (
+        &["encode", "--format", "phoenix", "decimal:99.9999999999999999999999999999999999999"],
+        "",
+        "more than 38 significant digits (Phoenix's maximum precision): it has 39, which Phoenix rounds half up and stores as 100; --round writes that key",
+    ),
+    (
+        &[
+            "encode",
+            "--format",
+            "phoenix",
+            "--round",
+            "decimal:9.99999999999999999999999999999999999999e123",
+        ],
+        "",
+        "DECIMAL out of range",
+    ),
+    (
+        &["decode", "--format", "phoenix", "--round", "--schema", "decimal", "c202"],
+        "",
+        "unknown option '--round' for 'decode'",
     ),
     (
         &["encode", "--format", "hbase-ordered", "numeric:abc"],
@@ -2322,9 +2484,25 @@ fn salted_range_renders_one_scan_per_bucket() {
 fn help_texts_name_the_profiles() {
     for cmd in ["encode", "decode", "range"] {
         let help = ok(&["help", cmd]);
-        for word in ["fdb-tuple", "hbase-ordered", "phoenix", "--salt-buckets"] {
+        for word in [
+            "fdb-tuple",
+            "hbase-ordered",
+            "phoenix",
+            "--salt-buckets",
+            "--hbase-numeric",
+        ] {
             assert!(help.contains(word), "help {cmd}: {word}");
         }
+        assert_eq!(
+            help.contains("--round"),
+            cmd != "decode",
+            "help {cmd}: --round"
+        );
+        assert_eq!(
+            help.contains("HBASE-26566"),
+            cmd != "range",
+            "help {cmd}: HBASE-26566"
+        );
     }
     let _ = fails(&[
         "encode",

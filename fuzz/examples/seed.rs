@@ -269,8 +269,16 @@ fn seed_interop(dir: &Path, seeds: &mut Seeds) -> Result<(), String> {
     };
     for row in interop_rows(dir, "hbase.tsv")? {
         let (key, specs): (&str, Vec<&str>) = match row[0].as_str() {
-            "value" => (&row[2], vec![spec(&row[1])]),
+            "value" | "legacy" => (&row[2], vec![spec(&row[1])]),
             "struct" => (&row[1], row[3..].iter().map(|c| spec(c)).collect()),
+            "lstruct" => (
+                &row[1],
+                row[2..]
+                    .iter()
+                    .take_while(|c| *c != "->")
+                    .map(|c| spec(c))
+                    .collect(),
+            ),
             _ => continue,
         };
         seeds.add(
@@ -301,7 +309,8 @@ fn seed_interop(dir: &Path, seeds: &mut Seeds) -> Result<(), String> {
                 format!("{:02x}{}", row[4].parse::<u8>().unwrap_or(0), row[1]),
             ),
             "value" => (table(spec(&row[1]), "-")?, row[2].clone()),
-            "row" => (table(&row[1], &row[2])?, row[3].clone()),
+            "round" => (table(spec(&row[1]), "-")?, row[3].clone()),
+            "row" | "rrow" => (table(&row[1], &row[2])?, row[3].clone()),
             _ => continue,
         };
         seeds.add("decode_phoenix", phoenix_input(&t, &hex_bytes(&key)?));

@@ -7,7 +7,14 @@
 //!   returned gives back exactly that key;
 //! - every decoded value survives the CLI's component syntax:
 //!   `parse_component(format_component(v)) == v` (nested FDB tuples have no
-//!   component syntax and are skipped).
+//!   component syntax and are skipped);
+//! - `decode_hbase_ordered` also decodes every key with
+//!   `hbase::Codec::LEGACY` (HBase before HBASE-26566): canonical except
+//!   the old encoder's lossy keys of 100^351 and above, which the current
+//!   decoder must refuse naming `--hbase-numeric legacy` (or read alike);
+//! - `decode_phoenix` also takes every decoded `DECIMAL` through the
+//!   rounding path (`--round`): given a 39th digit it is refused by
+//!   default naming the value Phoenix stores, and rounds half up to it.
 //!
 //! # Input layouts
 //!
@@ -146,9 +153,11 @@ pub fn hbase_input(fields: &[hbase::Field], key: &[u8]) -> Vec<u8> {
 }
 
 /// `decode_hbase_ordered`: `hbase::decode_struct` under a fuzzed schema,
-/// and `hbase::decode_value` of its first field.
+/// and `hbase::decode_value` of its first field, with the current numeric
+/// codec (canonical) and the legacy one ([`check_hbase_legacy`]).
 pub fn check_hbase_decode(data: &[u8]) {
     let (schema, key) = split_hbase_input(data);
+    check_hbase_legacy(&schema, key);
     match hbase::decode_struct(&schema, key) {
         Ok(values) => {
             assert_eq!(values.len(), schema.len(), "one value per field");
@@ -201,9 +210,92 @@ pub fn check_hbase_decode(data: &[u8]) {
     }
 }
 
+/// `hbase::Codec::LEGACY` (HBase before HBASE-26566) on the same key: it
+/// never panics; what it accepts re-encodes to the key, except the old
+/// encoder's lossy keys of 100^351 and above, which the current decoder
+/// refuses naming `--hbase-numeric legacy` or reads as the same values.
+fn check_hbase_legacy(schema: &[hbase::Field], key: &[u8]) {
+    let legacy = hbase::Codec::LEGACY;
+    match legacy.decode_struct(schema, key) {
+        Ok(values) => {
+            let mut again = Vec::new();
+            if let Err(e) = legacy.encode_struct(schema, &values, &mut again) {
+                panic!("legacy: {} → {values:?} does not encode: {e}", show(key));
+            }
+            if again != key {
+                match hbase::decode_struct(schema, key) {
+                    Ok(current) => assert!(
+                        current == values,
+                        "legacy and current read {} differently: {values:?} / {current:?}",
+                        show(key)
+                    ),
+                    Err(e) => assert!(
+                        e.to_string().contains("--hbase-numeric legacy"),
+                        "legacy reads {} as {values:?} (re-encoded {}); current: {e}",
+                        show(key),
+                        show(&again)
+                    ),
+                }
+            }
+        }
+        Err(e) => assert_error_located(&e, key, "hbase::Codec::LEGACY.decode_struct"),
+    }
+}
+
 // ---------------------------------------------------------------------------
 // decode_phoenix
 // ---------------------------------------------------------------------------
+
+/// The `DECIMAL` rounding path (`--round`): a decoded value `d`, padded to
+/// 38 digits and given a 39th (non-zero) digit from `extra`, is refused by
+/// default naming the stored value, and rounds to `d` itself (a 39th digit
+/// below 5) or past it in magnitude (5 or more) — or, carried past
+/// `10^124`, is refused either way.
+fn check_phoenix_rounding(d: &phoenix::Decimal, extra: u8) {
+    use phoenix::{DecimalRounding, Type, Value};
+    if d.is_zero() {
+        return;
+    }
+    let last = extra % 9 + 1;
+    let mut digits: String = d.digits().iter().map(|c| char::from(b'0' + c)).collect();
+    while digits.len() < phoenix::MAX_DECIMAL_PRECISION {
+        digits.push('0');
+    }
+    digits.push(char::from(b'0' + last));
+    let sign = if d.is_negative() { "-" } else { "" };
+    let text = format!("{sign}0.{digits}e{}", d.exponent());
+    let refused = phoenix::parse_value(Type::Decimal, &text);
+    match phoenix::parse_value_with(Type::Decimal, &text, DecimalRounding::HalfUp) {
+        Ok(Value::Decimal(got)) => {
+            if last < 5 {
+                assert!(got == *d, "{text} rounds to {got}, not {d}");
+            } else {
+                let past = if d.is_negative() { got < *d } else { got > *d };
+                assert!(past, "{text} rounds to {got}, not past {d}");
+            }
+            match refused {
+                Err(e) => assert!(
+                    e.to_string().contains(&format!("stores as {got};")),
+                    "{text}: {e}"
+                ),
+                Ok(v) => panic!("{text} (39 digits) parses without rounding: {v:?}"),
+            }
+            let mut k = Vec::new();
+            if let Err(e) = phoenix::encode_value(
+                phoenix::Column::asc(Type::Decimal),
+                &Value::Decimal(got.clone()),
+                &mut k,
+            ) {
+                panic!("{text} rounds to {got}, which does not encode: {e}");
+            }
+        }
+        Ok(other) => panic!("{text} parses to {other:?}"),
+        Err(e) => {
+            assert!(refused.is_err(), "{text}: refused only when rounding");
+            assert!(e.to_string().contains("range"), "{text}: {e}");
+        }
+    }
+}
 
 /// Splits a `decode_phoenix` input into its table and key.
 pub fn split_phoenix_input(data: &[u8]) -> (phoenix::Table, &[u8]) {
@@ -294,6 +386,9 @@ pub fn check_phoenix_decode(data: &[u8]) {
                 show(&again)
             );
             for (c, v) in table.columns.iter().zip(&values) {
+                if let phoenix::Value::Decimal(d) = v {
+                    check_phoenix_rounding(d, key.last().copied().unwrap_or(0));
+                }
                 let text = phoenix::format_component(*c, v);
                 match phoenix::parse_component(&text) {
                     Ok(back) => assert!(
@@ -312,6 +407,31 @@ pub fn check_phoenix_decode(data: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn new_paths_hold_on_their_edges() {
+        // Old HBase keys of 1E+702 and 1E+1000, and a current key the old
+        // encoder never wrote.
+        let f = [hbase::Field::asc(hbase::Kind::Numeric)];
+        for key in [
+            "22f16fc8",
+            "22f170010101010101010101010101010101010100",
+            "22f20502",
+        ] {
+            let k: Vec<u8> = (0..key.len() / 2)
+                .map(|i| u8::from_str_radix(&key[2 * i..2 * i + 2], 16).unwrap())
+                .collect();
+            check_hbase_decode(&hbase_input(&f, &k));
+        }
+        // Rounding down, up, and up past 10^124.
+        for (text, extra) in [
+            ("1.5", 3),
+            ("-2.5", 8),
+            ("9.9999999999999999999999999999999999999e123", 8),
+        ] {
+            check_phoenix_rounding(&text.parse().unwrap(), extra);
+        }
+    }
 
     #[test]
     fn inputs_read_back() {

@@ -37,6 +37,13 @@
 //! encoding strips trailing zeros and rounds to 31 significant digits,
 //! half up, so keys of values that differ only beyond digit 31 are equal.
 //!
+//! Every exponent a [`Decimal`] holds is written, as HBase 2.5.0 and later
+//! write it (HBASE-26566; `1E+1000` is `22 f2 05 02`). HBase 2.4.x and
+//! older wrote numbers of 100^351 and above differently, as keys that read
+//! back as other numbers: [`NumericEncoding::Legacy`] ([`Codec::LEGACY`])
+//! writes and reads those, and the default decoder refuses them with an
+//! error naming the option (`--hbase-numeric legacy` in the CLI).
+//!
 //! # Order
 //!
 //! For two values of one field, `a.cmp(&b) == key(a).cmp(&key(b))`,
@@ -130,10 +137,18 @@ pub const BLOB_COPY: u8 = 0x38;
 /// The most significant digits HBase keeps (`OrderedBytes.MAX_PRECISION`).
 pub const MAX_PRECISION: usize = 31;
 
-/// The largest exponent `E` (base 100) HBase's encoder handles: from
-/// 100^351 up, `encodeNumericLarge` stops normalizing and writes a key
-/// that decodes to another number, so such values are refused.
+/// The largest exponent `E` (base 100) that HBase's numeric encoder wrote
+/// correctly before HBASE-26566 (HBase 2.4.x and older): from 100^351 up,
+/// the old `encodeNumericLarge` stopped normalizing at `E = 351` or `352`
+/// and wrote a key that decodes to another number. Current HBase (2.5.0
+/// and later, [`NumericEncoding::Current`]) writes every exponent; the old
+/// keys are [`NumericEncoding::Legacy`].
 pub const MAX_LARGE_EXPONENT: u64 = 351;
+
+/// The largest large-number exponent `E` accepted: `100^E` with
+/// `E = 2^30` is the first power of 100 past [`Decimal`]'s range (and
+/// HBase's decoder computes `−2E` in a Java `int`).
+pub const MAX_EXPONENT: u64 = 1 << 30;
 
 /// The largest small-number exponent `−E` accepted (beyond it, the value
 /// is outside `java.math.BigDecimal`'s scale range).
@@ -155,6 +170,173 @@ impl Order {
             Order::Ascending => 0,
             Order::Descending => 0xFF,
         }
+    }
+}
+
+/// Which of HBase's two numeric encoders a key follows for numbers of
+/// 100^351 ([`MAX_LARGE_EXPONENT`]) and above; below that the two agree
+/// byte for byte.
+///
+/// HBASE-26566 ("Optimize encodeNumeric in OrderedBytes", apache/hbase
+/// pull request 3940, merged December 2021, fix versions 2.5.0 and
+/// 3.0.0-alpha-3) rewrote `encodeNumericLarge`: it now writes any exponent
+/// as a varint and the mantissa rounded to 31 digits like every other
+/// number. Before it (HBase 2.4.x and older) the normalizing loops stopped
+/// at `E = 351` or `352` and the first mantissa byte took the low bits of
+/// the whole integer part, so such keys decode to another number.
+///
+/// ```
+/// use lexikey::interop::hbase::{Codec, Field, Kind, NumericEncoding, Value};
+/// let v = Value::Numeric("1e1000".parse()?);
+/// let mut key = Vec::new();
+/// Codec::CURRENT.encode_value(Field::asc(Kind::Numeric), &v, &mut key).unwrap();
+/// assert_eq!(key, [0x22, 0xF2, 0x05, 0x02]);
+/// key.clear();
+/// Codec::new(NumericEncoding::Legacy).encode_value(Field::asc(Kind::Numeric), &v, &mut key).unwrap();
+/// assert_eq!(key, [0x22, 0xF1, 0x70, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01,
+///                  0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x00]);
+/// # Ok::<(), lexikey::ParseError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum NumericEncoding {
+    /// HBase 2.5.0 and later: every exponent [`Decimal`] holds, canonical
+    /// (`E` as a varint, at most 31 significant digits, rounded half up).
+    #[default]
+    Current,
+    /// HBase 2.4.x and older (before HBASE-26566): numbers of 100^351 and
+    /// more are written as the old encoder wrote them, and such keys decode
+    /// to the number the old decoder reads back from them (not the number
+    /// that was written: the old encoder lost it). Keys with `E > 352`,
+    /// which the old encoder never wrote, are refused.
+    Legacy,
+}
+
+impl NumericEncoding {
+    /// The name in the CLI's `--hbase-numeric` (`current`, `legacy`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            NumericEncoding::Current => "current",
+            NumericEncoding::Legacy => "legacy",
+        }
+    }
+
+    /// Parses [`NumericEncoding::name`].
+    pub fn from_name(name: &str) -> Option<NumericEncoding> {
+        [NumericEncoding::Current, NumericEncoding::Legacy]
+            .into_iter()
+            .find(|n| n.name() == name)
+    }
+}
+
+/// The options of the `hbase-ordered` profile: which numeric encoder keys
+/// follow. The free functions ([`encode_value`], [`decode_struct`], …) are
+/// [`Codec::CURRENT`]'s methods.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Codec {
+    /// The numeric encoder (see [`NumericEncoding`]).
+    pub numeric: NumericEncoding,
+}
+
+impl Codec {
+    /// Current HBase (2.5.0 and later).
+    pub const CURRENT: Codec = Codec::new(NumericEncoding::Current);
+    /// HBase 2.4.x and older (before HBASE-26566).
+    pub const LEGACY: Codec = Codec::new(NumericEncoding::Legacy);
+
+    /// A codec with the given numeric encoder.
+    pub const fn new(numeric: NumericEncoding) -> Codec {
+        Codec { numeric }
+    }
+
+    /// [`encode_value`] with this codec's numeric encoder.
+    ///
+    /// # Errors
+    /// As [`encode_value`].
+    pub fn encode_value(
+        self,
+        field: Field,
+        value: &Value,
+        out: &mut Vec<u8>,
+    ) -> Result<(), ValueError> {
+        encode_at(self.numeric, 0, field, value, out)
+    }
+
+    /// [`encode_struct`] with this codec's numeric encoder.
+    ///
+    /// # Errors
+    /// As [`encode_struct`].
+    pub fn encode_struct(
+        self,
+        schema: &[Field],
+        values: &[Value],
+        out: &mut Vec<u8>,
+    ) -> Result<(), ValueError> {
+        check_schema(schema)?;
+        if values.len() > schema.len() {
+            return Err(ValueError::Schema {
+                reason: "more values than fields",
+            });
+        }
+        let last = values
+            .iter()
+            .rposition(|v| !matches!(v, Value::Null))
+            .map_or(0, |i| i + 1);
+        for (i, (f, v)) in schema.iter().zip(&values[..last]).enumerate() {
+            encode_at(self.numeric, i, *f, v, out)?;
+        }
+        Ok(())
+    }
+
+    /// [`decode_value`] with this codec's numeric encoder.
+    ///
+    /// # Errors
+    /// As [`decode_value`]; with [`NumericEncoding::Legacy`], also
+    /// [`DecodeError::NonCanonical`] for a large-number exponent over 352.
+    pub fn decode_value(
+        self,
+        field: Field,
+        key: &[u8],
+        pos: usize,
+    ) -> Result<(Value, usize), DecodeError> {
+        Reader {
+            key,
+            mask: field.order.mask(),
+            numeric: self.numeric,
+        }
+        .value(field.kind, pos)
+    }
+
+    /// [`decode_struct`] with this codec's numeric encoder.
+    ///
+    /// # Errors
+    /// As [`decode_struct`] and [`Codec::decode_value`].
+    pub fn decode_struct(self, schema: &[Field], key: &[u8]) -> Result<Vec<Value>, DecodeError> {
+        if check_schema(schema).is_err() {
+            return Err(DecodeError::SchemaRequired { offset: 0 });
+        }
+        let mut out = Vec::with_capacity(schema.len());
+        let mut pos = 0;
+        let mut last_null_at = None;
+        for f in schema {
+            if pos == key.len() {
+                out.push(Value::Null);
+                continue;
+            }
+            let (v, next) = self.decode_value(*f, key, pos)?;
+            last_null_at = matches!(v, Value::Null).then_some(pos);
+            out.push(v);
+            pos = next;
+        }
+        if pos < key.len() {
+            return Err(DecodeError::TrailingBytes { offset: pos });
+        }
+        if let Some(at) = last_null_at {
+            return Err(DecodeError::NonCanonical {
+                offset: at,
+                reason: "trailing null written out (HBase's Struct omits trailing nulls)",
+            });
+        }
+        Ok(out)
     }
 }
 
@@ -592,13 +774,29 @@ impl Decimal {
     /// # Ok::<(), lexikey::ParseError>(())
     /// ```
     pub fn normalized(&self) -> Decimal {
-        if self.digits.len() <= MAX_PRECISION {
+        self.rounded(MAX_PRECISION)
+    }
+
+    /// At most `precision` (at least 1) significant digits, rounded half up
+    /// (away from zero), as `BigDecimal.round(new MathContext(precision,
+    /// RoundingMode.HALF_UP))` then `stripTrailingZeros()`.
+    ///
+    /// ```
+    /// use lexikey::interop::hbase::Decimal;
+    /// let d: Decimal = "-2.45".parse()?;
+    /// assert_eq!(d.rounded(2).to_string(), "-2.5");
+    /// assert_eq!("99.96".parse::<Decimal>()?.rounded(3).to_string(), "100");
+    /// # Ok::<(), lexikey::ParseError>(())
+    /// ```
+    pub fn rounded(&self, precision: usize) -> Decimal {
+        let precision = precision.max(1);
+        if self.digits.len() <= precision {
             return self.clone();
         }
-        let mut digits = self.digits[..MAX_PRECISION].to_vec();
+        let mut digits = self.digits[..precision].to_vec();
         let mut exponent = self.exponent;
-        if self.digits[MAX_PRECISION] >= 5 {
-            let mut i = MAX_PRECISION;
+        if self.digits[precision] >= 5 {
+            let mut i = precision;
             loop {
                 if i == 0 {
                     digits.insert(0, 1);
@@ -615,7 +813,7 @@ impl Decimal {
             }
         }
         // Only a carry past the largest exponent fails `new`: the result is
-        // then exactly 0.1 × 10^exponent, which the encoder refuses as too
+        // then exactly 0.1 × 10^exponent, which the encoders refuse as too
         // large (never zero).
         Decimal::new(self.negative, &digits, exponent).unwrap_or_else(|| Decimal {
             negative: self.negative,
@@ -871,13 +1069,14 @@ fn read_varint(key: &[u8], pos: usize, mask: u8) -> Result<(u64, usize), DecodeE
 /// # Errors
 /// [`ValueError::TypeMismatch`] when the value's variant is not the
 /// field's; [`ValueError::Unencodable`] for null in a fixed-width field,
-/// U+0000 in text, `00` in a descending blob-copy, and numbers of 100^351
-/// or more in magnitude (see [`MAX_LARGE_EXPONENT`]).
+/// U+0000 in text, `00` in a descending blob-copy, and a number whose
+/// rounding to 31 digits carries past [`MAX_DECIMAL_EXPONENT`].
 pub fn encode_value(field: Field, value: &Value, out: &mut Vec<u8>) -> Result<(), ValueError> {
-    encode_at(0, field, value, out)
+    Codec::CURRENT.encode_value(field, value, out)
 }
 
 fn encode_at(
+    numeric: NumericEncoding,
     index: usize,
     field: Field,
     value: &Value,
@@ -923,7 +1122,7 @@ fn encode_at(
             out.push(FIXED_FLOAT64);
             out.extend_from_slice(&f64_bits(*v).to_be_bytes());
         }
-        (Kind::Numeric, Value::Numeric(n)) => encode_numeric(n, out).map_err(bad)?,
+        (Kind::Numeric, Value::Numeric(n)) => encode_numeric(n, numeric, out).map_err(bad)?,
         (Kind::Text, Value::Text(s)) => {
             if s.contains('\0') {
                 return Err(bad("text may not contain U+0000 (it is the terminator)"));
@@ -974,7 +1173,11 @@ fn encode_blob_var(b: &[u8], out: &mut Vec<u8>) {
     }
 }
 
-fn encode_numeric(n: &Numeric, out: &mut Vec<u8>) -> Result<(), &'static str> {
+fn encode_numeric(
+    n: &Numeric,
+    numeric: NumericEncoding,
+    out: &mut Vec<u8>,
+) -> Result<(), &'static str> {
     let d = match n {
         Numeric::NegInfinity => {
             out.push(NEG_INF);
@@ -994,32 +1197,23 @@ fn encode_numeric(n: &Numeric, out: &mut Vec<u8>) -> Result<(), &'static str> {
         out.push(ZERO);
         return Ok(());
     }
+    // Rounding can carry past the largest exponent (see `Decimal::rounded`).
+    if d.exponent.abs() > MAX_DECIMAL_EXPONENT {
+        return Err("the exponent is beyond java.math.BigDecimal's range");
+    }
     // value = 0.D × 10^x; E = ceil(x / 2); the mantissa gets a leading zero
     // digit when x is odd.
     let x = d.exponent;
     let e = (x + 1).div_euclid(2);
-    let mut dec: Vec<u8> = Vec::with_capacity(d.digits.len() + 2);
-    if x.rem_euclid(2) == 1 {
-        dec.push(0);
-    }
-    dec.extend_from_slice(&d.digits);
-    if dec.len() % 2 == 1 {
-        dec.push(0);
-    }
-    let n_digits = dec.len() / 2;
-    let mantissa = dec.chunks(2).enumerate().map(|(i, p)| {
-        let c = p[0] * 10 + p[1];
-        if i + 1 < n_digits {
-            2 * c + 1
-        } else {
-            2 * c
-        }
-    });
     let neg = d.negative;
     let m_mask = if neg { 0xFF } else { 0 };
+    if numeric == NumericEncoding::Legacy && e > MAX_LARGE_EXPONENT as i64 {
+        encode_legacy_large(&d, out);
+        return Ok(());
+    }
     if e >= 1 {
-        if e as u64 > MAX_LARGE_EXPONENT {
-            return Err("numbers of 100^351 or more are beyond HBase's numeric encoder");
+        if e as u64 > MAX_EXPONENT {
+            return Err("the exponent is beyond java.math.BigDecimal's range");
         }
         if e <= 10 {
             out.push(if neg {
@@ -1047,8 +1241,83 @@ fn encode_numeric(n: &Numeric, out: &mut Vec<u8>) -> Result<(), &'static str> {
             out[at..].iter_mut().for_each(|b| *b = !*b);
         }
     }
-    out.extend(mantissa.map(|b| b ^ m_mask));
+    // The centimal digits: pairs of decimal digits (a leading 0 when x is
+    // odd, a trailing 0 when the count is odd), 2X+1 each, the last 2X.
+    let lead = usize::from(x.rem_euclid(2) == 1);
+    let n_digits = (lead + d.digits.len()).div_ceil(2);
+    let digit = |i: usize| i.checked_sub(lead).and_then(|j| d.digits.get(j).copied());
+    for p in 0..n_digits {
+        let c = digit(2 * p).unwrap_or(0) * 10 + digit(2 * p + 1).unwrap_or(0);
+        let b = if p + 1 < n_digits { 2 * c + 1 } else { 2 * c };
+        out.push(b ^ m_mask);
+    }
     Ok(())
+}
+
+/// The old (pre-HBASE-26566) `encodeNumericLarge`'s exponent loops on
+/// `|v| = 0.D × 10^x` (`x >= 1`): they divide by 10^32, 10^8 and 100 while
+/// the value is at least 10^32, 10^8 and 1 *and* `E <= 350`. Returns `E`
+/// and `y`, the value left being `0.D × 10^y` (`y <= 0` below 100^351,
+/// where `E = ceil(x / 2)`; `y >= 1` from 100^351 up).
+fn legacy_exponent(x: i64) -> (i64, i64) {
+    // 0.D × 10^(x − 2E) >= 10^k exactly when x − 2E > k.
+    let mut e = 0;
+    for (k, step) in [(32, 16), (8, 4), (0, 1)] {
+        while x - 2 * e > k && e <= 350 {
+            e += step;
+        }
+    }
+    (e, x - 2 * e)
+}
+
+/// Appends a number of 100^351 or more (normalized, `d.exponent() > 702`)
+/// as HBase's encoder wrote it before HBASE-26566. After the exponent
+/// loops ([`legacy_exponent`]) the value left is `0.D × 10^y` with `y >= 1`;
+/// the mantissa loop multiplies it by 100 and writes `(byte) (2d + 1)` for
+/// `d = BigDecimal.intValue()`, the low 32 bits of the integer part `I`:
+/// only `I mod 128` reaches the byte. When `I` fits an `int` the rest is
+/// the ordinary fraction digits; otherwise `I − d` (a non-zero multiple of
+/// 2^32) never leaves, so the loop runs its full 18 bytes, the fraction
+/// digits then zeros. The last byte's low bit is cleared.
+fn encode_legacy_large(d: &Decimal, out: &mut Vec<u8>) {
+    let (e, y) = legacy_exponent(d.exponent);
+    let neg = d.negative;
+    out.push(if neg { NEG_LARGE } else { POS_LARGE });
+    let at = out.len();
+    encode_varuint64(e as u64, out);
+    if neg {
+        out[at..].iter_mut().for_each(|b| *b = !*b);
+    }
+    // B = 100 × 0.D × 10^y has z integer digits: D's first z digits, then
+    // zeros. 10^7 is a multiple of 128, so seven zeros decide I mod 128.
+    let z = usize::try_from(y + 2).unwrap_or(usize::MAX);
+    let int_digits = &d.digits[..z.min(d.digits.len())];
+    let zeros = (z - int_digits.len()).min(7);
+    let digits = int_digits
+        .iter()
+        .copied()
+        .chain(std::iter::repeat_n(0, zeros));
+    let low7 = digits.fold(0u8, |r, c| ((u16::from(r) * 10 + u16::from(c)) % 128) as u8);
+    // I >= 2^31 (not an int): certain with more than 10 digits.
+    let fits_int = z <= 10 && {
+        let i = int_digits.iter().fold(0u64, |v, &c| v * 10 + u64::from(c));
+        i * 10u64.pow((z - int_digits.len()) as u32) < 1 << 31
+    };
+    let frac = d.digits.get(z..).unwrap_or(&[]);
+    let start = out.len();
+    out.push(2 * low7 + 1);
+    let mut i = 0;
+    while out.len() - start < 18 && (!fits_int || i < frac.len()) {
+        let c = frac.get(i).copied().unwrap_or(0) * 10 + frac.get(i + 1).copied().unwrap_or(0);
+        out.push(2 * c + 1);
+        i += 2;
+    }
+    if let Some(last) = out.last_mut() {
+        *last &= 0xFE;
+    }
+    if neg {
+        out[start..].iter_mut().for_each(|b| *b = !*b);
+    }
 }
 
 /// Appends the fields of a struct (HBase `Struct.encode`): each value in
@@ -1064,20 +1333,7 @@ pub fn encode_struct(
     values: &[Value],
     out: &mut Vec<u8>,
 ) -> Result<(), ValueError> {
-    check_schema(schema)?;
-    if values.len() > schema.len() {
-        return Err(ValueError::Schema {
-            reason: "more values than fields",
-        });
-    }
-    let last = values
-        .iter()
-        .rposition(|v| !matches!(v, Value::Null))
-        .map_or(0, |i| i + 1);
-    for (i, (f, v)) in schema.iter().zip(&values[..last]).enumerate() {
-        encode_at(i, *f, v, out)?;
-    }
-    Ok(())
+    Codec::CURRENT.encode_struct(schema, values, out)
 }
 
 fn check_schema(schema: &[Field]) -> Result<(), ValueError> {
@@ -1117,11 +1373,7 @@ fn check_schema(schema: &[Field]) -> Result<(), ValueError> {
 /// bytes HBase's encoder would not write, [`DecodeError::InvalidUtf8`]
 /// for text.
 pub fn decode_value(field: Field, key: &[u8], pos: usize) -> Result<(Value, usize), DecodeError> {
-    Reader {
-        key,
-        mask: field.order.mask(),
-    }
-    .value(field.kind, pos)
+    Codec::CURRENT.decode_value(field, key, pos)
 }
 
 /// Decodes a whole key as a struct of `schema` (HBase `Struct.decode`):
@@ -1135,37 +1387,13 @@ pub fn decode_value(field: Field, key: &[u8], pos: usize) -> Result<(Value, usiz
 /// [`DecodeError::SchemaRequired`] (offset 0) for a schema with a
 /// blob-copy field that is not the last.
 pub fn decode_struct(schema: &[Field], key: &[u8]) -> Result<Vec<Value>, DecodeError> {
-    if check_schema(schema).is_err() {
-        return Err(DecodeError::SchemaRequired { offset: 0 });
-    }
-    let mut out = Vec::with_capacity(schema.len());
-    let mut pos = 0;
-    let mut last_null_at = None;
-    for f in schema {
-        if pos == key.len() {
-            out.push(Value::Null);
-            continue;
-        }
-        let (v, next) = decode_value(*f, key, pos)?;
-        last_null_at = matches!(v, Value::Null).then_some(pos);
-        out.push(v);
-        pos = next;
-    }
-    if pos < key.len() {
-        return Err(DecodeError::TrailingBytes { offset: pos });
-    }
-    if let Some(at) = last_null_at {
-        return Err(DecodeError::NonCanonical {
-            offset: at,
-            reason: "trailing null written out (HBase's Struct omits trailing nulls)",
-        });
-    }
-    Ok(out)
+    Codec::CURRENT.decode_struct(schema, key)
 }
 
 struct Reader<'a> {
     key: &'a [u8],
     mask: u8,
+    numeric: NumericEncoding,
 }
 
 impl Reader<'_> {
@@ -1411,11 +1639,14 @@ impl Reader<'_> {
                         "large-number header for an exponent of 10 or less",
                     ));
                 }
-                if e > MAX_LARGE_EXPONENT {
+                if e > MAX_EXPONENT {
                     return Err(noncanon(
                         body,
-                        "exponent beyond what HBase's encoder writes",
+                        "exponent beyond java.math.BigDecimal's range",
                     ));
+                }
+                if self.numeric == NumericEncoding::Legacy && e > MAX_LARGE_EXPONENT + 1 {
+                    return Err(noncanon(body, LEGACY_NEVER_WROTE));
                 }
                 (neg, e as i64, body + len, neg)
             }
@@ -1447,8 +1678,36 @@ impl Reader<'_> {
             }
             _ => unreachable!("numeric() is only called with numeric headers"),
         };
-        // The mantissa: bytes 2X+1, the last one 2X.
         let comp = if m_comp { 0xFF } else { 0 };
+        let large = matches!(h, NEG_LARGE | POS_LARGE);
+        match self.mantissa(negative, e, pos, m_at, comp) {
+            // A key of the old encoder for 100^351 and above: its shape is
+            // known, whatever the current decoder found wrong.
+            Err(err)
+                if large
+                    && (e == MAX_LARGE_EXPONENT as i64 || e == MAX_LARGE_EXPONENT as i64 + 1) =>
+            {
+                match self.legacy_mantissa(negative, e, m_at, comp) {
+                    Some(found) if self.numeric == NumericEncoding::Legacy => Ok(found),
+                    Some(_) => Err(noncanon(m_at, LEGACY_KEY)),
+                    None => Err(err),
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// The canonical mantissa at `m_at` (bytes 2X+1, the last one 2X, XORed
+    /// with `comp` for a negative number) of a number with exponent `e`.
+    fn mantissa(
+        &self,
+        negative: bool,
+        e: i64,
+        pos: usize,
+        m_at: usize,
+        comp: u8,
+    ) -> Result<(Numeric, usize), DecodeError> {
+        let noncanon = |offset, reason| DecodeError::NonCanonical { offset, reason };
         let mut dec = Vec::new();
         let mut i = m_at;
         loop {
@@ -1488,7 +1747,60 @@ impl Reader<'_> {
         }
         Ok((Numeric::Finite(d), i))
     }
+
+    /// A mantissa the pre-HBASE-26566 encoder wrote after `E = 351` or `352`
+    /// (see [`encode_legacy_large`]): a first byte of any value (the low
+    /// bits of the integer part), then centimal digits; at most 18 bytes;
+    /// a trailing zero digit only when the loop ran its full 18 bytes (or
+    /// wrote one). `None` if the bytes are not of that shape. The value is
+    /// what the old `decodeSignificand` reads: `Σ (byteᵢ >> 1) × 100^(E−1−i)`
+    /// rounded to 31 digits half up.
+    fn legacy_mantissa(
+        &self,
+        negative: bool,
+        e: i64,
+        m_at: usize,
+        comp: u8,
+    ) -> Option<(Numeric, usize)> {
+        let mut dec = Vec::with_capacity(37);
+        let mut i = m_at;
+        let last = loop {
+            let b = self.key.get(i)? ^ self.mask ^ comp;
+            let c = b >> 1;
+            if i == m_at && c >= 100 {
+                dec.extend_from_slice(&[1, (c - 100) / 10, (c - 100) % 10]);
+            } else if c <= 99 {
+                dec.extend_from_slice(&[c / 10, c % 10]);
+            } else {
+                return None;
+            }
+            i += 1;
+            if b & 1 == 0 {
+                break c;
+            }
+            if i - m_at == 18 {
+                return None;
+            }
+        };
+        let n = i - m_at;
+        if last == 0 && n > 1 && n < 18 {
+            return None;
+        }
+        let x = 2 * e + i64::from(dec.len() % 2 == 1);
+        let d = Decimal::new(negative, &dec, x)?.normalized();
+        Some((Numeric::Finite(d), i))
+    }
 }
+
+/// Why a current-HBase decoder refuses an old key of 100^351 or more.
+const LEGACY_KEY: &str =
+    "a key written by HBase's numeric encoder before HBASE-26566 (HBase 2.4.x \
+     and older) for a number of 100^351 or more, which current HBase reads as another number: \
+     read it with --hbase-numeric legacy (hbase::NumericEncoding::Legacy)";
+
+/// Why the legacy decoder refuses `E > 352`.
+const LEGACY_NEVER_WROTE: &str = "an exponent over 352, which HBase's numeric encoder before \
+     HBASE-26566 never wrote (a current-HBase key: read it without --hbase-numeric legacy)";
 
 // ---------------------------------------------------------------------------
 // Component syntax

@@ -35,7 +35,11 @@
 //!   `text`, `blob-var`, `blob-copy` (hex); a bare `KIND[.desc]` is null.
 //!   [`hbase::Field::parse`] parses a schema entry (`numeric.desc`).
 //! - Encoding errors are [`ValueError`] (U+0000 in text, `00` in a
-//!   descending blob-copy, null in a fixed-width field, |numeric| >= 100^351).
+//!   descending blob-copy, null in a fixed-width field, a numeric rounded
+//!   past `BigDecimal`'s range).
+//! - Numerics of 100^351 and above are written as HBase 2.5.0 and later
+//!   write them (HBASE-26566); [`hbase::Codec::LEGACY`] writes and reads
+//!   them as HBase 2.4.x and older did ([`hbase::NumericEncoding`]).
 //!
 //! # Apache Phoenix (`phoenix`)
 //!
@@ -54,7 +58,10 @@
 //!   text, `char(N)` as text, `binary(N)` as hex); a bare `TYPE[.desc]` or
 //!   an empty `varchar:`/`varbinary:`/`decimal:` is null. `DECIMAL` values
 //!   are [`phoenix::Decimal`] (the same canonical decimal as
-//!   [`hbase::Decimal`]); arrays are not supported.
+//!   [`hbase::Decimal`]); one of more than 38 significant digits is refused
+//!   unless parsed with [`phoenix::parse_component_with`] and
+//!   [`phoenix::DecimalRounding::HalfUp`], which rounds it as Phoenix does
+//!   ([`phoenix::round_decimal`]); arrays are not supported.
 //!
 //! # Mapping `TYPE[.desc]:VALUE` onto each profile
 //!
@@ -69,7 +76,7 @@
 //! | `bool:` | `bool:` | — | `boolean:` |
 //! | `ts:` | `int:` (ms) | `int64:` (ms) | `timestamp:` / `date:` |
 //! | `uuid:` | `uuid:` | `blob-var:` (hex) | `varbinary:` (hex) or `binary(16):` |
-//! | — | — | `numeric:` | `decimal:` (up to 38 digits) |
+//! | — | — | `numeric:` | `decimal:` (up to 38 digits; rounded with `--round`) |
 //! | `.desc` | not available | `.desc` (every byte inverted) | `.desc` |
 //!
 //! Every decoder returns [`crate::DecodeError`] with the offset of the byte

@@ -51,8 +51,12 @@
 //! What lexikey keeps and drops of Phoenix's behaviour:
 //! - **precision**: at most [`MAX_DECIMAL_PRECISION`] (38) significant
 //!   digits. Phoenix silently rounds longer values half-up; lexikey
-//!   refuses them ([`ValueError::Unencodable`] / a [`ParseError`]) rather
-//!   than write a key that does not decode to the value given.
+//!   refuses them by default ([`ValueError::Unencodable`] / a
+//!   [`ParseError`] naming the value Phoenix would store) rather than write
+//!   a key that does not decode to the value given. Asked explicitly
+//!   ([`DecimalRounding::HalfUp`] with [`parse_value_with`] /
+//!   [`parse_component_with`], or [`round_decimal`]; `--round` in the CLI)
+//!   it rounds as Phoenix does and writes the key Phoenix writes.
 //! - **range**: `10^-126 <= |v| < 10^124` (`E` from −63 to 61). Phoenix's
 //!   reader keeps the scale in a Java `byte`, so smaller magnitudes come
 //!   back wrong; at `10^124` and above the exponent byte becomes `00` (a
@@ -767,6 +771,37 @@ fn centesimal(d: &Decimal) -> Result<(i64, Vec<u8>), &'static str> {
     Ok((exp, ds.chunks(2).map(|p| p[0] * 10 + p[1]).collect()))
 }
 
+/// What [`parse_value_with`] does with a `DECIMAL` of more than 38
+/// significant digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum DecimalRounding {
+    /// Refuse it, naming the value Phoenix would store (the default: a key
+    /// must not silently stand for another number).
+    #[default]
+    Refuse,
+    /// Round it as Phoenix does before writing it ([`round_decimal`]); the
+    /// key is then the one Phoenix writes for the value given.
+    HalfUp,
+}
+
+/// The value Phoenix stores for `d`: `NumberUtil.normalize`, i.e.
+/// `BigDecimal.round(PDataType.DEFAULT_MATH_CONTEXT)` — 38 significant
+/// digits, `RoundingMode.HALF_UP` (ties away from zero) — then
+/// `stripTrailingZeros()`. `PDecimal.toBytes` applies it before writing,
+/// so the exponent range (`10^-126 <= |v| < 10^124`, [`decimal_fits`]) is
+/// checked on the rounded value: 39 nines times `10^84` round to `10^124`,
+/// out of range, and `9.99…9e-127` (39 nines) to `1e-126`, in range.
+///
+/// ```
+/// use lexikey::interop::phoenix::{round_decimal, Decimal};
+/// let d: Decimal = "99.9999999999999999999999999999999999999".parse()?; // 39 nines
+/// assert_eq!(round_decimal(&d).to_string(), "100");
+/// # Ok::<(), lexikey::ParseError>(())
+/// ```
+pub fn round_decimal(d: &Decimal) -> Decimal {
+    d.rounded(MAX_DECIMAL_PRECISION)
+}
+
 /// Whether Phoenix can write `d` in a row key and read it back (see the
 /// module docs: precision 38, `10^-126 <= |d| < 10^124`).
 ///
@@ -1478,11 +1513,7 @@ fn decode_column(
 /// # Errors
 /// A [`ParseError`] naming the component.
 pub fn parse_component(s: &str) -> Result<(Column, Value), ParseError> {
-    let Some((spec, text)) = s.split_once(':') else {
-        return Ok((Column::parse(s)?, Value::Null));
-    };
-    let column = Column::parse(spec)?;
-    Ok((column, parse_value(column.ty, text)?))
+    parse_component_with(s, DecimalRounding::Refuse)
 }
 
 /// Parses the text of a value of `ty` (see [`parse_component`]).
@@ -1490,6 +1521,66 @@ pub fn parse_component(s: &str) -> Result<(Column, Value), ParseError> {
 /// # Errors
 /// A [`ParseError`] for text that is not a value of the type.
 pub fn parse_value(ty: Type, text: &str) -> Result<Value, ParseError> {
+    parse_value_with(ty, text, DecimalRounding::Refuse)
+}
+
+/// [`parse_component`] with an explicit [`DecimalRounding`] for a
+/// `DECIMAL` of more than 38 significant digits.
+///
+/// ```
+/// use lexikey::interop::phoenix::{parse_component_with, DecimalRounding, Value};
+/// let (_, v) = parse_component_with("decimal:-2.499999999999999999999999999999999999999", DecimalRounding::HalfUp)?;
+/// assert_eq!(v, Value::Decimal("-2.5".parse()?));
+/// assert!(parse_component_with("decimal:-2.499999999999999999999999999999999999999", DecimalRounding::Refuse).is_err());
+/// # Ok::<(), lexikey::ParseError>(())
+/// ```
+///
+/// # Errors
+/// As [`parse_component`].
+pub fn parse_component_with(
+    s: &str,
+    rounding: DecimalRounding,
+) -> Result<(Column, Value), ParseError> {
+    let Some((spec, text)) = s.split_once(':') else {
+        return Ok((Column::parse(s)?, Value::Null));
+    };
+    let column = Column::parse(spec)?;
+    Ok((column, parse_value_with(column.ty, text, rounding)?))
+}
+
+/// A `DECIMAL`'s text: parsed, rounded (or refused) per `rounding` when it
+/// has more than 38 significant digits, then checked against the range.
+fn parse_decimal(text: &str, rounding: DecimalRounding) -> Result<Decimal, ParseError> {
+    let d = Decimal::parse(text)?;
+    let n = d.digits().len();
+    let d = if n > MAX_DECIMAL_PRECISION {
+        let r = round_decimal(&d);
+        if rounding == DecimalRounding::Refuse && decimal_fits(&r).is_ok() {
+            return Err(ParseError::new(format!(
+                "decimal value {text:?}: DECIMAL has more than 38 significant digits (Phoenix's \
+                 maximum precision): it has {n}, which Phoenix rounds half up and stores as {r}; \
+                 --round writes that key (phoenix::DecimalRounding::HalfUp)"
+            )));
+        }
+        r
+    } else {
+        d
+    };
+    decimal_fits(&d).map_err(|e| ParseError::new(format!("decimal value {text:?}: {e}")))?;
+    Ok(d)
+}
+
+/// [`parse_value`] with an explicit [`DecimalRounding`] for a `DECIMAL` of
+/// more than 38 significant digits.
+///
+/// # Errors
+/// As [`parse_value`]; with [`DecimalRounding::HalfUp`], a `DECIMAL` is
+/// refused only when its rounded value is out of range.
+pub fn parse_value_with(
+    ty: Type,
+    text: &str,
+    rounding: DecimalRounding,
+) -> Result<Value, ParseError> {
     let bad = || ParseError::new(format!("invalid {ty} value {text:?}"));
     Ok(match ty {
         t if t.int_range().is_some() => {
@@ -1519,12 +1610,7 @@ pub fn parse_value(ty: Type, text: &str) -> Result<Value, ParseError> {
         Type::Varchar if text.is_empty() => Value::Null,
         Type::Varchar => Value::Varchar(text.to_string()),
         Type::Decimal if text.is_empty() => Value::Null,
-        Type::Decimal => {
-            let d = Decimal::parse(text)?;
-            decimal_fits(&d)
-                .map_err(|e| ParseError::new(format!("decimal value {text:?}: {e}")))?;
-            Value::Decimal(d)
-        }
+        Type::Decimal => Value::Decimal(parse_decimal(text, rounding)?),
         Type::Char(n) => {
             check_char(text, n)
                 .map_err(|e| ParseError::new(format!("{ty} value {text:?}: {e}")))?;

@@ -69,11 +69,28 @@ pub fn table_allocator(args: &TableArgs, guard: bool) -> Result<Allocator<Arc<dy
     let format = args.format.unwrap_or(lexikey::Format::Hex);
     let store = open_store(url)?;
     let mut config = AllocatorConfig::new(format, &[Component::asc(table.to_string())]);
+    if matches!(
+        lexikey_stores::parse_url(url),
+        Ok(lexikey_stores::StoreSpec::Redb { .. })
+    ) {
+        // Processes sharing a redb file queue for its write lock, and a
+        // lost race costs one local read: the only thing retried is a
+        // conflict (redb's own errors are fatal). A client that backed off
+        // far would keep losing to the ones that just won, so it retries
+        // soon and for as long as it takes instead of giving up after the
+        // default 64 attempts.
+        config = config
+            .with_max_attempts(REDB_MAX_ATTEMPTS)
+            .with_backoff(Duration::from_micros(100), Duration::from_millis(5));
+    }
     if guard {
         config = config.with_guard(true);
     }
     Ok(Allocator::new(store, config)?)
 }
+
+/// Attempts per ID on a `redb:` file (see [`table_allocator`]).
+const REDB_MAX_ATTEMPTS: u32 = 100_000;
 
 /// Opens a store URL.
 ///

@@ -65,7 +65,7 @@ e.g.
 Interop profiles (see 'lexikey help encode' for the component syntax):
   lexikey decode --format fdb-tuple [--json] KEY
   lexikey decode --format hbase-ordered|phoenix --schema TYPE[.desc],... [--salt-buckets N]
-                 [--json] KEY
+                 [--hbase-numeric current|legacy] [--json] KEY
   (--stdin: one KEY per line, as above)
 KEY is hex (either case). Prints one component per line in the profile's syntax, so
 the output encodes back to the same key, e.g.
@@ -78,7 +78,10 @@ the output encodes back to the same key, e.g.
 fdb-tuple keys are self-describing (no --schema); a nested tuple prints as
 nested:[ELEMENT, ...] (for reading: encode has no syntax for it). hbase-ordered and
 phoenix keys need --schema: the struct's fields, or the primary-key columns in order,
-plus --salt-buckets N for a salted Phoenix table. Fields after the end of the key are
+plus --salt-buckets N for a salted Phoenix table. --hbase-numeric legacy reads numerics
+of 100^351 and above as HBase 2.4.x and older wrote them (before HBASE-26566), giving the
+number those versions read back; without it (current, HBase 2.5.0 and later) such a key
+is an error naming the option. Fields after the end of the key are
 null and print as a bare TYPE. Decoding is canonical: a key the Java side or the
 FoundationDB bindings could not have written (unknown type code or header, integer
 longer than needed, missing terminator or separator, wrong salt byte, trailing
@@ -98,7 +101,13 @@ pub fn run(args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
     if let Some(profile) = k.format.profile() {
         return interop::decode(profile, args, io);
     }
-    let (format, width, salter, geo) = super::encode::native_options(&k.format, &k.salt, &k.geo)?;
+    let (format, width, salter, geo) = super::encode::native_options(
+        &k.format,
+        &k.salt,
+        &k.geo,
+        k.hbase_numeric.as_deref(),
+        false,
+    )?;
     let json = k.json;
     let max = common::max_key_len(k.max_key_len);
     let cols = match k.schema.as_deref() {

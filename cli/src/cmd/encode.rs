@@ -93,12 +93,21 @@ COMPONENT is in the profile's own syntax:
                  4.4 or later); trailing nulls are left out, as Phoenix does.
   --salt-buckets N  phoenix: the table's SALT_BUCKETS (1 to 256); the key starts with
                  the salt byte, computed from the rest of the key
+  --round        phoenix: a decimal of more than 38 significant digits is rounded half
+                 up to 38, as Phoenix does before writing it, and the key of that value
+                 is printed (without --round such a value is an error naming it)
+  --hbase-numeric current|legacy  hbase-ordered: the numeric encoder of numbers of
+                 100^351 and above. current (default): HBase 2.5.0 and later
+                 (HBASE-26566), every exponent; legacy: HBase 2.4.x and older, whose
+                 encoder wrote such numbers as keys that read back as other numbers
 e.g.
   lexikey encode --format fdb-tuple str:hello int:5           ->  0268656c6c6f001505
   lexikey encode --format hbase-ordered numeric:1 text:foo    ->  180234666f6f00
   lexikey encode --format phoenix varchar:a bigint.desc:1     ->  61007ffffffffffffffe
   lexikey encode --format phoenix --salt-buckets 4 varchar:a  ->  0061
   lexikey encode --format phoenix decimal:-1.5 char(3):ab     ->  3e64336600616220
+  lexikey encode --format hbase-ordered numeric:1e1000        ->  22f20502
+  lexikey encode --format phoenix --round decimal:99.9999999999999999999999999999999999999  ->  c202
 With --stdin, each line holds the tab-separated VALUEs (the text after the ':') of
 the --schema fields; an fdb-tuple schema lists element types (str,int). In bulk mode
 an hbase-ordered text cell is never null (an empty cell is the empty string), and a
@@ -114,7 +123,13 @@ pub fn run(args: &EncodeArgs, io: &mut Io<'_>) -> Result<()> {
     if let Some(profile) = k.format.profile() {
         return interop::encode(profile, args, io);
     }
-    let (format, width, salter, geo) = native_options(&k.format, &k.salt, &k.geo)?;
+    let (format, width, salter, geo) = native_options(
+        &k.format,
+        &k.salt,
+        &k.geo,
+        k.hbase_numeric.as_deref(),
+        args.round,
+    )?;
     let json = k.json;
     let max = common::max_key_len(k.max_key_len);
     if k.stdin {
@@ -161,16 +176,26 @@ pub fn run(args: &EncodeArgs, io: &mut Io<'_>) -> Result<()> {
     Ok(())
 }
 
-/// The options of the native formats, checked in this order: the format,
-/// `--width` (decimal only), the salter, the geo grid.
+/// The options of the native formats, checked in this order: no interop
+/// option (`hbase_numeric`, `round`), the format, `--width` (decimal only),
+/// the salter, the geo grid.
 ///
 /// # Errors
-/// A width with another format or out of range, a bad salt or grid.
+/// An interop option, a width with another format or out of range, a bad
+/// salt or grid.
 pub fn native_options(
     format: &KeyFormatArgs,
     salt: &SaltArgs,
     geo: &GeoArgs,
+    hbase_numeric: Option<&str>,
+    round: bool,
 ) -> Result<(Format, Option<u8>, Option<Salter>, GeoOpts)> {
+    if hbase_numeric.is_some() {
+        bail!("--hbase-numeric applies only to --format hbase-ordered");
+    }
+    if round {
+        bail!("--round applies only to --format phoenix (a DECIMAL of more than 38 digits)");
+    }
     let f = format.native();
     let width = common::width(format.width.as_deref(), f)?;
     let salter = salting::salter(salt, f)?;

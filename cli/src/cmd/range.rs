@@ -103,6 +103,9 @@ bounds are exact: no key outside the answer lies inside the range.
     --eq only (Phoenix's trailing FF breaks its order). Left out: with hbase-ordered,
     the row written as the prefix alone when the range needs a descending null there
     (a prefix ending in a .desc null, --eq KIND.desc).
+  --hbase-numeric current|legacy, --round  as for encode: hbase-ordered numerics of
+    100^351 and above as HBase 2.4.x and older wrote them (legacy); phoenix decimals of
+    more than 38 digits rounded as Phoenix stores them (--round)
   --salt-buckets N  phoenix: the salt byte hashes the whole key, so the answer is one
     range per bucket, [b start, b end) for b = 00 to N-1: raw prints a pair of lines
     per bucket (bucket 00 first), other --for targets one rendering per bucket
@@ -130,8 +133,13 @@ pub fn run(args: &RangeArgs, io: &mut Io<'_>) -> Result<()> {
     if let Some(profile) = args.format.profile() {
         return run_profile(profile, args, io);
     }
-    let (format, width, salter, geo) =
-        super::encode::native_options(&args.format, &args.salt, &args.geo)?;
+    let (format, width, salter, geo) = super::encode::native_options(
+        &args.format,
+        &args.salt,
+        &args.geo,
+        args.hbase_numeric.as_deref(),
+        args.round,
+    )?;
     let (dialect, opts) = render_options(args, format.is_text());
     let texts = utf8_positionals(&args.components, "PREFIX_COMPONENT")?;
     let (cols, prefix) = super::encode::components(&texts, width, &geo)?;
