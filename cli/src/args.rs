@@ -7,7 +7,7 @@
 //! clap's hyphen handling is per argument (`allow_hyphen_values`,
 //! `allow_negative_numbers`), and none of its settings gives exactly the
 //! rules below: a decimal key such as `---7698…=` or an escaped key such as
-//! `--%20x` would be read as an unknown long option. So [`lex`] first splits
+//! `--%20x` would be read as an unknown long option. So a small lexer first splits
 //! the arguments by these rules, with the subcommand's clap definition as the
 //! one list of options (which exist, which take a value, which repeat), and
 //! gives clap a normalized command line: every option as `--name=value` or
@@ -78,6 +78,8 @@ Examples:
   lexikey man > /usr/local/share/man/man1/lexikey.1";
 
 /// The subcommands.
+// One value per process: the size of the largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Values to a key (one per invocation, or one per input line with --stdin)
@@ -720,6 +722,7 @@ pub fn utf8_positionals<'a>(args: &'a [OsString], what: &str) -> Result<Vec<&'a 
 // ---------------------------------------------------------------------------
 
 /// What the command line asks for.
+#[allow(clippy::large_enum_variant)] // one per process
 #[derive(Debug)]
 pub enum Parsed {
     /// Print this help text.
