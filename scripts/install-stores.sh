@@ -20,6 +20,8 @@ PACKAGES=(
   librocksdb-dev
   libclang1-14
   libclang-common-14-dev
+  iproute2 # `ip netns` for the etcd partition of scripts/history.sh
+  procps   # `ps --ppid`: scripts/history.sh pauses PostgreSQL's backends
 )
 
 missing=()

@@ -299,6 +299,14 @@ pub struct AllocatorConfig {
     /// identical values) instead of returning [`AllocError::Ambiguous`].
     /// Default `false`.
     pub assume_unique_values: bool,
+    /// **A deliberate bug, for testing the history checker** (cargo feature
+    /// `broken-allocator`, off by default): guard off, forget a write whose
+    /// outcome is unknown instead of reading it back, and start over. When
+    /// that write did land, its value ends up in two rows (the orphan and
+    /// the row the retry writes) and the call is acknowledged with the
+    /// second ID: the value was written twice. Default `false`.
+    #[cfg(feature = "broken-allocator")]
+    pub broken_skip_read_back: bool,
 }
 
 impl AllocatorConfig {
@@ -315,6 +323,8 @@ impl AllocatorConfig {
             guard: false,
             guard_key: None,
             assume_unique_values: false,
+            #[cfg(feature = "broken-allocator")]
+            broken_skip_read_back: false,
         }
     }
 
@@ -355,6 +365,29 @@ impl AllocatorConfig {
     pub fn with_guard_key(mut self, key: impl Into<Vec<u8>>) -> Self {
         self.guard_key = Some(key.into());
         self
+    }
+
+    /// Turns on the deliberate bug of the cargo feature `broken-allocator`
+    /// (see `broken_skip_read_back`, present with that feature): for
+    /// testing that the history checker (`lexikey-history`) catches a real
+    /// bug. Test builds only.
+    ///
+    /// # Errors
+    /// [`AllocError::Config`] in a build without the feature.
+    pub fn with_broken_skip_read_back(self) -> Result<Self, AllocError> {
+        #[cfg(feature = "broken-allocator")]
+        {
+            let mut c = self;
+            c.broken_skip_read_back = true;
+            Ok(c)
+        }
+        #[cfg(not(feature = "broken-allocator"))]
+        {
+            let _ = self;
+            Err(AllocError::Config(
+                "the broken allocator needs lexikey built with feature broken-allocator".into(),
+            ))
+        }
     }
 
     /// Sets [`AllocatorConfig::assume_unique_values`].
@@ -730,6 +763,11 @@ impl<S: Store> Allocator<S> {
         value: &[u8],
         pending: &mut Option<(u64, StoreError)>,
     ) -> Result<Step, AllocError> {
+        #[cfg(feature = "broken-allocator")]
+        if self.config.broken_skip_read_back {
+            // The deliberate bug: no read-back, the write is forgotten.
+            *pending = None;
+        }
         if let Some((id, _)) = pending {
             let id = *id;
             match self.store.get(&self.key(id)) {
