@@ -82,16 +82,26 @@ pub fn push_hex(bytes: &[u8], out: &mut Vec<u8>) {
 /// Decodes a key given as hex text (either case) into `buf`: `Ok`, or the
 /// error: an odd number of digits (`None`) or the character index of the
 /// first bad digit.
+///
+/// Hand-written rather than `hex::decode_to_slice`: bulk `decode --stdin`
+/// of binary keys runs through it for every line, and with the `hex` crate
+/// that run took 0.28-0.29 s instead of 0.19-0.22 s per million keys
+/// (`decode --format binary --schema str,i64 --stdin`, release builds,
+/// best of 3, 2026-11-25).
+#[inline]
 pub fn unhex_key(raw: &[u8], buf: &mut Vec<u8>) -> Result<(), Option<usize>> {
     if !raw.len().is_multiple_of(2) {
         return Err(None);
     }
     buf.clear();
-    buf.resize(raw.len() / 2, 0);
-    hex::decode_to_slice(raw, buf).map_err(|e| match e {
-        hex::FromHexError::InvalidHexCharacter { index, .. } => Some(index),
-        _ => None,
-    })
+    for (i, p) in raw.chunks_exact(2).enumerate() {
+        let d = |c: u8| (c as char).to_digit(16);
+        match (d(p[0]), d(p[1])) {
+            (Some(h), Some(l)) => buf.push((h << 4 | l) as u8),
+            (h, _) => return Err(Some(if h.is_none() { 2 * i } else { 2 * i + 1 })),
+        }
+    }
+    Ok(())
 }
 
 /// Appends a key as the CLI prints it: text keys as they are, binary keys as
