@@ -96,14 +96,14 @@ pub fn escape_key(key: &[u8]) -> String {
     s
 }
 
-/// Keys as lowercase hex (how the CLI prints binary keys).
+/// Keys as lowercase hex (how the CLI prints binary keys), with the `hex`
+/// crate.
+///
+/// ```
+/// assert_eq!(lexikey::to_hex(b"\x00\xAB"), "00ab");
+/// ```
 pub fn to_hex(key: &[u8]) -> String {
-    let mut s = String::with_capacity(2 * key.len());
-    for &b in key {
-        use std::fmt::Write;
-        let _ = write!(s, "{b:02x}");
-    }
-    s
+    hex::encode(key)
 }
 
 #[doc = include_str!("../README.md")]

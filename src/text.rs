@@ -407,6 +407,19 @@ pub(crate) trait Body {
     fn encode_u64(v: u64, out: &mut Vec<u8>) {
         Self::encode(&v.to_be_bytes(), false, false, out);
     }
+    /// Appends the body of variable-length `bytes` (`bytes`, `dec`,
+    /// descending strings): inverted, with ones in unused low bits, when
+    /// `desc`. Default: [`Body::encode`].
+    #[inline]
+    fn encode_var(bytes: &[u8], desc: bool, out: &mut Vec<u8>) {
+        Self::encode(bytes, desc, desc, out);
+    }
+    /// Decodes a variable-length body written by [`Body::encode_var`].
+    /// Default: [`Body::decode`].
+    #[inline]
+    fn decode_var(input: &[u8], desc: bool, out: &mut Vec<u8>) -> Result<(), DecodeError> {
+        Self::decode(input, desc, desc, out)
+    }
     /// Decodes a whole body into `out`, canonically; offsets relative to `input`.
     fn decode<S: Sink>(
         input: &[u8],
@@ -502,7 +515,7 @@ pub(crate) fn encode_tagged<B: Body>(c: &Component<'_>, out: &mut Vec<u8>) {
     match &c.value {
         Value::Str(s) => {
             if desc {
-                B::encode(s.as_bytes(), true, true, out);
+                B::encode_var(s.as_bytes(), true, out);
                 out.push(DESC_END);
             } else {
                 escape_into(s.as_bytes(), out);
@@ -510,11 +523,9 @@ pub(crate) fn encode_tagged<B: Body>(c: &Component<'_>, out: &mut Vec<u8>) {
         }
         Value::Bytes(b) => {
             out.push(tag_of(Type::Bytes, c.dir));
+            B::encode_var(b, desc, out);
             if desc {
-                B::encode(b, true, true, out);
                 out.push(DESC_END);
-            } else {
-                B::encode(b, false, false, out);
             }
         }
         Value::Dec(d) => {
@@ -528,10 +539,10 @@ pub(crate) fn encode_tagged<B: Body>(c: &Component<'_>, out: &mut Vec<u8>) {
                 for (dst, b) in small.iter_mut().zip(d.binary_bytes(desc)) {
                     *dst = b;
                 }
-                B::encode(&small[..n], false, false, out);
+                B::encode_var(&small[..n], false, out);
             } else {
                 let bytes: Vec<u8> = d.binary_bytes(desc).collect();
-                B::encode(&bytes, false, false, out);
+                B::encode_var(&bytes, false, out);
             }
         }
         v => {
@@ -629,7 +640,7 @@ pub(crate) fn strip_desc_end(input: &[u8]) -> Result<&[u8], DecodeError> {
 pub(crate) fn decode_desc_str<B: Body>(input: &[u8]) -> Result<Cow<'static, str>, DecodeError> {
     let body = strip_desc_end(input)?;
     let mut bytes = Vec::with_capacity(body.len());
-    B::decode(body, true, true, &mut bytes)?;
+    B::decode_var(body, true, &mut bytes)?;
     match String::from_utf8(bytes) {
         Ok(s) => Ok(Cow::Owned(s)),
         Err(e) => {
@@ -662,16 +673,16 @@ pub(crate) fn decode_tagged<'k, B: Body>(
             let mut bytes = Vec::new();
             if field.dir.is_desc() {
                 let body = strip_desc_end(&input[1..]).map_err(|e| e.shift(1))?;
-                B::decode(body, true, true, &mut bytes).map_err(|e| e.shift(1))?;
+                B::decode_var(body, true, &mut bytes).map_err(|e| e.shift(1))?;
             } else {
-                B::decode(&input[1..], false, false, &mut bytes).map_err(|e| e.shift(1))?;
+                B::decode_var(&input[1..], false, &mut bytes).map_err(|e| e.shift(1))?;
             }
             Value::Bytes(Cow::Owned(bytes))
         }
         Type::Dec => {
             expect_tag(field, input)?;
             let mut bytes = Vec::new();
-            B::decode(&input[1..], false, false, &mut bytes).map_err(|e| e.shift(1))?;
+            B::decode_var(&input[1..], false, &mut bytes).map_err(|e| e.shift(1))?;
             // Offsets inside the bytes point at the text character that
             // holds the first bit of the byte.
             let at = |i: usize| 1 + (B::encoded_len(i)).min(input.len().saturating_sub(2));

@@ -1,7 +1,19 @@
-//! A small hand-rolled argument parser with exactly the rules the grammar
-//! needs (clap's hyphen handling is per-argument and harder to make exact).
+//! The command line's grammar, declared with clap (derive): one options
+//! struct per subcommand, the shared parts flattened in, each parsed once
+//! and handed to the subcommand's `run`.
 //!
-//! # Rules
+//! # How arguments are read
+//!
+//! clap's hyphen handling is per argument (`allow_hyphen_values`,
+//! `allow_negative_numbers`), and none of its settings gives exactly the
+//! rules below: a decimal key such as `---7698…=` or an escaped key such as
+//! `--%20x` would be read as an unknown long option. So a small lexer first splits
+//! the arguments by these rules, with the subcommand's clap definition as the
+//! one list of options (which exist, which take a value, which repeat), and
+//! gives clap a normalized command line: every option as `--name=value` or
+//! `--name`, then `--`, then the positionals. clap then types the values,
+//! and builds the help, completions, man page and "did you mean" hints from
+//! the same definitions.
 //!
 //! 1. Options may appear anywhere among the positionals, in any order.
 //! 2. An option that takes a value reads it from `--name=VALUE` or from the
@@ -15,91 +27,801 @@
 //! 5. After `--`, every argument is a positional (`lexikey decode -- --x`
 //!    decodes the key `--x`).
 //! 6. An option given twice is an error unless it is repeatable (the range
-//!    bounds `--ge` … `--eq`, which intersect).
+//!    bounds `--ge` … `--eq`, `--prefix`, which intersect).
 
 use std::ffi::{OsStr, OsString};
 
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Result};
+use clap::builder::{PossibleValue, TypedValueParser};
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{ArgAction, CommandFactory, FromArgMatches, Parser, Subcommand};
+use lexikey::geo::Curve;
+use lexikey::render::Dialect;
+use lexikey::salt::SaltMode;
+use lexikey::Format;
 
-/// One option a subcommand accepts.
-#[derive(Debug, Clone, Copy)]
-pub struct Opt {
-    /// The name without dashes (`format`).
-    pub name: &'static str,
-    /// Whether it takes a value (`--format hex`) or is a flag (`--json`).
-    pub takes_value: bool,
-    /// Whether it may be given more than once.
-    pub repeat: bool,
+use crate::cmd;
+
+// ---------------------------------------------------------------------------
+// The grammar
+// ---------------------------------------------------------------------------
+
+/// `lexikey`: the top level.
+#[derive(Debug, Parser)]
+#[command(
+    name = "lexikey",
+    about = "Sortable row keys for ordered key-value stores",
+    long_about = "Sortable row keys for ordered key-value stores (HBase, Bigtable, Cassandra, \
+                  RocksDB, etcd, Redis, PostgreSQL): typed values to keys and back, the exact \
+                  [start, stop) range of a query in each store's syntax, and decreasing row IDs \
+                  for upside-down tables. Every error prints one line on stderr and exits with \
+                  code 2.",
+    version,
+    override_help = crate::USAGE,
+    disable_help_subcommand = true,
+    after_long_help = EXAMPLES
+)]
+pub struct Cli {
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
 }
 
-impl Opt {
-    /// An option with a value, at most once.
-    pub const fn value(name: &'static str) -> Opt {
-        Opt {
-            name,
-            takes_value: true,
-            repeat: false,
+/// Examples for the man page.
+const EXAMPLES: &str = "\
+Examples:
+  lexikey encode str:population i64:3831868
+  lexikey decode population#l80000000003A783C
+  lexikey range --for hbase --table cities str:population --ge i64:1000000
+  lexikey alloc --store redb:/tmp/app.redb --table comments \"first!\"
+  lexikey completions bash > /usr/share/bash-completion/completions/lexikey
+  lexikey man > /usr/local/share/man/man1/lexikey.1";
+
+/// The subcommands.
+// One value per process: the size of the largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Values to a key (one per invocation, or one per input line with --stdin)
+    #[command(override_help = cmd::encode::USAGE)]
+    Encode(EncodeArgs),
+    /// A key back to its components
+    #[command(override_help = cmd::decode::USAGE)]
+    Decode(DecodeArgs),
+    /// The half-open key range [start, end) of a query, raw or in a store's syntax
+    #[command(override_help = cmd::range::USAGE)]
+    Range(RangeArgs),
+    /// The reverse number i64::MAX - N (Java's Long.MAX_VALUE - n)
+    #[command(override_help = cmd::reverse::USAGE)]
+    Reverse(ReverseArgs),
+    /// Rows with decreasing IDs in an upside-down table of a store
+    #[command(override_help = cmd::alloc::USAGE)]
+    Alloc(AllocArgs),
+    /// The rows of an upside-down table, newest first
+    #[command(override_help = cmd::scan::USAGE)]
+    Scan(ScanArgs),
+    /// The tour: a city index, an upside-down table and a queue on a real store
+    #[command(override_help = cmd::demo::USAGE)]
+    Demo(DemoArgs),
+    /// A shell completion script (bash, zsh, fish, powershell, elvish)
+    #[command(override_help = cmd::completions::USAGE)]
+    Completions(CompletionsArgs),
+    /// The man page (roff), of lexikey or of one subcommand
+    #[command(override_help = cmd::completions::MAN_USAGE)]
+    Man(ManArgs),
+    /// The help of lexikey or of one subcommand
+    Help(HelpArgs),
+}
+
+/// `--format F` and `--width N` of `encode`, `decode` and `range`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct KeyFormatArgs {
+    /// Key format: hex (default), base64, decimal, binary, or an interop
+    /// profile: fdb-tuple, hbase-ordered, phoenix
+    #[arg(long, value_name = "F", value_parser = Choice::new(KeyFormat::NAMES, KeyFormat::parse))]
+    pub format: Option<KeyFormat>,
+    /// decimal only: the width in digits of every integer component (1 to 20)
+    #[arg(long, value_name = "N")]
+    pub width: Option<String>,
+}
+
+impl KeyFormatArgs {
+    /// The interop profile `--format` names, if it names one.
+    pub fn profile(&self) -> Option<Profile> {
+        match self.format {
+            Some(KeyFormat::Profile(p)) => Some(p),
+            _ => None,
         }
     }
 
-    /// An option with a value that may be repeated.
-    pub const fn repeated(name: &'static str) -> Opt {
-        Opt {
-            name,
-            takes_value: true,
-            repeat: true,
-        }
-    }
-
-    /// A flag without a value.
-    pub const fn flag(name: &'static str) -> Opt {
-        Opt {
-            name,
-            takes_value: false,
-            repeat: false,
+    /// The native format (default hex; [`Format::Binary`] under a profile,
+    /// whose keys are bytes).
+    pub fn native(&self) -> Format {
+        match self.format {
+            None => Format::Hex,
+            Some(KeyFormat::Native(f)) => f,
+            Some(KeyFormat::Profile(_)) => Format::Binary,
         }
     }
 }
 
-/// The parsed arguments of one subcommand.
-#[derive(Debug, Default)]
-pub struct Args {
-    /// The options in command-line order: name and value (`None` for flags).
-    pub opts: Vec<(&'static str, Option<String>)>,
-    /// The positionals, in order, as given (not necessarily UTF-8).
-    pub positionals: Vec<OsString>,
-    /// Whether `-h`/`--help` was given.
-    pub help: bool,
+/// `--salt-buckets N [--salt-mode M]`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SaltArgs {
+    /// Keys salted in front: N buckets (1 to 255; phoenix: 1 to 256)
+    #[arg(long, value_name = "N")]
+    pub salt_buckets: Option<String>,
+    /// The salt hash: fast (default) or phoenix
+    #[arg(long, value_name = "M", value_parser = Choice::new(&["fast", "phoenix"], parse_salt_mode))]
+    pub salt_mode: Option<SaltMode>,
 }
 
-impl Args {
-    /// The value of option `name`, if given.
-    pub fn value(&self, name: &str) -> Option<&str> {
-        self.opts
-            .iter()
-            .find(|(n, _)| *n == name)
-            .and_then(|(_, v)| v.as_deref())
+/// `--curve C --bits B`: the grid of geo components.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct GeoArgs {
+    /// The grid's curve for geo components: hilbert (default) or morton
+    #[arg(long, value_name = "C", value_parser = Choice::new(&["hilbert", "morton"], parse_curve))]
+    pub curve: Option<Curve>,
+    /// Bits per axis of the geo grid, 1 to 32 (default 32)
+    #[arg(long, value_name = "B", value_parser = parse_bits)]
+    pub bits: Option<u8>,
+}
+
+/// The options `encode` and `decode` share.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct KeyArgs {
+    /// Format and decimal width.
+    #[command(flatten)]
+    pub format: KeyFormatArgs,
+    /// Print JSON instead of text
+    #[arg(long)]
+    pub json: bool,
+    /// The fields, e.g. str,i64.desc (bulk mode; decode: the key's fields)
+    #[arg(long, value_name = "S")]
+    pub schema: Option<String>,
+    /// Bulk mode: one row or key per line of standard input
+    #[arg(long)]
+    pub stdin: bool,
+    /// Refuse keys longer than N bytes (default 32767)
+    #[arg(long, value_name = "N", value_parser = parse_max_key_len)]
+    pub max_key_len: Option<usize>,
+    /// Salting.
+    #[command(flatten)]
+    pub salt: SaltArgs,
+    /// The geo grid.
+    #[command(flatten)]
+    pub geo: GeoArgs,
+    /// hbase-ordered: the numeric encoding, current (HBase 2.5.0+) or legacy
+    #[arg(long, value_name = "E", value_parser = Choice::new(HBASE_NUMERIC, any_text))]
+    pub hbase_numeric: Option<String>,
+    /// No progress display on stderr (bulk mode)
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// `--hbase-numeric` names, for completion (checked with the profile).
+const HBASE_NUMERIC: &[&str] = &["current", "legacy"];
+
+/// Any text: checked where the context is known.
+fn any_text(s: &str) -> Result<String, String> {
+    Ok(s.to_string())
+}
+
+/// `lexikey encode`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct EncodeArgs {
+    /// The shared options.
+    #[command(flatten)]
+    pub key: KeyArgs,
+    /// phoenix: round a DECIMAL of more than 38 digits half up, as Phoenix does
+    #[arg(long)]
+    pub round: bool,
+    /// TYPE[.desc]:VALUE, e.g. str:population i64:3831868
+    #[arg(value_name = "COMPONENT")]
+    pub components: Vec<OsString>,
+}
+
+/// `lexikey decode`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct DecodeArgs {
+    /// The shared options.
+    #[command(flatten)]
+    pub key: KeyArgs,
+    /// The key (binary keys and interop profiles: as hex)
+    #[arg(value_name = "KEY")]
+    pub keys: Vec<OsString>,
+}
+
+/// `lexikey range`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct RangeArgs {
+    /// Format and decimal width.
+    #[command(flatten)]
+    pub format: KeyFormatArgs,
+    /// Print {"start":…,"end":…} (and the rendering) as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Where the range goes: raw (default), hbase, cql, rocksdb, etcd, redis, sql
+    #[arg(long = "for", value_name = "D", value_parser = Choice::new(DIALECTS, parse_dialect))]
+    pub dialect: Option<Dialect>,
+    /// The table (hbase, cql, sql) or sorted-set key (redis); default t
+    #[arg(long, value_name = "T")]
+    pub table: Option<String>,
+    /// At most N keys (hbase, cql, sql, etcd, redis)
+    #[arg(long, value_name = "N", value_parser = parse_range_limit)]
+    pub limit: Option<u64>,
+    /// Largest key first (hbase, cql, sql, etcd, redis)
+    #[arg(long)]
+    pub reversed: bool,
+    /// The key column (cql, sql)
+    #[arg(long, value_name = "C")]
+    pub column: Option<String>,
+    /// The partition key (cql)
+    #[arg(long, value_name = "P")]
+    pub partition_key: Option<String>,
+    /// Next component >= C (repeatable)
+    #[arg(long, value_name = "C", action = ArgAction::Append)]
+    pub ge: Vec<String>,
+    /// Next component > C (repeatable)
+    #[arg(long, value_name = "C", action = ArgAction::Append)]
+    pub gt: Vec<String>,
+    /// Next component <= C (repeatable)
+    #[arg(long, value_name = "C", action = ArgAction::Append)]
+    pub le: Vec<String>,
+    /// Next component < C (repeatable)
+    #[arg(long, value_name = "C", action = ArgAction::Append)]
+    pub lt: Vec<String>,
+    /// Next component = C (repeatable)
+    #[arg(long, value_name = "C", action = ArgAction::Append)]
+    pub eq: Vec<String>,
+    /// Next component: an ascending str starting with STR (repeatable)
+    #[arg(long, value_name = "STR", action = ArgAction::Append)]
+    pub prefix: Vec<String>,
+    /// Salting.
+    #[command(flatten)]
+    pub salt: SaltArgs,
+    /// The geo grid.
+    #[command(flatten)]
+    pub geo: GeoArgs,
+    /// The next component is a geo code inside MINLAT,MINLON,MAXLAT,MAXLON
+    #[arg(long, value_name = "BOX")]
+    pub bbox: Option<String>,
+    /// At most K ranges for --bbox (1 to 4096, default 8)
+    #[arg(long, value_name = "K", value_parser = parse_max_ranges)]
+    pub max_ranges: Option<usize>,
+    /// hbase-ordered: the numeric encoding, current (HBase 2.5.0+) or legacy
+    #[arg(long, value_name = "E", value_parser = Choice::new(HBASE_NUMERIC, any_text))]
+    pub hbase_numeric: Option<String>,
+    /// phoenix: round a DECIMAL of more than 38 digits half up, as Phoenix does
+    #[arg(long)]
+    pub round: bool,
+    /// The fixed leading components, TYPE[.desc]:VALUE
+    #[arg(value_name = "PREFIX_COMPONENT")]
+    pub components: Vec<OsString>,
+    /// Every predicate (`--ge` … `--eq`, `--prefix`) in command-line order.
+    #[arg(skip)]
+    pub preds: Vec<Pred>,
+}
+
+/// `lexikey reverse`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ReverseArgs {
+    /// Print the i64 key in format F: hex, base64, decimal, binary
+    #[arg(long, value_name = "F", value_parser = Choice::new(PLAIN_FORMATS, parse_plain_format))]
+    pub format: Option<Format>,
+    /// decimal only: the width in digits (1 to 20)
+    #[arg(long, value_name = "N")]
+    pub width: Option<String>,
+    /// 0 <= N <= 9223372036854775807
+    #[arg(value_name = "N")]
+    pub n: Vec<OsString>,
+}
+
+/// `--store URL --table NAME [--format F]` of `alloc` and `scan`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct TableArgs {
+    /// The store: memory:, redb:PATH, rocksdb:PATH, redis://…, postgres://…, etcd://…
+    #[arg(long, value_name = "URL", value_hint = clap::ValueHint::Other)]
+    pub store: Option<String>,
+    /// The upside-down table
+    #[arg(long, value_name = "NAME")]
+    pub table: Option<String>,
+    /// Key format: hex (default), base64, decimal, binary
+    #[arg(long, value_name = "F", value_parser = Choice::new(PLAIN_FORMATS, parse_plain_format))]
+    pub format: Option<Format>,
+}
+
+/// `lexikey alloc`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct AllocArgs {
+    /// Store, table, format.
+    #[command(flatten)]
+    pub table: TableArgs,
+    /// N rows, each storing the single VALUE given
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    pub count: Option<u64>,
+    /// The reuse guard: IDs strictly decrease even when the newest row is deleted
+    #[arg(long)]
+    pub guard: bool,
+    /// One summary line on stderr at the end
+    #[arg(long)]
+    pub stats: bool,
+    /// Refuse row keys longer than N bytes (default: 65535 for slatedb: stores)
+    #[arg(long, value_name = "N", value_parser = parse_max_key_len)]
+    pub max_key_len: Option<usize>,
+    /// No progress bar on stderr
+    #[arg(long)]
+    pub quiet: bool,
+    /// The rows' values
+    #[arg(value_name = "VALUE")]
+    pub values: Vec<OsString>,
+}
+
+/// `lexikey scan`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ScanArgs {
+    /// Store, table, format.
+    #[command(flatten)]
+    pub table: TableArgs,
+    /// Stop after N rows
+    #[arg(long, value_name = "N", value_parser = parse_scan_limit)]
+    pub limit: Option<usize>,
+    /// No progress display on stderr
+    #[arg(long)]
+    pub quiet: bool,
+    /// (none: scan takes no positional arguments)
+    #[arg(value_name = "ARG", hide = true)]
+    pub rest: Vec<OsString>,
+}
+
+/// `lexikey demo`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct DemoArgs {
+    /// The store (default: a new redb file in the temporary directory)
+    #[arg(long, value_name = "URL")]
+    pub store: Option<String>,
+    /// (none: demo takes no positional arguments)
+    #[arg(value_name = "ARG", hide = true)]
+    pub rest: Vec<OsString>,
+}
+
+/// `lexikey completions`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct CompletionsArgs {
+    /// bash, zsh, fish, powershell or elvish
+    #[arg(value_name = "SHELL", value_parser = Choice::new(SHELLS, parse_shell))]
+    pub shell: Vec<clap_complete::Shell>,
+}
+
+/// `lexikey man`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ManArgs {
+    /// A subcommand (default: the page of lexikey itself)
+    #[arg(value_name = "COMMAND", value_parser = Choice::new(COMMANDS, parse_command_name))]
+    pub command: Vec<String>,
+}
+
+/// `lexikey help`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct HelpArgs {
+    /// A subcommand
+    #[arg(value_name = "COMMAND", value_parser = Choice::new(COMMANDS, parse_command_name))]
+    pub command: Option<String>,
+}
+
+/// The subcommands, for messages and completion.
+pub const COMMANDS: &[&str] = &[
+    "encode",
+    "decode",
+    "range",
+    "reverse",
+    "alloc",
+    "scan",
+    "demo",
+    "completions",
+    "man",
+];
+
+// ---------------------------------------------------------------------------
+// Typed values
+// ---------------------------------------------------------------------------
+
+/// An interop profile: the byte layout of keys another system writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    /// The FoundationDB tuple layer (`fdb-tuple`).
+    Fdb,
+    /// HBase `OrderedBytes` fields in a `Struct` (`hbase-ordered`).
+    Hbase,
+    /// Apache Phoenix row keys (`phoenix`).
+    Phoenix,
+}
+
+impl Profile {
+    /// The profiles' `--format` names, for messages.
+    pub const NAMES: &'static str = "fdb-tuple, hbase-ordered, phoenix";
+
+    /// The profile named `name` (its `--format` name).
+    pub fn parse(name: &str) -> Option<Profile> {
+        match name {
+            "fdb-tuple" => Some(Profile::Fdb),
+            "hbase-ordered" => Some(Profile::Hbase),
+            "phoenix" => Some(Profile::Phoenix),
+            _ => None,
+        }
     }
 
-    /// Whether flag `name` was given.
-    pub fn flag(&self, name: &str) -> bool {
-        self.opts.iter().any(|(n, _)| *n == name)
+    /// The `--format` name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Fdb => "fdb-tuple",
+            Profile::Hbase => "hbase-ordered",
+            Profile::Phoenix => "phoenix",
+        }
     }
+}
 
-    /// The positionals as UTF-8 strings.
+/// The `--format` of `encode`, `decode` and `range`: a native format or an
+/// interop profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyFormat {
+    /// hex, base64, decimal, binary.
+    Native(Format),
+    /// fdb-tuple, hbase-ordered, phoenix.
+    Profile(Profile),
+}
+
+impl KeyFormat {
+    /// Every name `--format` takes.
+    pub const NAMES: &'static [&'static str] = &[
+        "hex",
+        "base64",
+        "decimal",
+        "binary",
+        "fdb-tuple",
+        "hbase-ordered",
+        "phoenix",
+    ];
+
+    /// Parses a `--format` name.
     ///
     /// # Errors
-    /// When one is not valid UTF-8.
-    pub fn positional_strs(&self, what: &str) -> Result<Vec<&str>> {
-        self.positionals
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                p.to_str()
-                    .ok_or_else(|| anyhow::anyhow!("{what} {} is not valid UTF-8: {:?}", i + 1, p))
-            })
-            .collect()
+    /// An unknown name (the message lists the formats and the profiles).
+    pub fn parse(s: &str) -> Result<KeyFormat, String> {
+        if let Some(p) = Profile::parse(s) {
+            return Ok(KeyFormat::Profile(p));
+        }
+        Format::parse(s)
+            .map(KeyFormat::Native)
+            .map_err(|e| format!("{e}, or an interop profile: {}", Profile::NAMES))
     }
+}
+
+/// The native formats' names.
+const PLAIN_FORMATS: &[&str] = &["hex", "base64", "decimal", "binary"];
+
+/// `--format` where only the native formats apply.
+fn parse_plain_format(f: &str) -> Result<Format, String> {
+    if Profile::parse(f).is_some() {
+        return Err(format!(
+            "--format {f} is an interop profile, which applies to encode, decode and range only"
+        ));
+    }
+    Format::parse(f).map_err(|e| e.to_string())
+}
+
+fn parse_salt_mode(m: &str) -> Result<SaltMode, String> {
+    SaltMode::from_name(m)
+        .ok_or_else(|| format!("invalid --salt-mode {m:?}: expected fast (the default) or phoenix"))
+}
+
+fn parse_curve(c: &str) -> Result<Curve, String> {
+    Curve::from_name(c)
+        .ok_or_else(|| format!("invalid --curve {c:?}: expected hilbert (the default) or morton"))
+}
+
+fn parse_bits(b: &str) -> Result<u8, String> {
+    match b.parse::<u8>() {
+        Ok(n @ 1..=32) => Ok(n),
+        _ => Err(format!(
+            "invalid --bits {b:?}: expected the bits per axis of the geo grid, 1 to 32 (default 32)"
+        )),
+    }
+}
+
+fn parse_max_key_len(v: &str) -> Result<usize, String> {
+    match v.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!(
+            "invalid --max-key-len {v:?}: expected a positive number of bytes"
+        )),
+    }
+}
+
+const DIALECTS: &[&str] = &["raw", "hbase", "cql", "rocksdb", "etcd", "redis", "sql"];
+
+fn parse_dialect(d: &str) -> Result<Dialect, String> {
+    Dialect::parse(d).map_err(|e| format!("--for: {e}"))
+}
+
+fn parse_range_limit(l: &str) -> Result<u64, String> {
+    l.parse::<u64>()
+        .map_err(|_| format!("invalid --limit {l:?}: expected a number from 1 to 2147483647"))
+}
+
+fn parse_scan_limit(l: &str) -> Result<usize, String> {
+    l.parse::<usize>()
+        .map_err(|_| format!("invalid --limit {l:?}: expected a number of rows"))
+}
+
+fn parse_count(c: &str) -> Result<u64, String> {
+    c.parse::<u64>()
+        .map_err(|_| format!("invalid --count {c:?}: expected a number of rows"))
+}
+
+/// The largest `--max-ranges`.
+pub const MAX_MAX_RANGES: usize = 4096;
+
+fn parse_max_ranges(v: &str) -> Result<usize, String> {
+    match v.parse::<usize>() {
+        Ok(n @ 1..=MAX_MAX_RANGES) => Ok(n),
+        _ => Err(format!(
+            "invalid --max-ranges {v:?}: expected a number from 1 to {MAX_MAX_RANGES}"
+        )),
+    }
+}
+
+const SHELLS: &[&str] = &["bash", "zsh", "fish", "powershell", "elvish"];
+
+fn parse_shell(s: &str) -> Result<clap_complete::Shell, String> {
+    use clap_complete::Shell;
+    Ok(match s {
+        "bash" => Shell::Bash,
+        "zsh" => Shell::Zsh,
+        "fish" => Shell::Fish,
+        "powershell" => Shell::PowerShell,
+        "elvish" => Shell::Elvish,
+        _ => {
+            return Err(format!(
+                "unknown shell {s:?}: expected bash, zsh, fish, powershell or elvish"
+            ))
+        }
+    })
+}
+
+fn parse_command_name(c: &str) -> Result<String, String> {
+    if COMMANDS.contains(&c) {
+        Ok(c.to_string())
+    } else {
+        Err(unknown_command(c).to_string())
+    }
+}
+
+/// A value parser over a fixed list of names: `parse` gives the value or
+/// the exact message of the error, and the names are offered to shell
+/// completion.
+#[derive(Clone, Debug)]
+pub struct Choice<T> {
+    names: &'static [&'static str],
+    parse: fn(&str) -> Result<T, String>,
+}
+
+impl<T> Choice<T> {
+    /// A parser offering `names` to completion.
+    pub const fn new(names: &'static [&'static str], parse: fn(&str) -> Result<T, String>) -> Self {
+        Choice { names, parse }
+    }
+}
+
+impl<T: Clone + Send + Sync + 'static> TypedValueParser for Choice<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<T, clap::Error> {
+        let s = value.to_str().unwrap_or("\u{FFFD}");
+        (self.parse)(s).map_err(|m| clap::Error::raw(ErrorKind::ValueValidation, m))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.names.iter().map(PossibleValue::new)))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Range predicates, in command-line order
+// ---------------------------------------------------------------------------
+
+/// The operator of a range predicate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PredOp {
+    /// `--eq`
+    Eq,
+    /// `--ge`
+    Ge,
+    /// `--gt`
+    Gt,
+    /// `--le`
+    Le,
+    /// `--lt`
+    Lt,
+    /// `--prefix`
+    Prefix,
+}
+
+impl PredOp {
+    /// Every operator.
+    pub const ALL: [PredOp; 6] = [
+        PredOp::Eq,
+        PredOp::Ge,
+        PredOp::Gt,
+        PredOp::Le,
+        PredOp::Lt,
+        PredOp::Prefix,
+    ];
+
+    /// The option name (`ge`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PredOp::Eq => "eq",
+            PredOp::Ge => "ge",
+            PredOp::Gt => "gt",
+            PredOp::Le => "le",
+            PredOp::Lt => "lt",
+            PredOp::Prefix => "prefix",
+        }
+    }
+}
+
+/// One range predicate: `--ge i64:5`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pred {
+    /// The operator.
+    pub op: PredOp,
+    /// The value as given.
+    pub value: String,
+}
+
+/// The predicates of `m` (a `range` match) in command-line order.
+fn ordered_preds(m: &clap::ArgMatches) -> Vec<Pred> {
+    let mut out: Vec<(usize, Pred)> = Vec::new();
+    for op in PredOp::ALL {
+        let name = op.name();
+        if let (Some(idx), Some(vals)) = (m.indices_of(name), m.get_many::<String>(name)) {
+            for (i, v) in idx.zip(vals) {
+                out.push((
+                    i,
+                    Pred {
+                        op,
+                        value: v.clone(),
+                    },
+                ));
+            }
+        }
+    }
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, p)| p).collect()
+}
+
+/// The positionals as UTF-8 strings; `what` names them in the message.
+///
+/// # Errors
+/// When one is not valid UTF-8.
+pub fn utf8_positionals<'a>(args: &'a [OsString], what: &str) -> Result<Vec<&'a str>> {
+    args.iter()
+        .enumerate()
+        .map(|(i, p)| {
+            p.to_str()
+                .ok_or_else(|| anyhow!("{what} {} is not valid UTF-8: {:?}", i + 1, p))
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// Parsing
+// ---------------------------------------------------------------------------
+
+/// What the command line asks for.
+#[allow(clippy::large_enum_variant)] // one per process
+#[derive(Debug)]
+pub enum Parsed {
+    /// Print this help text.
+    Help(&'static str),
+    /// Run a subcommand.
+    Run(Command),
+}
+
+/// The message of an unknown subcommand, with clap's suggestion when a
+/// subcommand is close (`encod` → `encode`).
+pub fn unknown_command(c: &str) -> anyhow::Error {
+    let hint = suggestion(
+        Cli::command().try_get_matches_from(["lexikey", c]),
+        ContextKind::SuggestedSubcommand,
+    )
+    .map(|s| format!(" (did you mean '{s}'?)"))
+    .unwrap_or_default();
+    anyhow!(
+        "unknown command {c:?}{hint}: expected encode, decode, range, reverse, alloc, scan, demo, \
+         completions or man (see 'lexikey --help')"
+    )
+}
+
+/// The suggestion clap's error holds, if any.
+fn suggestion(r: Result<clap::ArgMatches, clap::Error>, kind: ContextKind) -> Option<String> {
+    let e = r.err()?;
+    match e.get(kind)? {
+        ContextValue::String(s) => Some(s.clone()),
+        // Sorted by confidence, the closest last.
+        ContextValue::Strings(v) => v.last().cloned(),
+        _ => None,
+    }
+}
+
+/// The help text of subcommand `name`.
+pub fn usage(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "encode" => cmd::encode::USAGE,
+        "decode" => cmd::decode::USAGE,
+        "range" => cmd::range::USAGE,
+        "reverse" => cmd::reverse::USAGE,
+        "alloc" => cmd::alloc::USAGE,
+        "scan" => cmd::scan::USAGE,
+        "demo" => cmd::demo::USAGE,
+        "completions" => cmd::completions::USAGE,
+        "man" => cmd::completions::MAN_USAGE,
+        _ => return None,
+    })
+}
+
+/// Parses the arguments of subcommand `name` (`args`: those after it).
+///
+/// # Errors
+/// An unknown subcommand or option (with a suggestion when one is close),
+/// an option given twice, a missing or superfluous option value, a value
+/// that does not parse.
+pub fn parse(name: &str, args: &[OsString]) -> Result<Parsed> {
+    let top = Cli::command();
+    let Some(sub) = top.find_subcommand(name).filter(|_| name != "help") else {
+        return Err(unknown_command(name));
+    };
+    let lexed = lex(sub, name, args)?;
+    if lexed.help {
+        return Ok(Parsed::Help(usage(name).unwrap_or(crate::USAGE)));
+    }
+    let argv = std::iter::once(OsString::from("lexikey"))
+        .chain(std::iter::once(OsString::from(name)))
+        .chain(lexed.argv);
+    let m = top.try_get_matches_from(argv).map_err(clap_error)?;
+    let mut cli = Cli::from_arg_matches(&m).map_err(clap_error)?;
+    if let (Command::Range(r), Some(("range", rm))) = (&mut cli.command, m.subcommand()) {
+        r.preds = ordered_preds(rm);
+    }
+    Ok(Parsed::Run(cli.command))
+}
+
+/// One line for a clap error: the value parser's own message, or clap's
+/// first line without its `error: ` prefix.
+fn clap_error(e: clap::Error) -> anyhow::Error {
+    if let Some(src) = std::error::Error::source(&e) {
+        return anyhow!("{src}");
+    }
+    let text = e.render().to_string();
+    let line = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("invalid arguments");
+    anyhow!("{}", line.strip_prefix("error: ").unwrap_or(line))
+}
+
+/// The arguments split by the module's rules.
+struct Lexed {
+    /// `--name=value`/`--name` options, `--`, positionals.
+    argv: Vec<OsString>,
+    /// Whether `-h`/`--help` was given.
+    help: bool,
 }
 
 /// Whether `s` is shaped like an option (rule 3), returning the name part
@@ -118,81 +840,115 @@ fn option_shape(s: &str) -> Option<(&str, Option<&str>)> {
     Some((name, value))
 }
 
-/// Parses `args` (the arguments after the subcommand name) for subcommand
-/// `cmd` accepting `spec`.
-///
-/// # Errors
-/// Unknown options, options given twice, missing option values, option
-/// values that are not UTF-8.
-pub fn parse(cmd: &str, spec: &[Opt], args: &[OsString]) -> Result<Args> {
-    let mut out = Args::default();
+/// Splits `args` by the rules, with `sub`'s options.
+fn lex(sub: &clap::Command, name: &str, args: &[OsString]) -> Result<Lexed> {
+    let options: Vec<&clap::Arg> = sub
+        .get_arguments()
+        .filter(|a| !a.is_positional() && a.get_long().is_some())
+        .collect();
+    let mut opts: Vec<OsString> = Vec::new();
+    let mut positionals: Vec<OsString> = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    let mut help = false;
     let mut i = 0;
     while i < args.len() {
         let raw = &args[i];
         i += 1;
         let Some(s) = raw.to_str() else {
             // Not UTF-8: never an option.
-            out.positionals.push(raw.clone());
+            positionals.push(raw.clone());
             continue;
         };
         if s == "--" {
-            out.positionals.extend(args[i..].iter().cloned());
+            positionals.extend(args[i..].iter().cloned());
             break;
         }
-        let Some((name, inline)) = option_shape(s) else {
-            out.positionals.push(raw.clone());
+        let Some((oname, inline)) = option_shape(s) else {
+            positionals.push(raw.clone());
             continue;
         };
-        if name == "help" || (name == "h" && !s.starts_with("--")) {
-            out.help = true;
+        if oname == "help" || (oname == "h" && !s.starts_with("--")) {
+            help = true;
             continue;
         }
         // Long options need `--`; a single-dash long name is a typo we name.
-        let opt = if s.starts_with("--") {
-            spec.iter().find(|o| o.name == name)
+        let found = if s.starts_with("--") {
+            options.iter().find(|a| a.get_long() == Some(oname))
         } else {
             None
         };
-        let Some(opt) = opt else {
-            let known: Vec<String> = spec.iter().map(|o| format!("--{}", o.name)).collect();
-            bail!(
-                "unknown option '{}' for '{cmd}' (accepted: {}); an argument that begins \
-                 with '-' can be passed after '--'",
-                s.split('=').next().unwrap_or(s),
-                if known.is_empty() {
-                    "none".to_string()
-                } else {
-                    known.join(", ")
-                }
-            );
+        let Some(arg) = found else {
+            return Err(unknown_option(sub, name, s, oname, &options));
         };
-        if !opt.repeat && out.opts.iter().any(|(n, _)| *n == opt.name) {
-            bail!("option '--{}' given more than once", opt.name);
+        let long = arg.get_long().unwrap_or(oname);
+        let repeat = matches!(arg.get_action(), ArgAction::Append);
+        if !repeat && seen.contains(&long) {
+            bail!("option '--{long}' given more than once");
         }
-        let value = if opt.takes_value {
+        seen.push(long);
+        if arg.get_action().takes_values() {
             let v: &OsStr = match inline {
                 Some(v) => OsStr::new(v),
                 None => {
                     let Some(v) = args.get(i) else {
-                        bail!("option '--{}' needs a value", opt.name);
+                        bail!("option '--{long}' needs a value");
                     };
                     i += 1;
                     v
                 }
             };
             let Some(v) = v.to_str() else {
-                bail!("the value of '--{}' is not valid UTF-8: {:?}", opt.name, v);
+                bail!("the value of '--{long}' is not valid UTF-8: {:?}", v);
             };
-            Some(v.to_string())
+            opts.push(format!("--{long}={v}").into());
         } else {
             if inline.is_some() {
-                bail!("option '--{}' takes no value", opt.name);
+                bail!("option '--{long}' takes no value");
             }
-            None
-        };
-        out.opts.push((opt.name, value));
+            opts.push(format!("--{long}").into());
+        }
     }
-    Ok(out)
+    opts.push("--".into());
+    opts.extend(positionals);
+    Ok(Lexed { argv: opts, help })
+}
+
+/// The message of an unknown option, with clap's suggestion of a close one.
+fn unknown_option(
+    sub: &clap::Command,
+    cmd: &str,
+    given: &str,
+    name: &str,
+    options: &[&clap::Arg],
+) -> anyhow::Error {
+    let long = format!("--{name}");
+    let hint = if options.iter().any(|a| a.get_long() == Some(name)) {
+        // `-format`: the option exists with two dashes.
+        Some(long)
+    } else {
+        suggestion(
+            sub.clone()
+                .try_get_matches_from([OsString::from(cmd), OsString::from(&long)]),
+            ContextKind::SuggestedArg,
+        )
+    }
+    .map(|s| format!(": did you mean '{s}'?"))
+    .unwrap_or_default();
+    let known: Vec<String> = options
+        .iter()
+        .filter_map(|a| a.get_long())
+        .map(|l| format!("--{l}"))
+        .collect();
+    anyhow!(
+        "unknown option '{}' for '{cmd}'{hint} (accepted: {}); an argument that begins with '-' \
+         can be passed after '--'",
+        given.split('=').next().unwrap_or(given),
+        if known.is_empty() {
+            "none".to_string()
+        } else {
+            known.join(", ")
+        }
+    )
 }
 
 #[cfg(test)]
@@ -203,26 +959,58 @@ mod tests {
         v.iter().map(OsString::from).collect()
     }
 
-    const SPEC: &[Opt] = &[Opt::value("format"), Opt::flag("json"), Opt::repeated("ge")];
+    fn range(v: &[&str]) -> RangeArgs {
+        match parse("range", &os(v)).unwrap() {
+            Parsed::Run(Command::Range(r)) => r,
+            other => panic!("{other:?}"),
+        }
+    }
 
     #[test]
     fn hyphen_positionals() {
-        let a = parse("t", SPEC, &os(&["-5", "--%20", "-", "--format", "-x"])).unwrap();
-        assert_eq!(a.positionals, os(&["-5", "--%20", "-"]));
-        assert_eq!(a.value("format"), Some("-x"));
-        let a = parse("t", SPEC, &os(&["--json", "--", "--json", "-h"])).unwrap();
-        assert!(a.flag("json"));
-        assert_eq!(a.positionals, os(&["--json", "-h"]));
+        let r = range(&["-5", "--%20", "-", "--table", "-x", "---7="]);
+        assert_eq!(r.components, os(&["-5", "--%20", "-", "---7="]));
+        assert_eq!(r.table.as_deref(), Some("-x"));
+        let r = range(&["--json", "--", "--json", "-h"]);
+        assert!(r.json);
+        assert_eq!(r.components, os(&["--json", "-h"]));
+    }
+
+    #[test]
+    fn predicates_keep_their_order() {
+        let r = range(&[
+            "--lt",
+            "i64:9",
+            "str:a",
+            "--ge=i64:1",
+            "--prefix",
+            "-x",
+            "--lt",
+            "i64:8",
+        ]);
+        let got: Vec<(PredOp, &str)> = r.preds.iter().map(|p| (p.op, p.value.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                (PredOp::Lt, "i64:9"),
+                (PredOp::Ge, "i64:1"),
+                (PredOp::Prefix, "-x"),
+                (PredOp::Lt, "i64:8")
+            ]
+        );
     }
 
     #[test]
     fn errors() {
-        assert!(parse("t", SPEC, &os(&["--fromat", "hex"])).is_err());
-        assert!(parse("t", SPEC, &os(&["-x"])).is_err());
-        assert!(parse("t", SPEC, &os(&["--format"])).is_err());
-        assert!(parse("t", SPEC, &os(&["--format=a", "--format=b"])).is_err());
-        assert!(parse("t", SPEC, &os(&["--json=1"])).is_err());
-        let a = parse("t", SPEC, &os(&["--ge=a", "--ge", "b"])).unwrap();
-        assert_eq!(a.opts.len(), 2);
+        let err = |v: &[&str]| parse("encode", &os(v)).unwrap_err().to_string();
+        assert!(err(&["--fromat", "hex"]).contains("did you mean '--format'"));
+        assert!(err(&["-x"]).starts_with("unknown option '-x' for 'encode'"));
+        assert!(err(&["--format"]).contains("needs a value"));
+        assert!(err(&["--format=hex", "--format=hex"]).contains("more than once"));
+        assert!(err(&["--json=1"]).contains("takes no value"));
+        assert!(err(&["--format", "hexx"]).contains("unknown format \"hexx\""));
+        assert!(unknown_command("encod")
+            .to_string()
+            .contains("did you mean 'encode'"));
     }
 }

@@ -37,49 +37,11 @@ use lexikey::interop::{fdb, hbase, phoenix, ValueError};
 use lexikey::range::prefix_end;
 use lexikey::{DecodeError, KeyRange};
 
-use crate::args::Args;
+pub use crate::args::Profile;
+use crate::args::{DecodeArgs, EncodeArgs, KeyArgs, PredOp, RangeArgs, SaltArgs};
 use crate::common::{self, FLUSH_AT};
+use crate::progress::Progress;
 use crate::Io;
-
-/// An interop profile: the byte layout of keys another system writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Profile {
-    /// The FoundationDB tuple layer (`fdb-tuple`).
-    Fdb,
-    /// HBase `OrderedBytes` fields in a `Struct` (`hbase-ordered`).
-    Hbase,
-    /// Apache Phoenix row keys (`phoenix`).
-    Phoenix,
-}
-
-impl Profile {
-    /// The profiles' `--format` names, for messages.
-    pub const NAMES: &'static str = "fdb-tuple, hbase-ordered, phoenix";
-
-    /// The profile named `name` (its `--format` name).
-    pub fn parse(name: &str) -> Option<Profile> {
-        match name {
-            "fdb-tuple" => Some(Profile::Fdb),
-            "hbase-ordered" => Some(Profile::Hbase),
-            "phoenix" => Some(Profile::Phoenix),
-            _ => None,
-        }
-    }
-
-    /// The `--format` name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Profile::Fdb => "fdb-tuple",
-            Profile::Hbase => "hbase-ordered",
-            Profile::Phoenix => "phoenix",
-        }
-    }
-}
-
-/// The profile that `--format` names, if it names one.
-pub fn profile(args: &Args) -> Option<Profile> {
-    args.value("format").and_then(Profile::parse)
-}
 
 /// The options of an interop profile.
 #[derive(Debug, Clone, Copy, Default)]
@@ -92,14 +54,28 @@ pub struct Opts {
     pub rounding: phoenix::DecimalRounding,
 }
 
+/// The command-line options a profile checks.
+struct Given<'a> {
+    /// `--width`.
+    width: Option<&'a str>,
+    /// Options of the native formats only: name and whether given.
+    refused: &'a [(&'a str, bool)],
+    /// `--salt-buckets`, `--salt-mode`.
+    salt: &'a SaltArgs,
+    /// `--hbase-numeric`.
+    hbase_numeric: Option<&'a str>,
+    /// `--round`.
+    round: bool,
+}
+
 /// The profile options parsed: `--salt-buckets`, `--hbase-numeric`,
 /// `--round`, each refused for a profile it does not apply to.
-fn common_options(args: &Args, profile: Profile) -> Result<Opts> {
+fn common_options(profile: Profile, given: &Given<'_>) -> Result<Opts> {
     let mut opts = Opts {
-        salt: salt_option(args, profile)?,
+        salt: salt_option(profile, given)?,
         ..Opts::default()
     };
-    if let Some(v) = args.value("hbase-numeric") {
+    if let Some(v) = given.hbase_numeric {
         if profile != Profile::Hbase {
             bail!(
                 "--hbase-numeric applies only to --format hbase-ordered, not {}",
@@ -114,7 +90,7 @@ fn common_options(args: &Args, profile: Profile) -> Result<Opts> {
         };
         opts.hbase = hbase::Codec::new(n);
     }
-    if args.flag("round") {
+    if given.round {
         if profile != Profile::Phoenix {
             bail!(
                 "--round applies only to --format phoenix (a DECIMAL of more than 38 digits), \
@@ -129,24 +105,23 @@ fn common_options(args: &Args, profile: Profile) -> Result<Opts> {
 
 /// `--salt-buckets N` parsed (Phoenix only, 1 to 256; `--salt-mode` may
 /// only say `phoenix`), the options of the native formats refused.
-fn salt_option(args: &Args, profile: Profile) -> Result<Option<u16>> {
-    if args.value("width").is_some() {
+fn salt_option(profile: Profile, given: &Given<'_>) -> Result<Option<u16>> {
+    let salt = given.salt;
+    if given.width.is_some() {
         bail!(
             "--width applies only to --format decimal (the {} profile fixes its own widths)",
             profile.name()
         );
     }
-    for opt in ["curve", "bits", "bbox", "max-ranges"] {
-        if args.value(opt).is_some() {
-            bail!(
-                "--{opt} applies to geo components of the native formats (hex, base64, decimal, \
-                 binary), not --format {}",
-                profile.name()
-            );
-        }
+    if let Some((opt, _)) = given.refused.iter().find(|(_, given)| *given) {
+        bail!(
+            "--{opt} applies to geo components of the native formats (hex, base64, decimal, \
+             binary), not --format {}",
+            profile.name()
+        );
     }
-    let mode = crate::salting::mode(args)?;
-    let Some(v) = args.value("salt-buckets") else {
+    let mode = salt.salt_mode;
+    let Some(v) = salt.salt_buckets.as_deref() else {
         if mode.is_some() {
             bail!("--salt-mode needs --salt-buckets N");
         }
@@ -168,6 +143,25 @@ fn salt_option(args: &Args, profile: Profile) -> Result<Option<u16>> {
             "invalid --salt-buckets {v:?}: expected a number from 1 to 256 (Phoenix's SALT_BUCKETS)"
         ),
     }
+}
+
+/// [`common_options`] for `encode` and `decode` (`round`: `--round`,
+/// which `decode` does not take).
+fn key_options(profile: Profile, k: &KeyArgs, round: bool) -> Result<Opts> {
+    let refused = [
+        ("curve", k.geo.curve.is_some()),
+        ("bits", k.geo.bits.is_some()),
+    ];
+    common_options(
+        profile,
+        &Given {
+            width: k.format.width.as_deref(),
+            refused: &refused,
+            salt: &k.salt,
+            hbase_numeric: k.hbase_numeric.as_deref(),
+            round,
+        },
+    )
 }
 
 // ---------------------------------------------------------------------------
@@ -447,25 +441,27 @@ fn parse_cells(schema: &Schema, cells: &[&str], lineno: u64, opts: &Opts) -> Res
 /// # Errors
 /// Usage errors, components that do not parse, values the profile cannot
 /// encode, keys over `--max-key-len`.
-pub fn encode(profile: Profile, args: &Args, io: &mut Io<'_>) -> Result<()> {
-    let opts = common_options(args, profile)?;
+pub fn encode(profile: Profile, args: &EncodeArgs, io: &mut Io<'_>) -> Result<()> {
+    let k = &args.key;
+    let opts = key_options(profile, k, args.round)?;
     let salt = opts.salt;
-    let json = args.flag("json");
-    let max = common::max_key_len(args)?;
-    if args.flag("stdin") {
-        let Some(text) = args.value("schema") else {
+    let json = k.json;
+    let max = common::max_key_len(k.max_key_len);
+    if k.stdin {
+        let Some(text) = k.schema.as_deref() else {
             bail!("encode --stdin needs --schema TYPE[.desc],... to type the tab-separated values");
         };
-        if !args.positionals.is_empty() {
+        if !args.components.is_empty() {
             bail!("encode --stdin reads rows from standard input and takes no COMPONENT arguments");
         }
         let schema = parse_schema(profile, text, salt)?;
-        return encode_bulk(&schema, &opts, json, max, io);
+        let progress = Progress::counter("rows", k.quiet);
+        return encode_bulk(&schema, &opts, json, max, &progress, io);
     }
-    if args.value("schema").is_some() {
+    if k.schema.is_some() {
         bail!("--schema is for --stdin; each COMPONENT names its own type (TYPE[.desc]:VALUE)");
     }
-    let texts = args.positional_strs("COMPONENT")?;
+    let texts = crate::args::utf8_positionals(&args.components, "COMPONENT")?;
     if texts.is_empty() {
         bail!(
             "missing COMPONENT: expected TYPE[.desc]:VALUE..., e.g. lexikey encode --format {} {}",
@@ -505,6 +501,7 @@ fn encode_bulk(
     opts: &Opts,
     json: bool,
     max: usize,
+    progress: &Progress,
     io: &mut Io<'_>,
 ) -> Result<()> {
     let mut out: Vec<u8> = Vec::with_capacity(FLUSH_AT + (FLUSH_AT >> 1));
@@ -533,6 +530,7 @@ fn encode_bulk(
         })?;
         lexikey::tuple::check_len(&key, max).map_err(|e| anyhow!("line {lineno}: {e}"))?;
         push_key(&key, json, &mut out);
+        progress.row(lineno);
         common::maybe_flush(stdout, &mut out)
     });
     stdout.write_all(&out)?;
@@ -597,12 +595,13 @@ pub fn component_texts(d: &Decoded) -> Vec<String> {
 ///
 /// # Errors
 /// Usage errors and keys that do not decode.
-pub fn decode(profile: Profile, args: &Args, io: &mut Io<'_>) -> Result<()> {
-    let opts = common_options(args, profile)?;
+pub fn decode(profile: Profile, args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
+    let k = &args.key;
+    let opts = key_options(profile, k, false)?;
     let salt = opts.salt;
-    let json = args.flag("json");
-    let max = common::max_key_len(args)?;
-    let schema = match (profile, args.value("schema")) {
+    let json = k.json;
+    let max = common::max_key_len(k.max_key_len);
+    let schema = match (profile, k.schema.as_deref()) {
         (Profile::Fdb, None) => None,
         (Profile::Fdb, Some(_)) => bail!(
             "fdb-tuple keys are self-describing (each element has its type code): decode takes no --schema"
@@ -623,18 +622,27 @@ pub fn decode(profile: Profile, args: &Args, io: &mut Io<'_>) -> Result<()> {
             }
         ),
     };
-    if args.flag("stdin") {
-        if !args.positionals.is_empty() {
+    if k.stdin {
+        if !args.keys.is_empty() {
             bail!("decode --stdin reads keys from standard input and takes no KEY argument");
         }
-        return decode_bulk(profile, schema.as_ref(), opts.hbase, json, max, io);
+        let progress = Progress::counter("keys", k.quiet);
+        return decode_bulk(
+            profile,
+            schema.as_ref(),
+            opts.hbase,
+            json,
+            max,
+            &progress,
+            io,
+        );
     }
-    let key = match args.positionals.as_slice() {
+    let key = match args.keys.as_slice() {
         [k] => k,
         [] => bail!("missing KEY: expected exactly one key (or --stdin for one key per line)"),
         _ => bail!(
             "decode takes exactly one KEY, got {} (use --stdin for many)",
-            args.positionals.len()
+            args.keys.len()
         ),
     };
     let raw = common::os_bytes(key);
@@ -677,28 +685,19 @@ fn key_from_hex(profile: Profile, raw: &[u8], max: usize, buf: &mut Vec<u8>) -> 
             raw.len() / 2
         );
     }
-    if !raw.len().is_multiple_of(2) {
-        bail!(
+    common::unhex_key(raw, buf).map_err(|e| match e {
+        None => anyhow!(
             "invalid {} key \"{}\": keys are given as hex, and this has an odd number of digits ({})",
             profile.name(),
             common::show_key(raw),
             raw.len()
-        );
-    }
-    buf.clear();
-    for (i, p) in raw.chunks_exact(2).enumerate() {
-        let d = |c: u8| (c as char).to_digit(16);
-        match (d(p[0]), d(p[1])) {
-            (Some(h), Some(l)) => buf.push((h << 4 | l) as u8),
-            (h, _) => bail!(
-                "invalid {} key \"{}\": keys are given as hex, bad digit at character {}",
-                profile.name(),
-                common::show_key(raw),
-                if h.is_none() { 2 * i } else { 2 * i + 1 }
-            ),
-        }
-    }
-    Ok(())
+        ),
+        Some(at) => anyhow!(
+            "invalid {} key \"{}\": keys are given as hex, bad digit at character {at}",
+            profile.name(),
+            common::show_key(raw),
+        ),
+    })
 }
 
 fn invalid_key(profile: Profile, raw: &[u8], e: DecodeError) -> anyhow::Error {
@@ -715,6 +714,7 @@ fn decode_bulk(
     codec: hbase::Codec,
     json: bool,
     max: usize,
+    progress: &Progress,
     io: &mut Io<'_>,
 ) -> Result<()> {
     let mut out: Vec<u8> = Vec::with_capacity(FLUSH_AT + (FLUSH_AT >> 1));
@@ -743,6 +743,7 @@ fn decode_bulk(
             out.truncate(start);
             return Err(anyhow!("line {lineno}: {e:#}"));
         }
+        progress.row(lineno);
         common::maybe_flush(stdout, &mut out)
     });
     stdout.write_all(&out)?;
@@ -1029,21 +1030,20 @@ enum Pred<'a> {
     Prefix(&'a str),
 }
 
-fn predicates(args: &Args) -> Vec<Pred<'_>> {
-    args.opts
+fn predicates(args: &RangeArgs) -> Vec<Pred<'_>> {
+    args.preds
         .iter()
-        .filter_map(|(name, value)| {
-            let v = value.as_deref()?;
-            let op = match *name {
-                "eq" => Op::Eq,
-                "ge" => Op::Ge,
-                "gt" => Op::Gt,
-                "le" => Op::Le,
-                "lt" => Op::Lt,
-                "prefix" => return Some(Pred::Prefix(v)),
-                _ => return None,
+        .map(|p| {
+            let v = p.value.as_str();
+            let op = match p.op {
+                PredOp::Eq => Op::Eq,
+                PredOp::Ge => Op::Ge,
+                PredOp::Gt => Op::Gt,
+                PredOp::Le => Op::Le,
+                PredOp::Lt => Op::Lt,
+                PredOp::Prefix => return Pred::Prefix(v),
             };
-            Some(Pred::Cmp(op, name, v))
+            Pred::Cmp(op, p.op.name(), v)
         })
         .collect()
 }
@@ -1054,10 +1054,25 @@ fn predicates(args: &Args) -> Vec<Pred<'_>> {
 /// # Errors
 /// Components and predicates that do not parse or encode, predicates on
 /// different types, an empty range.
-pub fn ranges(profile: Profile, args: &Args) -> Result<Vec<KeyRange>> {
-    let opts = common_options(args, profile)?;
+pub fn ranges(profile: Profile, args: &RangeArgs) -> Result<Vec<KeyRange>> {
+    let refused = [
+        ("curve", args.geo.curve.is_some()),
+        ("bits", args.geo.bits.is_some()),
+        ("bbox", args.bbox.is_some()),
+        ("max-ranges", args.max_ranges.is_some()),
+    ];
+    let opts = common_options(
+        profile,
+        &Given {
+            width: args.format.width.as_deref(),
+            refused: &refused,
+            salt: &args.salt,
+            hbase_numeric: args.hbase_numeric.as_deref(),
+            round: args.round,
+        },
+    )?;
     let salt = opts.salt;
-    let texts = args.positional_strs("PREFIX_COMPONENT")?;
+    let texts = crate::args::utf8_positionals(&args.components, "PREFIX_COMPONENT")?;
     let row = parse_components(profile, &texts, &opts)?;
     let preds = predicates(args);
     let name = |i: usize| format!("component {} ({})", i + 1, texts.get(i).unwrap_or(&"?"));

@@ -24,7 +24,7 @@ use lexikey::input;
 use lexikey::timeid::{is_uuid7, Ulid};
 use lexikey::{Component, Dir, Field, Type, Value};
 
-use crate::args::Args;
+use crate::args::GeoArgs;
 use crate::common;
 
 /// The kind of a column: a core type or a command-line kind.
@@ -314,30 +314,18 @@ impl GeoOpts {
     pub const DEFAULT_BITS: u8 = 32;
 
     /// `--curve hilbert|morton` (default hilbert) and `--bits N` (1 to 32,
-    /// default 32).
+    /// default 32), both checked by [`crate::args`].
     ///
     /// # Errors
-    /// An unknown curve, bits outside 1–32.
-    pub fn from_args(args: &Args) -> Result<GeoOpts> {
-        let curve = match args.value("curve") {
-            None => Curve::Hilbert,
-            Some(c) => Curve::from_name(c).ok_or_else(|| {
-                anyhow!("invalid --curve {c:?}: expected hilbert (the default) or morton")
-            })?,
-        };
-        let bits = match args.value("bits") {
-            None => Self::DEFAULT_BITS,
-            Some(b) => match b.parse::<u8>() {
-                Ok(n @ 1..=32) => n,
-                _ => bail!(
-                    "invalid --bits {b:?}: expected the bits per axis of the geo grid, 1 to 32 \
-                     (default 32)"
-                ),
-            },
-        };
+    /// A grid the library refuses.
+    pub fn new(args: &GeoArgs) -> Result<GeoOpts> {
         Ok(GeoOpts {
-            grid: Grid::new(curve, bits).map_err(|e| anyhow!("{e}"))?,
-            given: args.value("curve").is_some() || args.value("bits").is_some(),
+            grid: Grid::new(
+                args.curve.unwrap_or(Curve::Hilbert),
+                args.bits.unwrap_or(Self::DEFAULT_BITS),
+            )
+            .map_err(|e| anyhow!("{e}"))?,
+            given: args.curve.is_some() || args.bits.is_some(),
         })
     }
 

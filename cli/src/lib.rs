@@ -1,10 +1,11 @@
 //! The `lexikey` command line, as a library so that tests can drive every
 //! subcommand in-process ([`run`]) as well as through the built binary.
 //!
-//! One file per subcommand under [`cmd`], each with
-//! `pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()>`; the binary
-//! (`src/main.rs`) turns every error into one line on stderr and exit code 2.
-//! The grammar is in [`USAGE`].
+//! The grammar is declared with clap in [`args`] (one options struct per
+//! subcommand) and summed up in [`USAGE`]. One file per subcommand under
+//! [`cmd`], each with `pub fn run(args: &XArgs, io: &mut Io<'_>) -> Result<()>`;
+//! the binary (`src/main.rs`) turns every error into one line on stderr and
+//! exit code 2.
 
 use std::ffi::OsString;
 use std::io::{BufRead, Write};
@@ -12,6 +13,8 @@ use std::io::{BufRead, Write};
 use anyhow::{bail, Result};
 
 pub mod api;
+mod progress;
+
 pub mod args;
 pub mod cmd;
 pub mod common;
@@ -47,10 +50,12 @@ Usage:
                 [--ge C] [--gt C] [--le C] [--lt C] [--eq C] [--prefix STR]
   lexikey range ... PREFIX_COMPONENT... --bbox MINLAT,MINLON,MAXLAT,MAXLON [--max-ranges K]
   lexikey reverse [--format F] [--width N] N
-  lexikey alloc --store URL --table NAME [--count N] [--format F] [--guard] [--stats] [VALUE...]
-  lexikey scan --store URL --table NAME [--limit N] [--format F]
+  lexikey alloc --store URL --table NAME [--count N] [--format F] [--guard] [--stats]
+                [--quiet] [VALUE...]
+  lexikey scan --store URL --table NAME [--limit N] [--format F] [--quiet]
   lexikey demo [--store URL]
   lexikey help [COMMAND] | lexikey COMMAND --help | lexikey --version
+  lexikey completions bash|zsh|fish|powershell|elvish | lexikey man [COMMAND]
 
 COMPONENT is TYPE[.desc]:VALUE; TYPE is one of str, i64, u64, i32, u32, f64, f32,
 bool, bytes (hex), ts (RFC 3339 or milliseconds), uuid, or ulid, uuid7 (stored as
@@ -68,6 +73,27 @@ the profile's own types; --salt-buckets N for a salted Phoenix table): see
 'lexikey help encode'.
 ";
 
+/// The version line: the crate version and the stores compiled in.
+pub fn version() -> String {
+    let mut stores = vec!["memory", "redb"];
+    for (on, name) in [
+        (cfg!(feature = "redis"), "redis"),
+        (cfg!(feature = "postgres"), "postgres"),
+        (cfg!(feature = "etcd"), "etcd"),
+        (cfg!(feature = "rocksdb"), "rocksdb"),
+        (cfg!(feature = "slatedb"), "slatedb"),
+    ] {
+        if on {
+            stores.push(name);
+        }
+    }
+    format!(
+        "lexikey {} (stores: {})\n",
+        env!("CARGO_PKG_VERSION"),
+        stores.join(", ")
+    )
+}
+
 /// Runs `lexikey` with `argv` (the arguments after the program name).
 ///
 /// # Errors
@@ -84,34 +110,35 @@ pub fn run(argv: &[OsString], io: &mut Io<'_>) -> Result<()> {
         "help" => {
             let text = match rest.first().and_then(|s| s.to_str()) {
                 None => USAGE,
-                Some(c) => cmd::usage(c).ok_or_else(|| unknown_command(c))?,
+                Some(c) => args::usage(c).ok_or_else(|| args::unknown_command(c))?,
             };
             return write_all(io, text.as_bytes());
         }
-        "-V" | "--version" => {
-            return write_all(
-                io,
-                format!("lexikey {}\n", env!("CARGO_PKG_VERSION")).as_bytes(),
-            )
-        }
+        "-V" | "--version" => return write_all(io, version().as_bytes()),
         _ => {}
     }
-    let Some((spec, usage, run)) = cmd::lookup(name) else {
-        return Err(unknown_command(&first.to_string_lossy()));
-    };
-    let args = args::parse(name, spec, rest)?;
-    if args.help {
-        return write_all(io, usage.as_bytes());
+    if args::usage(name).is_none() {
+        return Err(args::unknown_command(&first.to_string_lossy()));
     }
-    run(&args, io)?;
+    let command = match args::parse(name, rest)? {
+        args::Parsed::Help(text) => return write_all(io, text.as_bytes()),
+        args::Parsed::Run(c) => c,
+    };
+    use args::Command as C;
+    match command {
+        C::Encode(a) => cmd::encode::run(&a, io)?,
+        C::Decode(a) => cmd::decode::run(&a, io)?,
+        C::Range(a) => cmd::range::run(&a, io)?,
+        C::Reverse(a) => cmd::reverse::run(&a, io)?,
+        C::Alloc(a) => cmd::alloc::run(&a, io)?,
+        C::Scan(a) => cmd::scan::run(&a, io)?,
+        C::Demo(a) => cmd::demo::run(&a, io)?,
+        C::Completions(a) => cmd::completions::run(&a, io)?,
+        C::Man(a) => cmd::completions::man(&a, io)?,
+        C::Help(_) => return write_all(io, USAGE.as_bytes()),
+    }
     io.stdout.flush()?;
     Ok(())
-}
-
-fn unknown_command(c: &str) -> anyhow::Error {
-    anyhow::anyhow!(
-        "unknown command {c:?}: expected encode, decode, range, reverse, alloc, scan or demo (see 'lexikey --help')"
-    )
 }
 
 fn write_all(io: &mut Io<'_>, bytes: &[u8]) -> Result<()> {

@@ -15,34 +15,19 @@
 //! hash).
 
 use anyhow::{anyhow, bail, Result};
-use lexikey::salt::{SaltMode, Salter};
+use lexikey::salt::Salter;
 use lexikey::Format;
 
-use crate::args::Args;
-
-/// `--salt-mode` parsed (default `fast`), or `None` when not given.
-///
-/// # Errors
-/// An unknown mode.
-pub fn mode(args: &Args) -> Result<Option<SaltMode>> {
-    args.value("salt-mode")
-        .map(|m| {
-            SaltMode::from_name(m).ok_or_else(|| {
-                anyhow!("invalid --salt-mode {m:?}: expected fast (the default) or phoenix")
-            })
-        })
-        .transpose()
-}
+use crate::args::SaltArgs;
 
 /// The salter of `--salt-buckets N [--salt-mode M]` for keys of `format`,
 /// or `None` without `--salt-buckets`.
 ///
 /// # Errors
-/// N outside 1–255, an unknown mode, `--salt-mode` without `--salt-buckets`.
-pub fn salter(args: &Args, format: Format) -> Result<Option<Salter>> {
-    let mode = mode(args)?;
-    let Some(v) = args.value("salt-buckets") else {
-        if mode.is_some() {
+/// N outside 1–255, `--salt-mode` without `--salt-buckets`.
+pub fn salter(args: &SaltArgs, format: Format) -> Result<Option<Salter>> {
+    let Some(v) = args.salt_buckets.as_deref() else {
+        if args.salt_mode.is_some() {
             bail!("--salt-mode needs --salt-buckets N");
         }
         return Ok(None);
@@ -54,6 +39,7 @@ pub fn salter(args: &Args, format: Format) -> Result<Option<Salter>> {
              bucket byte; --format phoenix takes up to 256)"
         ),
     };
-    let s = Salter::with_count(n, mode.unwrap_or_default()).map_err(|e| anyhow!("{e}"))?;
+    let s =
+        Salter::with_count(n, args.salt_mode.unwrap_or_default()).map_err(|e| anyhow!("{e}"))?;
     Ok(Some(s.for_format(format)))
 }

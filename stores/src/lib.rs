@@ -43,8 +43,14 @@
 //!   etcd, RocksDB and SlateDB. A name is 1–48 characters of `A–Z a–z 0–9 _ . -`.
 //! - `fsync=false` (redb only) — do not sync to disk on every commit (see
 //!   [`RedbOptions::fsync`]); for tests and bulk loads.
-//! - `processes=many` (redb only) — several processes may open the file at
-//!   once (see [`RedbOptions::multi_process`]); default `one`.
+//! - `processes=many|one` (redb only) — whether several processes may open
+//!   the file at once, their writes queued (see
+//!   [`RedbOptions::multi_process`]); default `many`, and `one` with
+//!   `fsync=false`. A process that holds the file alone makes other opens
+//!   wait.
+//! - `lock_timeout_ms=N` (redb only) — how long an open waits for a process
+//!   that holds the file alone, default 10000; only then is it an error
+//!   (naming this option).
 //! - `wait_ms=N` (slatedb only) — how long opening waits for another
 //!   process that holds the database's writer lock, default 30000; then the
 //!   open fails, naming the lock (see [`SlateStore`]).
@@ -128,8 +134,8 @@ pub use slatedb_store::{SlateOptions, SlateStore, LOCK_FILE};
 pub use options::{check_namespace, DEFAULT_NAMESPACE};
 pub use secret::{redact_url, Secret, MIN_SCRUBBED_LEN, REDACTED};
 pub use spec::{
-    parse_url, ClientUrl, StoreSpec, TlsOptions, DEFAULT_SLATEDB_WAIT, DEFAULT_TIMEOUT,
-    SLATEDB_KEY_LEN,
+    parse_url, ClientUrl, StoreSpec, TlsOptions, DEFAULT_LOCK_TIMEOUT, DEFAULT_SLATEDB_WAIT,
+    DEFAULT_TIMEOUT, SLATEDB_KEY_LEN,
 };
 
 /// The name of this crate's own errors (bad URL, missing feature) in
@@ -158,11 +164,13 @@ pub fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
             namespace,
             fsync,
             multi_process,
+            lock_timeout,
         } => {
             let o = RedbOptions {
                 namespace,
                 fsync,
                 multi_process,
+                lock_timeout,
             };
             Ok(Box::new(RedbStore::open_with(path, o)?))
         }

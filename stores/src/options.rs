@@ -87,7 +87,6 @@ impl Options {
         }
     }
 
-    #[allow(dead_code)] // only the server adapters use it
     pub(crate) fn take_u64(&mut self, url: &str, name: &str) -> Result<Option<u64>, StoreError> {
         match self.take(name) {
             None => Ok(None),

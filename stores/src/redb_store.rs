@@ -2,11 +2,13 @@
 
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use lexikey::store::{btree_bounds, Entry, Store, StoreError};
 use lexikey::KeyRange;
 use redb::{
-    ConcurrencyMode, Database, Durability, ReadableDatabase, ReadableTable, TableDefinition,
+    ConcurrencyMode, Database, DatabaseError, Durability, ReadableDatabase, ReadableTable,
+    TableDefinition,
 };
 
 const NAME: &str = "redb";
@@ -30,11 +32,17 @@ pub struct RedbOptions {
     /// Let several processes open the database at once, each writing (the
     /// URL's `processes=many`; redb's `ConcurrencyMode::MultiWriter`, file
     /// byte-range locks; Linux, macOS, Windows). Write transactions stay
-    /// one at a time across all processes, so put-if-absent stays atomic.
-    /// Needs `fsync: true` (a non-durable commit would be invisible to the
-    /// other processes). Default `false`: one process at a time (a second
-    /// open fails).
+    /// one at a time across all processes (a writer waits for the one
+    /// before it), so put-if-absent stays atomic. Needs `fsync: true` (a
+    /// non-durable commit would be invisible to the other processes).
+    /// Default `true`; with `false` (`processes=one`) the process holds the
+    /// file alone while it has it open, and other opens wait for it (see
+    /// `lock_timeout`).
     pub multi_process: bool,
+    /// How long opening waits while another process holds the file alone
+    /// (it opened with `multi_process: false`) before it fails (the URL's
+    /// `lock_timeout_ms=`); default [`crate::DEFAULT_LOCK_TIMEOUT`].
+    pub lock_timeout: Duration,
 }
 
 impl Default for RedbOptions {
@@ -42,7 +50,8 @@ impl Default for RedbOptions {
         RedbOptions {
             namespace: crate::DEFAULT_NAMESPACE.to_string(),
             fsync: true,
-            multi_process: false,
+            multi_process: true,
+            lock_timeout: crate::DEFAULT_LOCK_TIMEOUT,
         }
     }
 }
@@ -54,9 +63,11 @@ impl Default for RedbOptions {
 /// without any retry loop. Reads run on snapshots, concurrently with the
 /// writer.
 ///
-/// By default one process at a time may open a database file, once; share
-/// the store between threads (it is `Sync`) rather than opening it again.
-/// [`RedbOptions::multi_process`] lets several processes share it.
+/// By default several processes may open a database file at once
+/// ([`RedbOptions::multi_process`]); their writes queue. A process that
+/// opened it alone (`processes=one`, or `fsync=false`) makes the others wait
+/// at open, up to [`RedbOptions::lock_timeout`]. Within a process, share the
+/// store between threads (it is `Sync`) rather than opening it again.
 pub struct RedbStore {
     db: Database,
     table: String,
@@ -79,11 +90,13 @@ fn err(e: impl std::fmt::Display) -> StoreError {
 
 impl RedbStore {
     /// Opens (creating if missing) the database file at `path` with default
-    /// options: namespace `lexikey`, fsync on every commit.
+    /// options: namespace `lexikey`, fsync on every commit, several
+    /// processes.
     ///
     /// # Errors
-    /// A fatal [`StoreError`] when the file cannot be created or opened
-    /// (including: already open in this process).
+    /// A fatal [`StoreError`] when the file cannot be created or opened,
+    /// including: held alone by another process (or a second handle in this
+    /// one) for longer than the lock timeout.
     pub fn open(path: impl AsRef<Path>) -> Result<RedbStore, StoreError> {
         Self::open_with(path, RedbOptions::default())
     }
@@ -104,14 +117,7 @@ impl RedbStore {
             ));
         }
         let path = path.as_ref();
-        let db = Database::builder()
-            .set_concurrency_mode(if options.multi_process {
-                ConcurrencyMode::MultiWriter
-            } else {
-                ConcurrencyMode::ExclusiveWriter
-            })
-            .create(path)
-            .map_err(|e| StoreError::fatal(NAME, format!("{}: {e}", path.display())))?;
+        let db = open_waiting(path, &options)?;
         let store = RedbStore {
             db,
             table: options.namespace,
@@ -175,6 +181,43 @@ impl RedbStore {
         let txn = self.db.begin_read().map_err(err)?;
         let table = txn.open_table(self.def()).map_err(err)?;
         f(&table)
+    }
+}
+
+/// Opens the file, waiting while another process holds it alone: retries
+/// with backoff (5 ms doubling to 100 ms) until `options.lock_timeout`.
+fn open_waiting(path: &Path, options: &RedbOptions) -> Result<Database, StoreError> {
+    let start = Instant::now();
+    let mut pause = Duration::from_millis(5);
+    loop {
+        let r = Database::builder()
+            .set_concurrency_mode(if options.multi_process {
+                ConcurrencyMode::MultiWriter
+            } else {
+                ConcurrencyMode::ExclusiveWriter
+            })
+            .create(path);
+        match r {
+            Ok(db) => return Ok(db),
+            Err(DatabaseError::DatabaseAlreadyOpen) => {
+                let waited = start.elapsed();
+                if waited >= options.lock_timeout {
+                    return Err(StoreError::fatal(
+                        NAME,
+                        format!(
+                            "{}: the file is held by another process (one that opened it with \
+                             processes=one or fsync=false), still after waiting {} ms: \
+                             raise ?lock_timeout_ms=N to wait longer",
+                            path.display(),
+                            options.lock_timeout.as_millis()
+                        ),
+                    ));
+                }
+                std::thread::sleep(pause.min(options.lock_timeout - waited));
+                pause = (pause * 2).min(Duration::from_millis(100));
+            }
+            Err(e) => return Err(StoreError::fatal(NAME, format!("{}: {e}", path.display()))),
+        }
     }
 }
 

@@ -19,6 +19,9 @@ pub const DEFAULT_SLATEDB_WAIT: Duration = Duration::from_secs(30);
 /// SlateDB's key rule, `(shortest, longest)` in bytes: keys of 1 to 65,535
 /// bytes, as its data-modeling guide has them (an empty key is refused).
 pub const SLATEDB_KEY_LEN: (usize, usize) = (1, 65_535);
+/// How long opening a `redb:` file waits for a process that holds it alone
+/// when the URL has no `lock_timeout_ms=`.
+pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_millis(10_000);
 
 /// Why redb refuses `processes=many` with `fsync=false`.
 pub(crate) const MULTI_PROCESS_NEEDS_FSYNC: &str =
@@ -48,8 +51,12 @@ pub enum StoreSpec {
         namespace: String,
         /// `fsync=` (default `true`).
         fsync: bool,
-        /// `processes=many` (default `one`: `false`).
+        /// `processes=many` (the default with fsync on) or `one` (the
+        /// default, and the only choice, with `fsync=false`).
         multi_process: bool,
+        /// `lock_timeout_ms=` (default [`DEFAULT_LOCK_TIMEOUT`]): how long
+        /// opening waits for a process that holds the file alone.
+        lock_timeout: Duration,
     },
     /// `rocksdb:PATH`.
     Rocksdb {
@@ -245,8 +252,11 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
         "redb" => {
             let (path, mut opts, namespace) = embedded(url, "redb", rest)?;
             let fsync = opts.take_bool(url, "fsync")?.unwrap_or(true);
+            // Several processes by default (they queue for each write);
+            // without fsync a process must hold the file alone.
             let multi_process = match opts.take("processes").as_deref() {
-                None | Some("one") => false,
+                None => fsync,
+                Some("one") => false,
                 Some("many") => true,
                 Some(v) => {
                     return Err(bad_url(
@@ -255,7 +265,10 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
                     ))
                 }
             };
-            opts.finish(url, &["ns", "fsync", "processes"])?;
+            let lock_timeout = opts
+                .take_u64(url, "lock_timeout_ms")?
+                .map_or(DEFAULT_LOCK_TIMEOUT, Duration::from_millis);
+            opts.finish(url, &["ns", "fsync", "processes", "lock_timeout_ms"])?;
             if multi_process && !fsync {
                 return Err(StoreError::fatal("redb", MULTI_PROCESS_NEEDS_FSYNC));
             }
@@ -264,6 +277,7 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
                 namespace,
                 fsync,
                 multi_process,
+                lock_timeout,
             })
         }
         "rocksdb" => {
@@ -599,9 +613,11 @@ impl StoreSpec {
                 namespace,
                 fsync,
                 multi_process,
+                lock_timeout,
             } => format!(
-                "redb:{path}?ns={namespace}&fsync={fsync}&processes={}",
-                if *multi_process { "many" } else { "one" }
+                "redb:{path}?ns={namespace}&fsync={fsync}&processes={}&lock_timeout_ms={}",
+                if *multi_process { "many" } else { "one" },
+                ms(lock_timeout)
             ),
             StoreSpec::Rocksdb { path, namespace } => format!("rocksdb:{path}?ns={namespace}"),
             StoreSpec::Slatedb {
@@ -670,7 +686,11 @@ mod tests {
             ("memory://?ns=a", "memory:?ns=a"),
             (
                 "redb:/tmp/x",
-                "redb:/tmp/x?ns=lexikey&fsync=true&processes=one",
+                "redb:/tmp/x?ns=lexikey&fsync=true&processes=many&lock_timeout_ms=10000",
+            ),
+            (
+                "redb:/tmp/x?fsync=false&lock_timeout_ms=250",
+                "redb:/tmp/x?ns=lexikey&fsync=false&processes=one&lock_timeout_ms=250",
             ),
             (
                 "redb:db&=x?fsync=no&processes=many&fsync=1",
@@ -678,7 +698,7 @@ mod tests {
             ),
             (
                 "redb:rel/db?processes=many&ns=n",
-                "redb:rel/db?ns=n&fsync=true&processes=many",
+                "redb:rel/db?ns=n&fsync=true&processes=many&lock_timeout_ms=10000",
             ),
             ("rocksdb:/d?ns=q", "rocksdb:/d?ns=q"),
             ("slatedb:/d", "slatedb:/d?ns=lexikey&wait_ms=30000"),

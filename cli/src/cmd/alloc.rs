@@ -1,7 +1,6 @@
 //! `lexikey alloc`: rows with decreasing IDs in an upside-down table of a
 //! real store, through the compare-and-set allocator.
 
-use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -10,26 +9,16 @@ use lexikey::alloc::{Allocator, AllocatorConfig};
 use lexikey::store::Store;
 use lexikey::Component;
 
-use crate::args::{Args, Opt};
+use crate::args::{AllocArgs, TableArgs};
 use crate::common::{self, FLUSH_AT};
+use crate::progress::Progress;
 use crate::Io;
-
-/// The options `alloc` accepts.
-pub const OPTS: &[Opt] = &[
-    Opt::value("store"),
-    Opt::value("table"),
-    Opt::value("count"),
-    Opt::value("format"),
-    Opt::flag("guard"),
-    Opt::flag("stats"),
-    Opt::value("max-key-len"),
-];
 
 /// Help text.
 pub const USAGE: &str = "\
 Usage:
   lexikey alloc --store URL --table NAME [--count N] [--format F] [--guard] [--stats]
-                [--max-key-len N] [VALUE...]
+                [--max-key-len N] [--quiet] [VALUE...]
 
 Inserts rows into the upside-down table NAME of the store at URL, each under a new
 ID one below the newest row's (the first row gets 18446744073709551615), and prints
@@ -63,35 +52,63 @@ Options:
   --max-key-len N  refuse a table whose row keys are longer than N bytes (default:
                 65535 for slatedb: stores, which also refuse an empty key, SlateDB's
                 key rule; no limit for the others)
+  --quiet       no progress bar (shown on stderr only when it is a terminal: IDs so
+                far, IDs/s and the time left)
 If an allocation fails, the IDs allocated before it are printed, then one error line,
-exit code 2. A progress line is shown on stderr for long --count runs when stderr is
-a terminal.
+exit code 2.
+
+Several processes may allocate in one redb: file at once (their writes queue); a
+process that opened the file alone (?processes=one, or ?fsync=false) makes the others
+wait for it, up to ?lock_timeout_ms=N (default 10000).
 ";
 
 /// Opens `--store` and builds the allocator of `--table`.
 ///
 /// # Errors
 /// Missing options, a store URL that does not open, a bad configuration.
-pub fn table_allocator(args: &Args) -> Result<Allocator<Arc<dyn Store>>> {
+pub fn table_allocator(args: &TableArgs, guard: bool) -> Result<Allocator<Arc<dyn Store>>> {
     let env_url = store_from_env();
-    let Some(url) = args.value("store").or(env_url.as_deref()) else {
+    let Some(url) = args.store.as_deref().or(env_url.as_deref()) else {
         bail!("missing --store URL (e.g. --store redb:lexikey.redb, or set LEXIKEY_STORE)");
     };
-    let Some(table) = args.value("table") else {
+    let Some(table) = args.table.as_deref() else {
         bail!("missing --table NAME");
     };
-    let format = common::format(args)?;
+    let format = args.format.unwrap_or(lexikey::Format::Hex);
     let store = open_store(url)?;
     let mut config = AllocatorConfig::new(format, &[Component::asc(table.to_string())]);
-    if args.flag("guard") {
+    if matches!(
+        lexikey_stores::parse_url(url),
+        Ok(lexikey_stores::StoreSpec::Redb { .. })
+    ) {
+        // Processes sharing a redb file queue for its write lock, and a
+        // lost race costs one local read: the only thing retried is a
+        // conflict (redb's own errors are fatal). A client that backed off
+        // far would keep losing to the ones that just won, so it retries
+        // soon and for as long as it takes instead of giving up after the
+        // default 64 attempts.
+        config = config
+            .with_max_attempts(REDB_MAX_ATTEMPTS)
+            .with_backoff(Duration::from_micros(100), Duration::from_millis(5));
+    }
+    if guard {
         config = config.with_guard(true);
     }
     Ok(Allocator::new(store, config)?)
 }
 
+/// Attempts per ID on a `redb:` file (see [`table_allocator`]).
+const REDB_MAX_ATTEMPTS: u32 = 100_000;
+
+/// The store URL of `--store`, or else of `LEXIKEY_STORE` (unset or empty:
+/// `None`): a URL with a password stays out of the command line, which `ps`
+/// shows to every user.
+pub fn store_url(args: &TableArgs) -> Option<String> {
+    args.store.clone().or_else(store_from_env)
+}
+
 /// The store URL of `LEXIKEY_STORE` (unset or empty: `None`), taken when
-/// `--store` is not given: a URL with a password stays out of the command
-/// line, which `ps` shows to every user.
+/// `--store` is not given.
 pub fn store_from_env() -> Option<String> {
     std::env::var("LEXIKEY_STORE")
         .ok()
@@ -114,18 +131,21 @@ pub fn open_store(url: &str) -> Result<Arc<dyn Store>> {
 ///
 /// # Errors
 /// A row key that the limit or the rule refuses.
-fn check_row_keys(args: &Args, key: &[u8]) -> Result<()> {
-    let url = args.value("store").unwrap_or_default();
-    let rule = lexikey_stores::parse_url(url)
+fn check_row_keys(args: &AllocArgs, key: &[u8]) -> Result<()> {
+    let url = store_url(&args.table).unwrap_or_default();
+    let rule = lexikey_stores::parse_url(&url)
         .ok()
         .and_then(|s| s.key_len_rule());
-    let (min, max, why) = match (args.value("max-key-len"), rule) {
-        (Some(_), rule) => (rule.map_or(0, |r| r.0), common::max_key_len(args)?, ""),
+    let (min, max, why) = match (args.max_key_len, rule) {
+        (Some(n), rule) => (rule.map_or(0, |r| r.0), n, ""),
         (None, Some((min, max))) => (min, max, " (a slatedb: store's key rule)"),
         (None, None) => return Ok(()),
     };
     if key.len() < min {
-        bail!("row keys of this table are empty: {url} refuses an empty key");
+        bail!(
+            "row keys of this table are empty: {} refuses an empty key",
+            lexikey_stores::redact_url(&url)
+        );
     }
     lexikey::tuple::check_len(key, max).map_err(|e| anyhow!("row keys of this table: {e}{why}"))?;
     Ok(())
@@ -135,20 +155,13 @@ fn check_row_keys(args: &Args, key: &[u8]) -> Result<()> {
 ///
 /// # Errors
 /// Usage errors, store and allocation errors.
-pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
+pub fn run(args: &AllocArgs, io: &mut Io<'_>) -> Result<()> {
     let values: Vec<Vec<u8>> = args
-        .positionals
+        .values
         .iter()
         .map(|v| common::os_bytes(v).into_owned())
         .collect();
-    let count = match args.value("count") {
-        None => None,
-        Some(c) => Some(
-            c.parse::<u64>()
-                .map_err(|_| anyhow!("invalid --count {c:?}: expected a number of rows"))?,
-        ),
-    };
-    let (n, single) = match count {
+    let (n, single) = match args.count {
         Some(n) => {
             if values.len() > 1 {
                 bail!(
@@ -161,10 +174,10 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
         None if values.is_empty() => (1, Some(Vec::new())),
         None => (values.len() as u64, None),
     };
-    let alloc = table_allocator(args)?;
+    let alloc = table_allocator(&args.table, args.guard)?;
     check_row_keys(args, alloc.start_key())?;
     let mut out: Vec<u8> = Vec::with_capacity(4096);
-    let mut progress = Progress::new(n);
+    let progress = Progress::bar(n, "IDs", args.quiet);
     let mut last_flush = Instant::now();
     let mut result = Ok(());
     for i in 0..n {
@@ -194,12 +207,12 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
             out.clear();
             last_flush = Instant::now();
         }
-        progress.tick(i + 1);
+        progress.set(i + 1);
     }
-    progress.clear();
+    progress.finish();
     io.stdout.write_all(&out)?;
     io.stdout.flush()?;
-    if args.flag("stats") {
+    if args.stats {
         let s = alloc.stats();
         eprintln!(
             "lexikey alloc: {} rows, {} attempts, {} retries, {} conflicts, {} store errors, {} ambiguous, {} skipped",
@@ -207,46 +220,4 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
         );
     }
     result
-}
-
-/// A progress line on stderr (only when it is a terminal and the run is long).
-struct Progress {
-    total: u64,
-    on: bool,
-    last: Instant,
-    shown: bool,
-}
-
-impl Progress {
-    fn new(total: u64) -> Self {
-        Progress {
-            total,
-            on: total >= 1000 && std::io::stderr().is_terminal(),
-            last: Instant::now(),
-            shown: false,
-        }
-    }
-
-    fn tick(&mut self, done: u64) {
-        if !self.on || self.last.elapsed() < Duration::from_millis(100) {
-            return;
-        }
-        self.last = Instant::now();
-        let width = 30u64;
-        let filled = (done * width / self.total.max(1)) as usize;
-        eprint!(
-            "\r[{}{}] {done}/{} rows",
-            "#".repeat(filled),
-            " ".repeat(width as usize - filled),
-            self.total
-        );
-        self.shown = true;
-    }
-
-    fn clear(&mut self) {
-        if self.shown {
-            eprint!("\r\x1b[2K");
-            self.shown = false;
-        }
-    }
 }

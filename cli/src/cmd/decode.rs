@@ -5,25 +5,11 @@ use anyhow::{anyhow, bail, Result};
 use lexikey::salt::Salter;
 use lexikey::{tuple, Component, DecodeError, Field, Format};
 
-use crate::args::{Args, Opt};
+use crate::args::DecodeArgs;
 use crate::common::{self, FLUSH_AT};
 use crate::kinds::{self, Col, GeoOpts};
-use crate::{interop, salting, Io};
-
-/// The options `decode` accepts.
-pub const OPTS: &[Opt] = &[
-    Opt::value("format"),
-    Opt::value("width"),
-    Opt::flag("json"),
-    Opt::value("schema"),
-    Opt::flag("stdin"),
-    Opt::value("max-key-len"),
-    Opt::value("salt-buckets"),
-    Opt::value("salt-mode"),
-    Opt::value("curve"),
-    Opt::value("bits"),
-    Opt::value("hbase-numeric"),
-];
+use crate::progress::Progress;
+use crate::{interop, Io};
 
 /// Help text.
 pub const USAGE: &str = "\
@@ -54,6 +40,8 @@ Options:
                 with its components TAB-separated (one JSON object per line with
                 --json). The first bad key stops the run: the lines of the keys before
                 it are printed, then one error line naming the line number, exit 2.
+  --quiet       bulk mode: no progress display (shown on stderr only when it is a
+                terminal: the keys so far and keys/s)
 A str value holding a newline (or, in bulk mode, a tab) cannot be shown in the
 line-oriented text output: that is an error pointing to --json.
 
@@ -108,17 +96,21 @@ tuple as an array of components.
 ///
 /// # Errors
 /// Usage errors and keys that do not decode.
-pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
-    if let Some(profile) = interop::profile(args) {
+pub fn run(args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
+    let k = &args.key;
+    if let Some(profile) = k.format.profile() {
         return interop::decode(profile, args, io);
     }
-    let format = common::key_format(args)?;
-    let width = common::width(args, format)?;
-    let salter = salting::salter(args, format)?;
-    let geo = GeoOpts::from_args(args)?;
-    let json = args.flag("json");
-    let max = common::max_key_len(args)?;
-    let cols = match args.value("schema") {
+    let (format, width, salter, geo) = super::encode::native_options(
+        &k.format,
+        &k.salt,
+        &k.geo,
+        k.hbase_numeric.as_deref(),
+        false,
+    )?;
+    let json = k.json;
+    let max = common::max_key_len(k.max_key_len);
+    let cols = match k.schema.as_deref() {
         Some(s) => Some(kinds::parse_schema(s, width)?),
         None if matches!(format, Format::Decimal | Format::Binary) => {
             bail!(
@@ -143,18 +135,18 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
         json,
         max,
     };
-    if args.flag("stdin") {
-        if !args.positionals.is_empty() {
+    if k.stdin {
+        if !args.keys.is_empty() {
             bail!("decode --stdin reads keys from standard input and takes no KEY argument");
         }
-        return bulk(&o, io);
+        return bulk(&o, &Progress::counter("keys", k.quiet), io);
     }
-    let key = match args.positionals.as_slice() {
+    let key = match args.keys.as_slice() {
         [k] => k,
         [] => bail!("missing KEY: expected exactly one key (or --stdin for one key per line)"),
         _ => bail!(
             "decode takes exactly one KEY, got {} (use --stdin for many; quote a key that holds spaces)",
-            args.positionals.len()
+            args.keys.len()
         ),
     };
     let raw = common::os_bytes(key);
@@ -274,25 +266,17 @@ fn key_bytes<'a>(
             raw.len() / 2
         );
     }
-    buf.clear();
-    if !raw.len().is_multiple_of(2) {
-        bail!(
+    common::unhex_key(raw, buf).map_err(|e| match e {
+        None => anyhow!(
             "invalid binary key \"{}\": binary keys are given as hex, and this has an odd number of digits ({})",
             common::show_key(raw),
             raw.len()
-        );
-    }
-    for (i, p) in raw.chunks_exact(2).enumerate() {
-        let d = |c: u8| (c as char).to_digit(16);
-        match (d(p[0]), d(p[1])) {
-            (Some(h), Some(l)) => buf.push((h << 4 | l) as u8),
-            (h, _) => bail!(
-                "invalid binary key \"{}\": binary keys are given as hex, bad digit at character {}",
-                common::show_key(raw),
-                if h.is_none() { 2 * i } else { 2 * i + 1 }
-            ),
-        }
-    }
+        ),
+        Some(at) => anyhow!(
+            "invalid binary key \"{}\": binary keys are given as hex, bad digit at character {at}",
+            common::show_key(raw),
+        ),
+    })?;
     Ok(buf)
 }
 
@@ -316,7 +300,7 @@ fn recycle<'b>(mut v: Vec<Component<'_>>) -> Vec<Component<'b>> {
 }
 
 /// Bulk mode: one key per line → one line of tab-separated components.
-fn bulk(o: &DecodeOpts, io: &mut Io<'_>) -> Result<()> {
+fn bulk(o: &DecodeOpts, progress: &Progress, io: &mut Io<'_>) -> Result<()> {
     let mut out: Vec<u8> = Vec::with_capacity(FLUSH_AT + (FLUSH_AT >> 1));
     let mut hexbuf: Vec<u8> = Vec::with_capacity(256);
     let mut store: Vec<Component<'static>> = Vec::with_capacity(8);
@@ -331,6 +315,7 @@ fn bulk(o: &DecodeOpts, io: &mut Io<'_>) -> Result<()> {
             out.truncate(row_start);
             return Err(anyhow!("line {lineno}: {e:#}"));
         }
+        progress.row(lineno);
         common::maybe_flush(stdout, &mut out)
     });
     stdout.write_all(&out)?;

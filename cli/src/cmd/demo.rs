@@ -13,11 +13,8 @@ use lexikey::render::{render, Dialect, RenderOptions};
 use lexikey::store::Store;
 use lexikey::{tuple, Component, Field, Format, Type, Value};
 
-use crate::args::{Args, Opt};
+use crate::args::DemoArgs;
 use crate::Io;
-
-/// The options `demo` accepts.
-pub const OPTS: &[Opt] = &[Opt::value("store")];
 
 /// Help text.
 pub const USAGE: &str = "\
@@ -51,11 +48,11 @@ const CITIES: [(&str, i64); 7] = [
 ///
 /// # Errors
 /// Store errors; usage errors.
-pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
-    if !args.positionals.is_empty() {
+pub fn run(args: &DemoArgs, io: &mut Io<'_>) -> Result<()> {
+    if !args.rest.is_empty() {
         bail!("demo takes no positional arguments");
     }
-    let (url, temp) = match args.value("store") {
+    let (url, temp) = match args.store.as_deref() {
         Some(u) => (u.to_string(), None),
         None => {
             let path = temp_path();

@@ -5,26 +5,11 @@ use anyhow::{anyhow, bail, Context, Result};
 use lexikey::salt::Salter;
 use lexikey::{input, text::SEP, tuple, Component, Format};
 
-use crate::args::{Args, Opt};
+use crate::args::{utf8_positionals, EncodeArgs, GeoArgs, KeyFormatArgs, SaltArgs};
 use crate::common::{self, FLUSH_AT};
 use crate::kinds::{self, Col, GeoOpts};
+use crate::progress::Progress;
 use crate::{interop, salting, Io};
-
-/// The options `encode` accepts.
-pub const OPTS: &[Opt] = &[
-    Opt::value("format"),
-    Opt::value("width"),
-    Opt::flag("json"),
-    Opt::value("schema"),
-    Opt::flag("stdin"),
-    Opt::value("max-key-len"),
-    Opt::value("salt-buckets"),
-    Opt::value("salt-mode"),
-    Opt::value("curve"),
-    Opt::value("bits"),
-    Opt::value("hbase-numeric"),
-    Opt::flag("round"),
-];
 
 /// Help text.
 pub const USAGE: &str = "\
@@ -75,6 +60,8 @@ Options:
                 the keys of the rows before it are printed, then one error line
                 naming the line number, exit code 2.
   --schema S    bulk mode: the fields, e.g. str,i64.desc
+  --quiet       bulk mode: no progress display (shown on stderr only when it is a
+                terminal: the rows so far and rows/s)
 
 Interop profiles: keys byte for byte as Java (HBase OrderedBytes/Struct, Apache Phoenix)
 and the FoundationDB tuple layer write them, printed as lowercase hex:
@@ -131,21 +118,25 @@ phoenix varchar, varbinary or decimal cell is null when empty.
 ///
 /// # Errors
 /// Usage errors, components that do not parse, values the format cannot hold.
-pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
-    if let Some(profile) = interop::profile(args) {
+pub fn run(args: &EncodeArgs, io: &mut Io<'_>) -> Result<()> {
+    let k = &args.key;
+    if let Some(profile) = k.format.profile() {
         return interop::encode(profile, args, io);
     }
-    let format = common::key_format(args)?;
-    let width = common::width(args, format)?;
-    let salter = salting::salter(args, format)?;
-    let geo = GeoOpts::from_args(args)?;
-    let json = args.flag("json");
-    let max = common::max_key_len(args)?;
-    if args.flag("stdin") {
-        let Some(schema) = args.value("schema") else {
+    let (format, width, salter, geo) = native_options(
+        &k.format,
+        &k.salt,
+        &k.geo,
+        k.hbase_numeric.as_deref(),
+        args.round,
+    )?;
+    let json = k.json;
+    let max = common::max_key_len(k.max_key_len);
+    if k.stdin {
+        let Some(schema) = k.schema.as_deref() else {
             bail!("encode --stdin needs --schema TYPE[.desc],... to type the tab-separated values");
         };
-        if !args.positionals.is_empty() {
+        if !args.components.is_empty() {
             bail!("encode --stdin reads rows from standard input and takes no COMPONENT arguments");
         }
         let cols = kinds::parse_schema(schema, width)?;
@@ -156,13 +147,14 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
             geo,
             json,
             max,
+            progress: Progress::counter("rows", k.quiet),
         };
         return bulk(&opts, &cols, io);
     }
-    if args.value("schema").is_some() {
+    if k.schema.is_some() {
         bail!("--schema is for --stdin; each COMPONENT names its own type (TYPE[.desc]:VALUE)");
     }
-    let texts = args.positional_strs("COMPONENT")?;
+    let texts = utf8_positionals(&args.components, "COMPONENT")?;
     if texts.is_empty() {
         bail!("missing COMPONENT: expected TYPE[.desc]:VALUE..., e.g. lexikey encode str:population i64:3831868");
     }
@@ -182,6 +174,32 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
     out.push(b'\n');
     io.stdout.write_all(&out)?;
     Ok(())
+}
+
+/// The options of the native formats, checked in this order: no interop
+/// option (`hbase_numeric`, `round`), the format, `--width` (decimal only),
+/// the salter, the geo grid.
+///
+/// # Errors
+/// An interop option, a width with another format or out of range, a bad
+/// salt or grid.
+pub fn native_options(
+    format: &KeyFormatArgs,
+    salt: &SaltArgs,
+    geo: &GeoArgs,
+    hbase_numeric: Option<&str>,
+    round: bool,
+) -> Result<(Format, Option<u8>, Option<Salter>, GeoOpts)> {
+    if hbase_numeric.is_some() {
+        bail!("--hbase-numeric applies only to --format hbase-ordered");
+    }
+    if round {
+        bail!("--round applies only to --format phoenix (a DECIMAL of more than 38 digits)");
+    }
+    let f = format.native();
+    let width = common::width(format.width.as_deref(), f)?;
+    let salter = salting::salter(salt, f)?;
+    Ok((f, width, salter, GeoOpts::new(geo)?))
 }
 
 /// Parses `TYPE[.desc]:VALUE` components (core types and the command
@@ -235,6 +253,7 @@ struct BulkOpts {
     geo: GeoOpts,
     json: bool,
     max: usize,
+    progress: Progress,
 }
 
 /// Bulk mode: one tab-separated row per line → one key per line.
@@ -307,6 +326,7 @@ fn bulk(o: &BulkOpts, cols: &[Col], io: &mut Io<'_>) -> Result<()> {
             out.truncate(row_start);
         }
         r?;
+        o.progress.row(lineno);
         common::maybe_flush(stdout, &mut out)
     });
     // Keys of the rows before an error are written, then the error reported.

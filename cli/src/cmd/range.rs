@@ -6,37 +6,10 @@ use lexikey::range::{RangeError, RangeQuery};
 use lexikey::render::{render_into, Dialect, RenderOptions};
 use lexikey::{Component, Dir, Format, KeyRange, Value};
 
-use crate::args::{Args, Opt};
+use crate::args::{utf8_positionals, PredOp, RangeArgs};
 use crate::common;
 use crate::kinds::{self, GeoOpts};
-use crate::{interop, salting, Io};
-
-/// The options `range` accepts.
-pub const OPTS: &[Opt] = &[
-    Opt::value("format"),
-    Opt::value("width"),
-    Opt::flag("json"),
-    Opt::value("for"),
-    Opt::value("table"),
-    Opt::value("limit"),
-    Opt::flag("reversed"),
-    Opt::value("column"),
-    Opt::value("partition-key"),
-    Opt::repeated("ge"),
-    Opt::repeated("gt"),
-    Opt::repeated("le"),
-    Opt::repeated("lt"),
-    Opt::repeated("eq"),
-    Opt::repeated("prefix"),
-    Opt::value("salt-buckets"),
-    Opt::value("salt-mode"),
-    Opt::value("curve"),
-    Opt::value("bits"),
-    Opt::value("bbox"),
-    Opt::value("max-ranges"),
-    Opt::value("hbase-numeric"),
-    Opt::flag("round"),
-];
+use crate::{interop, Io};
 
 /// Help text.
 pub const USAGE: &str = "\
@@ -156,32 +129,35 @@ e.g.
 /// # Errors
 /// Usage errors, components that do not parse or encode, predicates that
 /// disagree, an empty range.
-pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
-    if let Some(profile) = interop::profile(args) {
+pub fn run(args: &RangeArgs, io: &mut Io<'_>) -> Result<()> {
+    if let Some(profile) = args.format.profile() {
         return run_profile(profile, args, io);
     }
-    let format = common::key_format(args)?;
-    let width = common::width(args, format)?;
-    let salter = salting::salter(args, format)?;
-    let geo = GeoOpts::from_args(args)?;
-    let (dialect, opts) = render_options(args, format.is_text())?;
-    let texts = args.positional_strs("PREFIX_COMPONENT")?;
+    let (format, width, salter, geo) = super::encode::native_options(
+        &args.format,
+        &args.salt,
+        &args.geo,
+        args.hbase_numeric.as_deref(),
+        args.round,
+    )?;
+    let (dialect, opts) = render_options(args, format.is_text());
+    let texts = utf8_positionals(&args.components, "PREFIX_COMPONENT")?;
     let (cols, prefix) = super::encode::components(&texts, width, &geo)?;
-    let bbox = args.value("bbox");
-    if bbox.is_none() && args.value("max-ranges").is_some() {
+    let bbox = args.bbox.as_deref();
+    if bbox.is_none() && args.max_ranges.is_some() {
         bail!("--max-ranges applies to --bbox");
     }
-    let geo_pred = args.opts.iter().any(|(name, v)| {
-        matches!(*name, "ge" | "gt" | "le" | "lt" | "eq")
-            && v.as_deref().is_some_and(kinds::is_geo_component)
-    });
+    let geo_pred = args
+        .preds
+        .iter()
+        .any(|p| p.op != PredOp::Prefix && kinds::is_geo_component(&p.value));
     geo.check_used(kinds::any_geo(&cols) || geo_pred || bbox.is_some())?;
     let (logical, cover) = match bbox {
         Some(b) => {
             let (ranges, cover) = bbox_ranges(format, &prefix, b, args, width, &geo)?;
             (ranges, Some(cover))
         }
-        None => (vec![build_with(format, &prefix, args, width, &geo)?], None),
+        None => (vec![build(format, &prefix, args, width, &geo)?], None),
     };
     let ranges = match salter {
         // Bucket-major: every range of bucket 0, then bucket 1, ...: the
@@ -201,16 +177,9 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
     }
     let multi = salter.is_some() || cover.is_some();
     print_ranges(
-        format,
-        &ranges,
-        multi,
-        dialect,
-        &opts,
-        args.flag("json"),
-        &extra,
-        io,
+        format, &ranges, multi, dialect, &opts, args.json, &extra, io,
     )?;
-    if let (Some(c), false) = (&cover, args.flag("json")) {
+    if let (Some(c), false) = (&cover, args.json) {
         eprintln!(
             "lexikey range: the box is {} cells; {} range{} cover {} cells (over-coverage {:.1}%)",
             c.box_cells,
@@ -290,26 +259,17 @@ fn bbox_ranges(
     format: Format,
     prefix: &[Component<'static>],
     bbox: &str,
-    args: &Args,
+    args: &RangeArgs,
     width: Option<u8>,
     geo: &GeoOpts,
 ) -> Result<(Vec<KeyRange>, lexikey::geo::Cover)> {
-    if let Some((name, _)) = args
-        .opts
-        .iter()
-        .find(|(n, _)| matches!(*n, "ge" | "gt" | "le" | "lt" | "eq" | "prefix"))
-    {
+    if let Some(p) = args.preds.first() {
         bail!(
-            "--bbox is the predicate on the geo component after the prefix: it takes no --{name}"
+            "--bbox is the predicate on the geo component after the prefix: it takes no --{}",
+            p.op.name()
         );
     }
-    let max = match args.value("max-ranges") {
-        None => DEFAULT_MAX_RANGES,
-        Some(v) => match v.parse::<usize>() {
-            Ok(n @ 1..=MAX_MAX_RANGES) => n,
-            _ => bail!("invalid --max-ranges {v:?}: expected a number from 1 to {MAX_MAX_RANGES}"),
-        },
-    };
+    let max = args.max_ranges.unwrap_or(DEFAULT_MAX_RANGES);
     let [min_lat, min_lon, max_lat, max_lon] = kinds::parse_bbox(bbox)?;
     let cover = geo
         .grid
@@ -337,50 +297,43 @@ fn bbox_ranges(
 
 /// `--max-ranges` without a value.
 const DEFAULT_MAX_RANGES: usize = 8;
-/// The largest `--max-ranges`.
-const MAX_MAX_RANGES: usize = 4096;
 
 /// `--for` and the render options (`--table`, `--limit`, `--reversed`,
 /// `--column`, `--partition-key`); `text`: the keys are text keys.
-fn render_options(args: &Args, text: bool) -> Result<(Dialect, RenderOptions)> {
-    let dialect =
-        Dialect::parse(args.value("for").unwrap_or("raw")).map_err(|e| anyhow!("--for: {e}"))?;
+fn render_options(args: &RangeArgs, text: bool) -> (Dialect, RenderOptions) {
     let mut opts = RenderOptions::new().text(text);
-    if let Some(t) = args.value("table") {
+    if let Some(t) = &args.table {
         opts = opts.table(t);
     }
-    if let Some(l) = args.value("limit") {
-        let Ok(n) = l.parse::<u64>() else {
-            bail!("invalid --limit {l:?}: expected a number from 1 to 2147483647");
-        };
+    if let Some(n) = args.limit {
         opts = opts.limit(n);
     }
-    if args.flag("reversed") {
+    if args.reversed {
         opts = opts.reversed(true);
     }
-    if let Some(c) = args.value("column") {
+    if let Some(c) = &args.column {
         opts = opts.column(c);
     }
-    if let Some(c) = args.value("partition-key") {
+    if let Some(c) = &args.partition_key {
         opts = opts.partition_key(c);
     }
-    Ok((dialect, opts))
+    (args.dialect.unwrap_or(Dialect::Raw), opts)
 }
 
 /// `range --format PROFILE`: binary keys; a salted Phoenix table gives one
 /// range per bucket, rendered one after another (raw: a pair of lines per
 /// bucket, bucket 0 first).
-fn run_profile(profile: interop::Profile, args: &Args, io: &mut Io<'_>) -> Result<()> {
-    let (dialect, opts) = render_options(args, false)?;
+fn run_profile(profile: interop::Profile, args: &RangeArgs, io: &mut Io<'_>) -> Result<()> {
+    let (dialect, opts) = render_options(args, false);
     let ranges = interop::ranges(profile, args)?;
-    let multi = args.value("salt-buckets").is_some();
+    let multi = args.salt.salt_buckets.is_some();
     print_ranges(
         Format::Binary,
         &ranges,
         multi,
         dialect,
         &opts,
-        args.flag("json"),
+        args.json,
         &[],
         io,
     )
@@ -394,52 +347,35 @@ fn side_json(format: Format, key: Option<&[u8]>, out: &mut Vec<u8>) -> Result<()
     Ok(())
 }
 
-/// Builds the range of the query in `args` under `prefix`.
+/// Builds the range of the query in `args` under `prefix` (`geo`: the
+/// grid of `geo` components).
 ///
 /// # Errors
 /// Predicates that do not parse, disagree or match no key.
 pub fn build(
     format: Format,
     prefix: &[Component<'static>],
-    args: &Args,
-    width: Option<u8>,
-) -> Result<KeyRange> {
-    build_with(format, prefix, args, width, &GeoOpts::from_args(args)?)
-}
-
-/// [`build`] with the geo grid of `geo` components given.
-///
-/// # Errors
-/// As [`build`].
-pub fn build_with(
-    format: Format,
-    prefix: &[Component<'static>],
-    args: &Args,
+    args: &RangeArgs,
     width: Option<u8>,
     geo: &GeoOpts,
 ) -> Result<KeyRange> {
     let mut q = RangeQuery::new(format).prefix(prefix);
-    for (name, value) in &args.opts {
-        let Some(v) = value else { continue };
-        if !matches!(*name, "ge" | "gt" | "le" | "lt" | "eq") {
-            if *name == "prefix" {
-                q = q.str_prefix(v, Dir::Asc);
-            }
+    for p in &args.preds {
+        let v = p.value.as_str();
+        if p.op == PredOp::Prefix {
+            q = q.str_prefix(v, Dir::Asc);
             continue;
         }
-        let comp = || -> Result<Component<'static>> {
-            let (_, mut c) =
-                kinds::parse_component(v, geo).map_err(|e| anyhow!("--{name} {v:?}: {e}"))?;
-            common::apply_width(&mut c, width);
-            Ok(c)
-        };
-        q = match *name {
-            "ge" => q.ge(comp()?),
-            "gt" => q.gt(comp()?),
-            "le" => q.le(comp()?),
-            "lt" => q.lt(comp()?),
-            "eq" => q.eq(comp()?),
-            _ => q,
+        let name = p.op.name();
+        let (_, mut c) =
+            kinds::parse_component(v, geo).map_err(|e| anyhow!("--{name} {v:?}: {e}"))?;
+        common::apply_width(&mut c, width);
+        q = match p.op {
+            PredOp::Ge => q.ge(c),
+            PredOp::Gt => q.gt(c),
+            PredOp::Le => q.le(c),
+            PredOp::Lt => q.lt(c),
+            PredOp::Eq | PredOp::Prefix => q.eq(c),
         };
     }
     q.build().map_err(|e| match e {

@@ -4,12 +4,9 @@
 use anyhow::{bail, Result};
 use lexikey::{Component, Value};
 
-use crate::args::{Args, Opt};
+use crate::args::{utf8_positionals, ReverseArgs};
 use crate::common;
 use crate::Io;
-
-/// The options `reverse` accepts.
-pub const OPTS: &[Opt] = &[Opt::value("format"), Opt::value("width")];
 
 /// Help text.
 pub const USAGE: &str = "\
@@ -29,11 +26,11 @@ lowercase hex; --width N for a narrower decimal width):
 ///
 /// # Errors
 /// A missing, malformed or negative `N`; a value the format cannot hold.
-pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
-    let given_format = args.value("format").is_some();
-    let format = common::format(args)?;
-    let width = common::width(args, format)?;
-    let ns = args.positional_strs("N")?;
+pub fn run(args: &ReverseArgs, io: &mut Io<'_>) -> Result<()> {
+    let given_format = args.format.is_some();
+    let format = args.format.unwrap_or(lexikey::Format::Hex);
+    let width = common::width(args.width.as_deref(), format)?;
+    let ns = utf8_positionals(&args.n, "N")?;
     let n = match ns.as_slice() {
         [n] => *n,
         [] => bail!("missing N: expected one integer from 0 to {}", i64::MAX),

@@ -2,21 +2,14 @@
 
 use anyhow::{anyhow, Result};
 
-use crate::args::{Args, Opt};
+use crate::args::ScanArgs;
+use crate::progress::Progress;
 use crate::Io;
-
-/// The options `scan` accepts.
-pub const OPTS: &[Opt] = &[
-    Opt::value("store"),
-    Opt::value("table"),
-    Opt::value("limit"),
-    Opt::value("format"),
-];
 
 /// Help text.
 pub const USAGE: &str = "\
 Usage:
-  lexikey scan --store URL --table NAME [--limit N] [--format F]
+  lexikey scan --store URL --table NAME [--limit N] [--format F] [--quiet]
 
 Prints the rows of the upside-down table NAME (written by 'lexikey alloc'), newest
 (smallest ID) first, one per line: the ID in decimal, a TAB, the value. The scan is
@@ -26,38 +19,64 @@ a plain forward scan of the table's key range; with --limit N it stops after N r
 Values are printed as text: valid UTF-8 as it is, except that a backslash is
 written \\\\, tab \\t, newline \\n, carriage return \\r, and every other control
 character and every byte that is not valid UTF-8 as \\xNN. So each row is one line.
---store and --format as in 'lexikey alloc'.
+--store and --format as in 'lexikey alloc'. The table is read 10,000 rows at a time;
+on a terminal, stderr shows the rows so far and rows/s (--quiet: not).
 ";
 
 /// Runs `lexikey scan`.
 ///
 /// # Errors
 /// Usage errors, store errors, a key in the table's range that is not a row.
-pub fn run(args: &Args, io: &mut Io<'_>) -> Result<()> {
-    let limit = match args.value("limit") {
-        None => usize::MAX,
-        Some(l) => l
-            .parse::<usize>()
-            .map_err(|_| anyhow!("invalid --limit {l:?}: expected a number of rows"))?,
-    };
-    if !args.positionals.is_empty() {
+pub fn run(args: &ScanArgs, io: &mut Io<'_>) -> Result<()> {
+    let limit = args.limit.unwrap_or(usize::MAX);
+    if let Some(first) = args.rest.first() {
         return Err(anyhow!(
-            "scan takes no positional arguments (got {:?})",
-            args.positionals[0]
+            "scan takes no positional arguments (got {first:?})"
         ));
     }
-    let alloc = super::alloc::table_allocator(args)?;
-    let rows = alloc.scan(limit)?;
-    let mut out = Vec::with_capacity(64 * rows.len().min(1 << 16));
-    for (id, value) in rows {
-        out.extend_from_slice(id.to_string().as_bytes());
-        out.push(b'\t');
-        push_escaped_value(&value, &mut out);
-        out.push(b'\n');
+    let alloc = super::alloc::table_allocator(&args.table, false)?;
+    let progress = Progress::counter("rows", args.quiet);
+    let store = alloc.store();
+    let end = alloc.range().end.clone();
+    let mut start = alloc.range().start.clone();
+    let mut done = 0usize;
+    let mut out = Vec::with_capacity(1 << 16);
+    // Page by page, so that a large table shows progress and is written
+    // as it is read; each page starts just after the last key of the one
+    // before.
+    while done < limit {
+        let page = (limit - done).min(SCAN_PAGE);
+        let range = lexikey::KeyRange {
+            start: start.clone(),
+            end: end.clone(),
+        };
+        let rows = store.scan(&range, page)?;
+        let full = rows.len() == page;
+        for (key, value) in &rows {
+            let id = alloc.decode_id(key)?;
+            out.extend_from_slice(id.to_string().as_bytes());
+            out.push(b'\t');
+            push_escaped_value(value, &mut out);
+            out.push(b'\n');
+        }
+        done += rows.len();
+        progress.set(done as u64);
+        io.stdout.write_all(&out)?;
+        out.clear();
+        match rows.last() {
+            Some((k, _)) if full => {
+                let mut next = k.clone();
+                next.push(0);
+                start = Some(next);
+            }
+            _ => break,
+        }
     }
-    io.stdout.write_all(&out)?;
     Ok(())
 }
+
+/// Rows read from the store at a time.
+const SCAN_PAGE: usize = 10_000;
 
 /// Appends a stored value as one line of text (see the help text).
 ///
