@@ -7,8 +7,12 @@
 //!   borrowed `tuple::decode_into` a reused `Vec`);
 //! - `lexikey_generic` (scalars): the same value through
 //!   `Format::encode_component` / `decode_component`;
-//! - `lexikey_*_typed` (tuples): the same keys through
-//!   `format::typed::{KeyWriter, KeyReader}` (no `Component` per value);
+//! - tuples: `lexikey_hex`/`_b64`/`_decimal`/`_binary` are the public
+//!   API (`tuple::encode_into` a reused buffer, `tuple::decode_into` a
+//!   reused `Vec` with the schema; `_noschema`: without one),
+//!   `lexikey_hex_alloc` the allocating `tuple::encode`, `lexikey_hex_push`
+//!   `KeyWriter::push` per component, and `lexikey_*_typed` the same keys
+//!   through `format::typed::{KeyWriter, KeyReader}` (no `Component`);
 //! - `naive`: what a hand-rolled `format!` / `from_str_radix` / `str::parse`
 //!   implementation does;
 //! - `copy_floor`: appending the finished keys' bytes to a reused buffer,
@@ -20,7 +24,9 @@
 //! `Throughput::Elements(N)`, so criterion's time per iteration divided by
 //! `N` is the time per value (`python3 benches/table.py` prints that table).
 //! Values are random with edge values mixed in (MIN/MAX/0/−1, ±0.0, ±inf,
-//! NaN, subnormals); strings are 5–30 random printable ASCII bytes.
+//! NaN, subnormals). Tuple groups take [`NT`] = 4096 tuples per iteration
+//! whose strings follow issue 16's mix (see [`mixed_string`]): 60 %
+//! lowercase words, 30 % with spaces or `#`/`%`, 10 % non-ASCII.
 //!
 //! Run: `cargo bench -p lexikey --bench formats -- --warm-up-time 1 --measurement-time 3`.
 //! CI smoke run: `cargo bench -p lexikey -- --test`.

@@ -810,9 +810,9 @@ pub(crate) const SERDE_NAME: &str = "lexikey::serde_key::Dec";
 
 #[cfg(feature = "serde")]
 impl serde::Serialize for Dec {
-    /// A newtype named [`DEC_NAME`](crate::serde_key::DEC_NAME) around the
-    /// plain text (`"10.5"`): other serializers write the string, lexikey's
-    /// [`serde_key`](crate::serde_key) a `dec` component.
+    /// A newtype named `lexikey::serde_key::Dec` (`serde_key::DEC_NAME`)
+    /// around the plain text (`"10.5"`): other serializers write the
+    /// string, lexikey's `serde_key` a `dec` component.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_newtype_struct(SERDE_NAME, &self.to_string())
     }

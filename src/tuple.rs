@@ -448,9 +448,40 @@ fn guess_part<'k>(
     pos: usize,
     out: &mut Vec<Component<'k>>,
 ) -> Result<usize, DecodeError> {
+    let tag = key.get(pos).and_then(|&t| Type::from_tag(t));
+    // An 8-byte tagged value (the common one) is read at its width first:
+    // when it decodes and a separator or the end follows, it is the whole
+    // part, and the scan below is not needed.
+    if let Some((ty, dir)) = tag.filter(|(ty, _)| ty.fixed_len() == Some(8)) {
+        let w = 1 + match format {
+            Format::Hex => crate::digits::Hex::encoded_len(8),
+            _ => base64::B64::encoded_len(8),
+        };
+        let field = Field {
+            ty,
+            dir,
+            width: None,
+        };
+        if let Some(part) = key.get(pos..pos + w) {
+            if pos + w == key.len() || key[pos + w] == SEP {
+                let value = match format {
+                    Format::Hex => text::decode_fixed8::<crate::digits::Hex>(field, part),
+                    _ => text::decode_fixed8::<base64::B64>(field, part),
+                };
+                if let Some(value) = value {
+                    out.push(Component {
+                        value,
+                        dir,
+                        width: None,
+                    });
+                    return Ok(pos + w);
+                }
+            }
+        }
+    }
     let (first, end) = text::str_part(key, pos);
     let part = &key[pos..end];
-    if let Some((ty, dir)) = part.first().and_then(|&t| Type::from_tag(t)) {
+    if let Some((ty, dir)) = tag {
         let field = Field {
             ty,
             dir,
