@@ -903,20 +903,25 @@ mod tests {
         }
     }
 
+    /// `len` bytes drawn from `alphabet` by the xorshift state `x`.
+    fn random_bytes(alphabet: &[u8], len: usize, x: &mut u64) -> Vec<u8> {
+        (0..len)
+            .map(|_| {
+                *x ^= *x << 13;
+                *x ^= *x >> 7;
+                *x ^= *x << 17;
+                alphabet[(*x % alphabet.len() as u64) as usize]
+            })
+            .collect()
+    }
+
     #[test]
     fn escaped_len_is_the_escaped_length() {
         let alphabet = [0x00u8, 0x20, 0x23, 0x25, 0x26, b'a', 0x7F, 0xC3, 0xFF];
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         for len in 0..48 {
             for _ in 0..100 {
-                let s: Vec<u8> = (0..len)
-                    .map(|_| {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
-                        alphabet[(x % alphabet.len() as u64) as usize]
-                    })
-                    .collect();
+                let s = random_bytes(&alphabet, len, &mut x);
                 let mut out = Vec::new();
                 escape_into(&s, &mut out);
                 assert_eq!(super::escaped_len(&s), out.len(), "{s:?}");
@@ -930,14 +935,7 @@ mod tests {
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         for len in 0..48 {
             for _ in 0..300 {
-                let s: Vec<u8> = (0..len)
-                    .map(|_| {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
-                        alphabet[(x % alphabet.len() as u64) as usize]
-                    })
-                    .collect();
+                let s = random_bytes(&alphabet, len, &mut x);
                 let mut want = b"prefix".to_vec();
                 for &b in &s {
                     if needs_escape(b) {

@@ -321,29 +321,11 @@ fn direct_part<'k>(
         };
         (Value::Str(v), end)
     } else {
-        let w = match (format, field.ty.fixed_len()) {
-            (Format::Hex, Some(8)) => 17,
-            (Format::Base64, Some(8)) => 12,
-            (Format::Decimal, _) if field == Field::asc(Type::I64) => 20,
+        match fixed8_at(format, field, key, pos) {
+            Some(read) => read,
             // Anything else: the general codec, its error dropped.
-            _ => {
-                let end = decode_text_part(format, field, key, pos, out).ok()?;
-                return Some(end);
-            }
-        };
-        let part = key.get(pos..pos + w)?;
-        if pos + w != key.len() && key[pos + w] != SEP {
-            return None;
+            None => return decode_text_part(format, field, key, pos, out).ok(),
         }
-        let value = match format {
-            Format::Hex if field == Field::asc(Type::I64) => {
-                Value::I64(hex::decode_i64(part).ok()?)
-            }
-            Format::Hex => text::decode_fixed8::<crate::digits::Hex>(field, part)?,
-            Format::Base64 => text::decode_fixed8::<base64::B64>(field, part)?,
-            _ => Value::I64(decimal::decode_i64(part).ok()?),
-        };
-        (value, pos + w)
     };
     out.push(Component {
         value,
@@ -351,6 +333,37 @@ fn direct_part<'k>(
         width: None,
     });
     Some(end)
+}
+
+/// The 8-byte value of `field` whose text starts at `key[pos]`, read at
+/// its fixed width (hex 17, base64 12; decimal: full-width ascending `i64`s,
+/// 20) when the end or a separator follows; returns it and where it ends.
+/// `None` when it is not such a value: the caller falls back to the
+/// component codec, which says what is wrong.
+#[inline(always)]
+fn fixed8_at(
+    format: Format,
+    field: Field,
+    key: &[u8],
+    pos: usize,
+) -> Option<(Value<'static>, usize)> {
+    let w = match (format, field.ty.fixed_len()) {
+        (Format::Hex, Some(8)) => 17,
+        (Format::Base64, Some(8)) => 12,
+        (Format::Decimal, _) if field == Field::asc(Type::I64) => 20,
+        _ => return None,
+    };
+    let part = key.get(pos..pos + w)?;
+    if pos + w != key.len() && key[pos + w] != SEP {
+        return None;
+    }
+    let value = match format {
+        Format::Hex if field == Field::asc(Type::I64) => Value::I64(hex::decode_i64(part).ok()?),
+        Format::Hex => text::decode_fixed8::<crate::digits::Hex>(field, part)?,
+        Format::Base64 => text::decode_fixed8::<base64::B64>(field, part)?,
+        _ => Value::I64(decimal::decode_i64(part).ok()?),
+    };
+    Some((value, pos + w))
 }
 
 /// Decodes the text part of `key` that starts at `pos` as `field`, pushes
@@ -371,7 +384,6 @@ fn decode_text_part<'k>(
     pos: usize,
     out: &mut Vec<Component<'k>>,
 ) -> Result<usize, DecodeError> {
-    let at_boundary = |end: usize| end == key.len() || key.get(end) == Some(&SEP);
     if field.ty == Type::Str && !field.dir.is_desc() {
         let (s, end) = text::decode_str_part(key, pos)?;
         out.push(Component {
@@ -381,30 +393,13 @@ fn decode_text_part<'k>(
         });
         return Ok(end);
     }
-    if field.ty.fixed_len() == Some(8) {
-        // The fixed width of an 8-byte value in each text format (decimal:
-        // full-width `i64`s only).
-        let w = match format {
-            Format::Hex => 17,
-            Format::Base64 => 12,
-            _ if field == Field::asc(Type::I64) => 20,
-            _ => 0,
-        };
-        if let (true, Some(part), true) = (w > 0, key.get(pos..pos + w), at_boundary(pos + w)) {
-            let value = match format {
-                Format::Hex => text::decode_fixed8::<crate::digits::Hex>(field, part),
-                Format::Base64 => text::decode_fixed8::<base64::B64>(field, part),
-                _ => decimal::decode_i64(part).ok().map(Value::I64),
-            };
-            if let Some(value) = value {
-                out.push(Component {
-                    value,
-                    dir: field.dir,
-                    width: None,
-                });
-                return Ok(pos + w);
-            }
-        }
+    if let Some((value, end)) = fixed8_at(format, field, key, pos) {
+        out.push(Component {
+            value,
+            dir: field.dir,
+            width: None,
+        });
+        return Ok(end);
     }
     let end = find_byte(key, pos, SEP).unwrap_or(key.len());
     let c = format
@@ -452,31 +447,19 @@ fn guess_part<'k>(
     // An 8-byte tagged value (the common one) is read at its width first:
     // when it decodes and a separator or the end follows, it is the whole
     // part, and the scan below is not needed.
-    if let Some((ty, dir)) = tag.filter(|(ty, _)| ty.fixed_len() == Some(8)) {
-        let w = 1 + match format {
-            Format::Hex => crate::digits::Hex::encoded_len(8),
-            _ => base64::B64::encoded_len(8),
-        };
+    if let Some((ty, dir)) = tag {
         let field = Field {
             ty,
             dir,
             width: None,
         };
-        if let Some(part) = key.get(pos..pos + w) {
-            if pos + w == key.len() || key[pos + w] == SEP {
-                let value = match format {
-                    Format::Hex => text::decode_fixed8::<crate::digits::Hex>(field, part),
-                    _ => text::decode_fixed8::<base64::B64>(field, part),
-                };
-                if let Some(value) = value {
-                    out.push(Component {
-                        value,
-                        dir,
-                        width: None,
-                    });
-                    return Ok(pos + w);
-                }
-            }
+        if let Some((value, end)) = fixed8_at(format, field, key, pos) {
+            out.push(Component {
+                value,
+                dir,
+                width: None,
+            });
+            return Ok(end);
         }
     }
     let (first, end) = text::str_part(key, pos);
