@@ -802,13 +802,19 @@ impl TryFrom<f64> for Dec {
     }
 }
 
+/// The newtype-struct name a [`Dec`] serializes under, which lexikey's
+/// serializers recognize (published as `serde_key::DEC_NAME`; defined
+/// here so that this module does not depend on `serde_key`).
+#[cfg(feature = "serde")]
+pub(crate) const SERDE_NAME: &str = "lexikey::serde_key::Dec";
+
 #[cfg(feature = "serde")]
 impl serde::Serialize for Dec {
-    /// A newtype named [`DEC_NAME`](crate::serde_key::DEC_NAME) around the
-    /// plain text (`"10.5"`): other serializers write the string, lexikey's
-    /// [`serde_key`](crate::serde_key) a `dec` component.
+    /// A newtype named `lexikey::serde_key::Dec` (`serde_key::DEC_NAME`)
+    /// around the plain text (`"10.5"`): other serializers write the
+    /// string, lexikey's `serde_key` a `dec` component.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_newtype_struct(crate::serde_key::DEC_NAME, &self.to_string())
+        s.serialize_newtype_struct(SERDE_NAME, &self.to_string())
     }
 }
 
@@ -832,7 +838,7 @@ impl<'de> serde::Deserialize<'de> for Dec {
                 Dec::parse(&s).map_err(serde::de::Error::custom)
             }
         }
-        d.deserialize_newtype_struct(crate::serde_key::DEC_NAME, V)
+        d.deserialize_newtype_struct(SERDE_NAME, V)
     }
 }
 

@@ -18,18 +18,29 @@
 //! # Ok::<(), lexikey::EncodeError>(())
 //! ```
 //!
+//! **Building and reading keys**: [`tuple::encode`] / [`tuple::decode`];
+//! in a loop, [`tuple::encode_into`] a reused `Vec<u8>` and
+//! [`tuple::decode_into`] a reused `Vec<Component>`, which allocate
+//! nothing per key (strings are borrowed from the key unless they hold an
+//! escape). [`format::typed::KeyWriter`] / [`KeyReader`](format::typed::KeyReader)
+//! write and read ascending `str`/`i64`/`f64` components without building
+//! [`Component`]s (and [`KeyWriter::push`](format::typed::KeyWriter::push)
+//! takes any component); they produce the same bytes.
+//!
 //! Formats: [`Format`] ([`format::hex`], [`format::base64`],
 //! [`format::decimal`], [`format::binary`]); composite keys: [`mod@tuple`];
 //! ranges: [`range`]; value syntax: [`input`]; the store trait: [`store`].
 //! The float policy (one canonical NaN after `+inf`; `-0.0 < +0.0`) is in
 //! [`value`].
 //!
-//! No `unsafe` except one audited call (the SSE2 hex decoder in
+//! No `unsafe` except one audited call (the SSE2 hex decoder behind
 //! [`format::hex`], allowed where it stands): any other is a compile error.
 #![deny(unsafe_code)]
 
 pub mod alloc;
+mod bytes;
 pub mod dec;
+mod digits;
 pub mod error;
 pub mod format;
 pub mod geo;

@@ -90,27 +90,7 @@ impl fmt::Debug for KeyRange {
     }
 }
 
-/// The smallest key greater than every key that starts with `prefix`: drop
-/// trailing `FF` bytes, then increment the last byte. `None` when there is
-/// no such key (an empty or all-`FF` prefix): scan to the end of the table.
-///
-/// The classic mistakes this avoids: appending `FF` (misses keys that
-/// continue with `FF FF`), incrementing a trailing `FF` (it overflows into
-/// the previous byte), and using the prefix itself as an inclusive end.
-///
-/// ```
-/// use lexikey::range::prefix_end;
-/// assert_eq!(prefix_end(b"usa#"), Some(b"usa$".to_vec()));
-/// assert_eq!(prefix_end(b"a\xFF\xFF"), Some(b"b".to_vec()));
-/// assert_eq!(prefix_end(b"\xFF\xFF"), None);
-/// assert_eq!(prefix_end(b""), None);
-/// ```
-pub fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
-    let keep = prefix.iter().rposition(|&b| b != 0xFF)?;
-    let mut end = prefix[..=keep].to_vec();
-    end[keep] += 1;
-    Some(end)
-}
+pub use crate::bytes::prefix_end;
 
 /// The smallest **valid UTF-8** string greater than every string that starts
 /// with `prefix`: drop trailing U+10FFFF characters, then replace the last
@@ -487,7 +467,7 @@ fn str_prefix_bounds(
             let end = text_or_byte_end(f, &hi);
             return (Some(lo), end);
         }
-        (_, Dir::Desc) => crate::format::hex::Hex::encode(text.as_bytes(), true, true, &mut lo),
+        (_, Dir::Desc) => crate::digits::Hex::encode(text.as_bytes(), true, true, &mut lo),
     }
     let end = text_or_byte_end(f, &lo);
     ((!lo.is_empty()).then_some(lo), end)

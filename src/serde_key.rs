@@ -171,7 +171,7 @@ pub const TS_NAME: &str = "lexikey::serde_key::Ts";
 /// assert_eq!(lexikey::serde_key::DEC_NAME, "lexikey::serde_key::Dec");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub const DEC_NAME: &str = "lexikey::serde_key::Dec";
+pub const DEC_NAME: &str = crate::dec::SERDE_NAME;
 
 const I128_FLIP: u128 = 1 << 127;
 

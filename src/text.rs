@@ -93,6 +93,25 @@ fn escape_bits_exact(w: u64) -> u64 {
     !((w & (0x7F * ONES)) + (0x80 - (ESC as u64 + 1)) * ONES) & !w & HIGH
 }
 
+/// The length of the escaped form of `s` (each byte `<= ESC` takes
+/// three), counted eight bytes at a time.
+#[inline]
+pub(crate) fn escaped_len(s: &[u8]) -> usize {
+    let mut words = s.chunks_exact(8);
+    let mut escapes = 0;
+    for w in &mut words {
+        // One high bit per escaped byte: summed into the top byte.
+        let m = escape_bits_exact(u64::from_le_bytes(w.try_into().unwrap_or([0; 8])));
+        escapes += ((m >> 7).wrapping_mul(ONES) >> 56) as usize;
+    }
+    escapes += words
+        .remainder()
+        .iter()
+        .filter(|&&b| needs_escape(b))
+        .count();
+    s.len() + 2 * escapes
+}
+
 /// Appends `b` escaped (`b <= ESC`): `%` and two UPPERCASE hex digits.
 #[inline(always)]
 fn push_escape(b: u8, out: &mut Vec<u8>) {
@@ -110,11 +129,22 @@ fn push_escape(b: u8, out: &mut Vec<u8>) {
 /// string costs one word step per eight clean bytes plus one per escape,
 /// with no branch per byte. The last `len % 8` bytes are read as the
 /// string's last eight bytes, shifted.
-#[inline]
+#[inline(always)]
 pub(crate) fn escape_into(s: &[u8], out: &mut Vec<u8>) {
     let mut i = 0;
     if s.len() < 8 {
-        // Short strings: byte by byte (rare in keys; keeps the word path simple).
+        // Short strings: gathered into one word; without an escape (the
+        // common case) it is appended whole and cut back to length.
+        let n = s.len();
+        let mut w = 0u64;
+        for (i, &b) in s.iter().enumerate() {
+            w |= u64::from(b) << (8 * i);
+        }
+        if escape_bits_exact(w) & ((1u64 << (8 * n)) - 1) == 0 {
+            out.extend_from_slice(&w.to_le_bytes());
+            out.truncate(out.len() - (8 - n));
+            return;
+        }
         for &b in s {
             if needs_escape(b) {
                 push_escape(b, out);
@@ -178,10 +208,7 @@ pub(crate) fn str_part(key: &[u8], pos: usize) -> (usize, usize) {
     if i == key.len() || key[i] == SEP {
         (i, i)
     } else {
-        (
-            i,
-            crate::format::binary::find_byte(key, i, SEP).unwrap_or(key.len()),
-        )
+        (i, crate::bytes::find_byte(key, i, SEP).unwrap_or(key.len()))
     }
 }
 
@@ -194,17 +221,32 @@ pub(crate) fn decode_str_part(
     pos: usize,
 ) -> Result<(Cow<'_, str>, usize), DecodeError> {
     let (first, end) = str_part(key, pos);
+    Ok((str_from_part(key, pos, first, end)?, end))
+}
+
+/// The ascending string `key[pos..end]`, whose first byte that needs
+/// unescaping is at `first` (`== end`: none), as [`str_part`] found them.
+#[inline]
+pub(crate) fn str_from_part(
+    key: &[u8],
+    pos: usize,
+    first: usize,
+    end: usize,
+) -> Result<Cow<'_, str>, DecodeError> {
     let part = &key[pos..end];
-    let s = if first == end {
-        Cow::Borrowed(
-            std::str::from_utf8(part).map_err(|e| DecodeError::InvalidUtf8 {
-                offset: pos + e.valid_up_to(),
-            })?,
-        )
-    } else {
-        unescape(part).map_err(|e| e.shift(pos))?
-    };
-    Ok((s, end))
+    let s = std::str::from_utf8(part).map_err(|e| DecodeError::InvalidUtf8 {
+        offset: pos + e.valid_up_to(),
+    })?;
+    if first == end {
+        return Ok(Cow::Borrowed(s));
+    }
+    // One allocation; `s` was validated once, and the escape found by the
+    // scan is where unescaping starts.
+    let mut o = String::with_capacity(part.len());
+    match unescape_str_into(s, first - pos, &mut o) {
+        Ok(()) => Ok(Cow::Owned(o)),
+        Err(()) => Err(unescape_error(part).shift(pos)),
+    }
 }
 
 /// Decodes an ascending string component (canonically), borrowing when it
@@ -498,7 +540,7 @@ pub(crate) fn value_from_u64(ty: Type, bits: u64) -> Option<Value<'static>> {
 /// The value of a whole, valid 8-byte tagged component (`tag` + body) of
 /// `field`, or `None` when anything is off (the caller then asks
 /// [`decode_tagged`], which says what). The fast path of tuple decoding.
-#[inline]
+#[inline(always)]
 pub(crate) fn decode_fixed8<B: Body>(field: Field, part: &[u8]) -> Option<Value<'static>> {
     let (&t, body) = part.split_first()?;
     if t != tag_of(field.ty, field.dir) || body.len() != B::encoded_len(8) {
@@ -872,20 +914,39 @@ mod tests {
         }
     }
 
+    /// `len` bytes drawn from `alphabet` by the xorshift state `x`.
+    fn random_bytes(alphabet: &[u8], len: usize, x: &mut u64) -> Vec<u8> {
+        (0..len)
+            .map(|_| {
+                *x ^= *x << 13;
+                *x ^= *x >> 7;
+                *x ^= *x << 17;
+                alphabet[(*x % alphabet.len() as u64) as usize]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn escaped_len_is_the_escaped_length() {
+        let alphabet = [0x00u8, 0x20, 0x23, 0x25, 0x26, b'a', 0x7F, 0xC3, 0xFF];
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for len in 0..48 {
+            for _ in 0..100 {
+                let s = random_bytes(&alphabet, len, &mut x);
+                let mut out = Vec::new();
+                escape_into(&s, &mut out);
+                assert_eq!(super::escaped_len(&s), out.len(), "{s:?}");
+            }
+        }
+    }
+
     #[test]
     fn escape_into_matches_byte_by_byte_reference() {
         let alphabet = [0x00u8, 0x20, 0x23, 0x25, 0x26, b'a', 0x7F, 0xC3, 0xA9];
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         for len in 0..48 {
             for _ in 0..300 {
-                let s: Vec<u8> = (0..len)
-                    .map(|_| {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
-                        alphabet[(x % alphabet.len() as u64) as usize]
-                    })
-                    .collect();
+                let s = random_bytes(&alphabet, len, &mut x);
                 let mut want = b"prefix".to_vec();
                 for &b in &s {
                     if needs_escape(b) {

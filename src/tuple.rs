@@ -22,10 +22,12 @@
 //! extend `P` are `[enc(P) + 00, prefix_end(enc(P)))` (the key of `P`
 //! itself is excluded, as in FoundationDB's `Subspace::range`).
 
+use std::borrow::Cow;
+
+use crate::bytes::{find_byte, prefix_end};
 use crate::error::{DecodeError, EncodeError};
-use crate::format::binary::find_byte;
-use crate::format::{base64, hex, Format};
-use crate::text::{self, SEP, SEP_END};
+use crate::format::{base64, decimal, hex, Format};
+use crate::text::{self, Body, SEP, SEP_END};
 use crate::value::{Component, Field, Type, Value};
 
 /// HBase's largest row key, in bytes (`Short.MAX_VALUE`): the default limit
@@ -60,16 +62,63 @@ pub fn check_len(key: &[u8], max: usize) -> Result<(), EncodeError> {
 
 /// Encodes a tuple into a new key.
 ///
+/// The key's length is computed first (exactly for strings and
+/// fixed-width values), so the key is allocated once.
+///
 /// # Errors
 /// The first component's [`EncodeError`], if any.
 pub fn encode(format: Format, components: &[Component<'_>]) -> Result<Vec<u8>, EncodeError> {
-    let mut out = Vec::with_capacity(16 * components.len());
+    let mut out = Vec::with_capacity(encoded_len_hint(format, components));
     encode_into(format, components, &mut out)?;
     Ok(out)
 }
 
+/// The capacity [`encode`] allocates: the key's length (exact for
+/// ascending strings and fixed-width values, an upper bound for the
+/// others, a guess for decimals) plus the slack of the word-at-a-time
+/// string escaping (which writes whole 8-byte words before cutting back).
+fn encoded_len_hint(format: Format, components: &[Component<'_>]) -> usize {
+    let text = format.is_text();
+    let mut n = 8 + if text { components.len() } else { 0 };
+    for c in components {
+        let desc = c.dir.is_desc();
+        n += match &c.value {
+            Value::Str(s) => {
+                let b = s.as_bytes();
+                match (text, desc) {
+                    (true, false) => text::escaped_len(b),
+                    (true, true) => 2 * b.len() + 1,
+                    (false, _) => b.len() + b.iter().filter(|&&x| x == 0).count() + 2,
+                }
+            }
+            Value::Bytes(b) => 2 * b.len() + 2,
+            Value::Dec(_) => 32,
+            v => {
+                let w = v.ty().fixed_len().unwrap_or(16);
+                match format {
+                    Format::Binary => w,
+                    Format::Decimal => 40,
+                    _ => 1 + 2 * w,
+                }
+            }
+        };
+    }
+    n
+}
+
 /// Appends the key of a tuple to `out` (which is not cleared). On error,
 /// `out` is truncated back to its length on entry.
+///
+/// ```
+/// use lexikey::{tuple, Component, Format};
+/// let mut key = Vec::new();
+/// for (city, n) in [("zürich", 1_i64), ("san francisco", 2)] {
+///     key.clear(); // the buffer is reused: no allocation once it has grown
+///     tuple::encode_into(Format::Hex, &[Component::asc(city), Component::asc(n)], &mut key)?;
+/// }
+/// assert_eq!(key, b"san%20francisco#l8000000000000002");
+/// # Ok::<(), lexikey::EncodeError>(())
+/// ```
 #[inline]
 pub fn encode_into(
     format: Format,
@@ -80,21 +129,6 @@ pub fn encode_into(
     for (i, c) in components.iter().enumerate() {
         if i > 0 && format.is_text() {
             out.push(SEP);
-        }
-        // The most common components (ascending strings and i64s), without
-        // the per-format, per-value dispatch of `encode_component`.
-        if !c.dir.is_desc() {
-            match (format, &c.value) {
-                (Format::Hex | Format::Base64 | Format::Decimal, Value::Str(s)) => {
-                    text::escape_into(s.as_bytes(), out);
-                    continue;
-                }
-                (Format::Hex, &Value::I64(v)) => {
-                    out.extend_from_slice(&hex::encode_i64(v));
-                    continue;
-                }
-                _ => {}
-            }
         }
         if let Err(e) = format.encode_component(c, out) {
             out.truncate(start);
@@ -141,7 +175,7 @@ pub(crate) fn extension_end(format: Format, enc: &[u8], empty: bool) -> Option<V
             e
         })
     } else {
-        crate::range::prefix_end(enc)
+        prefix_end(enc)
     }
 }
 
@@ -207,6 +241,15 @@ pub fn decode_into<'k>(
     let Some(schema) = schema else {
         return guess_into(format, key, out);
     };
+    // The direct path first: it reports only *that* something is off, and
+    // then the general loop below decodes the key again from the start and
+    // says what and where (so results, partial output and errors are the
+    // general loop's; a unit test compares them on mutated keys).
+    let start = out.len();
+    if decode_text_direct(format, key, schema, out).is_some() {
+        return Ok(());
+    }
+    out.truncate(start);
     // `next`: where the next `#`-separated part starts; `None` once the
     // last part has been read (a key always has at least one part).
     let mut next = Some(0_usize);
@@ -230,6 +273,99 @@ pub fn decode_into<'k>(
     Ok(())
 }
 
+/// The direct path of text decoding with a schema: `None` when anything
+/// is unusual or wrong (the caller then runs the general loop, which
+/// reports it). No `Result` is moved per part, and the common fields take
+/// the shortest path: an ascending string is found and checked for
+/// escapes by one word-at-a-time scan (`#` is itself a byte that strings
+/// escape), and a fixed-width value is read at its known width, its
+/// separator checked where it must be.
+#[inline]
+fn decode_text_direct<'k>(
+    format: Format,
+    key: &'k [u8],
+    schema: &[Field],
+    out: &mut Vec<Component<'k>>,
+) -> Option<()> {
+    let (last, init) = schema.split_last()?;
+    let mut pos = 0;
+    for &field in init {
+        let end = direct_part(format, field, key, pos, out)?;
+        // Not the last field: a separator must follow.
+        (end < key.len()).then_some(())?;
+        pos = end + 1;
+    }
+    let end = direct_part(format, *last, key, pos, out)?;
+    (end == key.len()).then_some(())
+}
+
+/// One part for [`decode_text_direct`]: pushes the component, returns
+/// where the part ends.
+#[inline(always)]
+fn direct_part<'k>(
+    format: Format,
+    field: Field,
+    key: &'k [u8],
+    pos: usize,
+    out: &mut Vec<Component<'k>>,
+) -> Option<usize> {
+    let (value, end) = if field.ty == Type::Str && !field.dir.is_desc() {
+        let (first, end) = text::str_part(key, pos);
+        let s = std::str::from_utf8(&key[pos..end]).ok()?;
+        let v = if first == end {
+            Cow::Borrowed(s)
+        } else {
+            let mut o = String::with_capacity(end - pos);
+            text::unescape_str_into(s, first - pos, &mut o).ok()?;
+            Cow::Owned(o)
+        };
+        (Value::Str(v), end)
+    } else {
+        match fixed8_at(format, field, key, pos) {
+            Some(read) => read,
+            // Anything else: the general codec, its error dropped.
+            None => return decode_text_part(format, field, key, pos, out).ok(),
+        }
+    };
+    out.push(Component {
+        value,
+        dir: field.dir,
+        width: None,
+    });
+    Some(end)
+}
+
+/// The 8-byte value of `field` whose text starts at `key[pos]`, read at
+/// its fixed width (hex 17, base64 12; decimal: full-width ascending `i64`s,
+/// 20) when the end or a separator follows; returns it and where it ends.
+/// `None` when it is not such a value: the caller falls back to the
+/// component codec, which says what is wrong.
+#[inline(always)]
+fn fixed8_at(
+    format: Format,
+    field: Field,
+    key: &[u8],
+    pos: usize,
+) -> Option<(Value<'static>, usize)> {
+    let w = match (format, field.ty.fixed_len()) {
+        (Format::Hex, Some(8)) => 17,
+        (Format::Base64, Some(8)) => 12,
+        (Format::Decimal, _) if field == Field::asc(Type::I64) => 20,
+        _ => return None,
+    };
+    let part = key.get(pos..pos + w)?;
+    if pos + w != key.len() && key[pos + w] != SEP {
+        return None;
+    }
+    let value = match format {
+        Format::Hex if field == Field::asc(Type::I64) => Value::I64(hex::decode_i64(part).ok()?),
+        Format::Hex => text::decode_fixed8::<crate::digits::Hex>(field, part)?,
+        Format::Base64 => text::decode_fixed8::<base64::B64>(field, part)?,
+        _ => Value::I64(decimal::decode_i64(part).ok()?),
+    };
+    Some((value, pos + w))
+}
+
 /// Decodes the text part of `key` that starts at `pos` as `field`, pushes
 /// the component onto `out`, and returns where the part ends (the index of
 /// the next `#`, or `key.len()`). Errors index `key`.
@@ -248,7 +384,6 @@ fn decode_text_part<'k>(
     pos: usize,
     out: &mut Vec<Component<'k>>,
 ) -> Result<usize, DecodeError> {
-    let at_boundary = |end: usize| end == key.len() || key.get(end) == Some(&SEP);
     if field.ty == Type::Str && !field.dir.is_desc() {
         let (s, end) = text::decode_str_part(key, pos)?;
         out.push(Component {
@@ -258,24 +393,13 @@ fn decode_text_part<'k>(
         });
         return Ok(end);
     }
-    if field.ty.fixed_len() == Some(8) {
-        let fast = match format {
-            Format::Hex => Some((17, text::decode_fixed8::<hex::Hex> as Fixed8)),
-            Format::Base64 => Some((12, text::decode_fixed8::<base64::B64> as Fixed8)),
-            _ => None,
-        };
-        if let Some((w, decode)) = fast {
-            if let (Some(part), true) = (key.get(pos..pos + w), at_boundary(pos + w)) {
-                if let Some(value) = decode(field, part) {
-                    out.push(Component {
-                        value,
-                        dir: field.dir,
-                        width: None,
-                    });
-                    return Ok(pos + w);
-                }
-            }
-        }
+    if let Some((value, end)) = fixed8_at(format, field, key, pos) {
+        out.push(Component {
+            value,
+            dir: field.dir,
+            width: None,
+        });
+        return Ok(end);
     }
     let end = find_byte(key, pos, SEP).unwrap_or(key.len());
     let c = format
@@ -285,10 +409,6 @@ fn decode_text_part<'k>(
     Ok(end)
 }
 
-/// The fast decoder of an 8-byte tagged value (`None`: let the component
-/// codec say what is wrong).
-type Fixed8 = fn(Field, &[u8]) -> Option<Value<'static>>;
-
 /// Schemaless decoding (tagged text formats only): each `#`-separated part
 /// that is a valid tagged value is read as that value, any other part as
 /// an ascending string.
@@ -297,17 +417,12 @@ fn guess_into<'k>(
     key: &'k [u8],
     out: &mut Vec<Component<'k>>,
 ) -> Result<(), DecodeError> {
+    if !matches!(format, Format::Hex | Format::Base64) {
+        return Err(DecodeError::SchemaRequired { offset: 0 });
+    }
     let mut pos = 0;
     loop {
-        let end = find_byte(key, pos, SEP).unwrap_or(key.len());
-        let part = &key[pos..end];
-        let c = match format {
-            Format::Hex => hex::guess_component(part),
-            Format::Base64 => base64::guess_component(part),
-            _ => Err(DecodeError::SchemaRequired { offset: 0 }),
-        }
-        .map_err(|e| e.shift(pos))?;
-        out.push(c);
+        let end = guess_part(format, key, pos, out)?;
         if end == key.len() {
             return Ok(());
         }
@@ -315,18 +430,100 @@ fn guess_into<'k>(
     }
 }
 
+/// Decodes the part of `key` that starts at `pos` without a schema (as
+/// [`hex::guess_component`] does), pushes it onto `out` and returns where
+/// the part ends. One scan finds the part's end and its first escape (the
+/// body of a tagged value holds no byte that strings escape); a part is
+/// tried as a tagged value only when it starts with a tag and, for a
+/// fixed-width type, has that type's length (any other could not decode).
+#[inline]
+fn guess_part<'k>(
+    format: Format,
+    key: &'k [u8],
+    pos: usize,
+    out: &mut Vec<Component<'k>>,
+) -> Result<usize, DecodeError> {
+    let tag = key.get(pos).and_then(|&t| Type::from_tag(t));
+    // An 8-byte tagged value (the common one) is read at its width first:
+    // when it decodes and a separator or the end follows, it is the whole
+    // part, and the scan below is not needed.
+    if let Some((ty, dir)) = tag {
+        let field = Field {
+            ty,
+            dir,
+            width: None,
+        };
+        if let Some((value, end)) = fixed8_at(format, field, key, pos) {
+            out.push(Component {
+                value,
+                dir,
+                width: None,
+            });
+            return Ok(end);
+        }
+    }
+    let (first, end) = text::str_part(key, pos);
+    let part = &key[pos..end];
+    if let Some((ty, dir)) = tag {
+        let field = Field {
+            ty,
+            dir,
+            width: None,
+        };
+        let body_len = |n| match format {
+            Format::Hex => crate::digits::Hex::encoded_len(n),
+            _ => base64::B64::encoded_len(n),
+        };
+        let fits = ty.fixed_len().is_none_or(|n| part.len() == 1 + body_len(n));
+        if fits && first == end {
+            let fast = match (format, ty.fixed_len()) {
+                (Format::Hex, Some(8)) => text::decode_fixed8::<crate::digits::Hex>(field, part),
+                (_, Some(8)) => text::decode_fixed8::<base64::B64>(field, part),
+                _ => None,
+            };
+            let c = match fast {
+                Some(value) => Some(Component {
+                    value,
+                    dir,
+                    width: None,
+                }),
+                None => format.decode_component(field, part).ok(),
+            };
+            if let Some(c) = c {
+                out.push(c);
+                return Ok(end);
+            }
+        }
+    }
+    let s = text::str_from_part(key, pos, first, end)?;
+    out.push(Component {
+        value: Value::Str(s),
+        dir: crate::Dir::Asc,
+        width: None,
+    });
+    Ok(end)
+}
+
 /// An appending key builder that reuses its buffer.
 ///
+/// Deprecated: it did what [`encode_into`] (a whole tuple into a reused
+/// `Vec`) and [`KeyWriter::push`](crate::format::typed::KeyWriter::push)
+/// (one component at a time) do; it keeps working, with their fast path.
+///
 /// ```
-/// use lexikey::{tuple::KeyBuilder, Component, Format};
-/// let mut kb = KeyBuilder::new(Format::Hex);
-/// kb.push(&Component::asc("population"))?.push(&Component::asc(3831868_i64))?;
-/// assert_eq!(kb.as_bytes(), b"population#l80000000003A783C");
-/// kb.clear();
-/// kb.push(&Component::desc(1_i64))?;
-/// assert_eq!(kb.as_bytes(), b"L7FFFFFFFFFFFFFFE");
+/// use lexikey::format::typed::KeyWriter;
+/// use lexikey::{tuple, Component, Format};
+/// let mut key = Vec::new();
+/// tuple::encode_into(Format::Hex, &[Component::asc("population"), Component::asc(3831868_i64)], &mut key)?;
+/// assert_eq!(key, b"population#l80000000003A783C");
+/// key.clear();
+/// KeyWriter::new(Format::Hex, &mut key).push(&Component::desc(1_i64))?;
+/// assert_eq!(key, b"L7FFFFFFFFFFFFFFE");
 /// # Ok::<(), lexikey::EncodeError>(())
 /// ```
+#[deprecated(
+    note = "use `tuple::encode_into` with a reused `Vec`, or `format::typed::KeyWriter::push`"
+)]
 #[derive(Debug, Clone)]
 pub struct KeyBuilder {
     format: Format,
@@ -334,6 +531,7 @@ pub struct KeyBuilder {
     count: usize,
 }
 
+#[allow(deprecated)]
 impl KeyBuilder {
     /// An empty builder for `format`.
     pub fn new(format: Format) -> Self {
@@ -416,6 +614,80 @@ mod tests {
         Ok(out)
     }
 
+    /// The straightforward schemaless decoder (split on `#`, guess each
+    /// part) that `guess_into` must agree with, errors included.
+    fn reference_guess(format: Format, key: &[u8]) -> Result<Vec<Component<'_>>, DecodeError> {
+        let mut out = Vec::new();
+        let mut pos = 0;
+        for part in key.split(|&b| b == SEP) {
+            let c = match format {
+                Format::Hex => crate::format::hex::guess_component(part),
+                Format::Base64 => base64::guess_component(part),
+                _ => Err(DecodeError::SchemaRequired { offset: 0 }),
+            };
+            out.push(c.map_err(|e| e.shift(pos))?);
+            pos += part.len() + 1;
+        }
+        Ok(out)
+    }
+
+    #[test]
+    #[allow(deprecated)]
+    fn key_builder_still_builds_the_same_keys() {
+        let c = [Component::asc("san francisco"), Component::desc(7_i64)];
+        for format in Format::ALL {
+            let mut kb = KeyBuilder::new(format);
+            kb.push(&c[0]).unwrap().push(&c[1]).unwrap();
+            assert_eq!(kb.as_bytes(), encode(format, &c).unwrap());
+            let mut key = Vec::new();
+            let mut w = crate::format::typed::KeyWriter::new(format, &mut key);
+            w.push(&c[0]).unwrap().push(&c[1]).unwrap();
+            assert_eq!(key, kb.finish());
+        }
+        // A refused component leaves the key as it was.
+        let mut key = b"k".to_vec();
+        let mut w = crate::format::typed::KeyWriter::new(Format::Decimal, &mut key);
+        assert!(w.push(&Component::asc(1.5_f64)).is_err());
+        w.push(&Component::asc("x")).unwrap();
+        assert_eq!(key, b"kx");
+    }
+
+    #[test]
+    fn encode_allocates_the_key_once() {
+        for format in Format::ALL {
+            for s in [
+                "",
+                "a",
+                "san francisco",
+                "a#b$c%d",
+                "zürich_東京",
+                "0123456789abcdef%",
+            ] {
+                let c = [
+                    Component::asc(s),
+                    Component::asc(-5_i64),
+                    Component::desc(s),
+                ];
+                let key = encode(format, &c).unwrap();
+                let hint = encoded_len_hint(format, &c);
+                assert!(
+                    hint >= key.len(),
+                    "{format} {s:?}: hint {hint} < {}",
+                    key.len()
+                );
+                // Exact (plus the slack) where the length is known up front.
+                if matches!(format, Format::Hex | Format::Binary) {
+                    assert!(
+                        hint <= key.len() + 9,
+                        "{format} {s:?}: hint {hint}, key {}",
+                        key.len()
+                    );
+                }
+                assert_eq!(key.capacity(), hint, "{format} {s:?}: grew");
+            }
+        }
+    }
+
     #[test]
     fn direct_text_paths_agree_with_component_codecs() {
         use crate::Dir;
@@ -480,6 +752,10 @@ mod tests {
                             keys.push(k);
                         }
                         for k in &keys {
+                            if format != Format::Decimal && dir == Dir::Asc {
+                                let want = reference_guess(format, k);
+                                assert_eq!(decode(format, k, None), want, "{format} {k:?}");
+                            }
                             for n in 0..=schema.len() {
                                 let want = reference(format, k, &schema[..n]);
                                 let got = decode(format, k, Some(&schema[..n]));

@@ -123,17 +123,28 @@ impl Type {
     }
 
     /// The type and direction a text-key tag letter stands for.
+    #[inline]
     pub fn from_tag(tag: u8) -> Option<(Type, Dir)> {
         let dir = if tag.is_ascii_uppercase() {
             Dir::Desc
         } else {
             Dir::Asc
         };
-        let lower = tag.to_ascii_lowercase();
-        Type::ALL
-            .into_iter()
-            .find(|t| t.tag() == Some(lower))
-            .map(|t| (t, dir))
+        let ty = match tag.to_ascii_lowercase() {
+            b'b' => Type::Bool,
+            b'd' => Type::F64,
+            b'f' => Type::F32,
+            b'g' => Type::Uuid,
+            b'i' => Type::I32,
+            b'l' => Type::I64,
+            b'n' => Type::Dec,
+            b't' => Type::Ts,
+            b'u' => Type::U64,
+            b'w' => Type::U32,
+            b'x' => Type::Bytes,
+            _ => return None,
+        };
+        Some((ty, dir))
     }
 
     /// The number of order bytes of a fixed-width type (`None` for
@@ -620,5 +631,26 @@ impl<'a> Component<'a> {
     /// reversed when the component is descending.
     pub fn key_cmp(&self, other: &Self) -> Ordering {
         self.dir.apply(self.value.cmp(&other.value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn from_tag_reads_every_tag_and_nothing_else() {
+        use super::{Dir, Type};
+        for b in 0..=255u8 {
+            let want = Type::ALL.into_iter().find_map(|t| {
+                let tag = t.tag()?;
+                if b == tag {
+                    Some((t, Dir::Asc))
+                } else if b == tag.to_ascii_uppercase() {
+                    Some((t, Dir::Desc))
+                } else {
+                    None
+                }
+            });
+            assert_eq!(Type::from_tag(b), want, "{b:#x}");
+        }
     }
 }

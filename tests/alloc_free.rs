@@ -221,6 +221,22 @@ fn tuple_encode_into_a_reused_buffer_allocates_nothing() {
     assert_eq!(n, 0, "decimal: tuple encode allocated");
 }
 
+/// `tuple::encode` sizes the key before allocating it: one allocation per
+/// key, never a regrowth.
+#[test]
+fn tuple_encode_allocates_the_key_once() {
+    let tuples = tuples();
+    for format in [Format::Hex, Format::Base64, Format::Binary] {
+        for t in &tuples {
+            if matches!(t[1].value, Value::Dec(_)) {
+                continue; // decimals: the capacity is a guess, growth allowed
+            }
+            let n = allocations(|| tuple::encode(format, t).unwrap());
+            assert_eq!(n, 1, "{format} {t:?}");
+        }
+    }
+}
+
 #[test]
 fn borrowed_tuple_decode_of_escape_free_strings_allocates_nothing() {
     for format in Format::ALL {

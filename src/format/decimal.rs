@@ -34,8 +34,8 @@
 //! # Ok::<(), lexikey::EncodeError>(())
 //! ```
 
+use crate::digits::Hex;
 use crate::error::{DecodeError, EncodeError};
-use crate::format::hex::Hex;
 use crate::text;
 use crate::value::{Component, Field, Type, Value};
 

@@ -85,6 +85,35 @@ impl<'a> KeyWriter<'a> {
         self
     }
 
+    /// Appends any component (any type, either direction): the general
+    /// form of the typed methods, and what [`crate::tuple::encode_into`]
+    /// does for each component.
+    ///
+    /// ```
+    /// use lexikey::format::typed::KeyWriter;
+    /// use lexikey::{Component, Format};
+    /// let mut key = Vec::new();
+    /// KeyWriter::new(Format::Hex, &mut key).str("event").push(&Component::desc(1_i64))?;
+    /// assert_eq!(key, b"event#L7FFFFFFFFFFFFFFE");
+    /// # Ok::<(), lexikey::EncodeError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The component's [`EncodeError`] (a float in `decimal`, a number
+    /// wider than its decimal width); nothing is appended then.
+    #[inline]
+    pub fn push(&mut self, c: &crate::Component<'_>) -> Result<&mut Self, EncodeError> {
+        let start = self.out.len();
+        let first = self.first;
+        self.sep();
+        if let Err(e) = self.format.encode_component(c, self.out) {
+            self.out.truncate(start);
+            self.first = first;
+            return Err(e);
+        }
+        Ok(self)
+    }
+
     /// Appends an ascending `f64` component.
     ///
     /// # Errors
@@ -156,7 +185,7 @@ impl<'k> KeyReader<'k> {
     #[inline]
     fn part(&mut self) -> Result<(&'k [u8], usize), DecodeError> {
         let pos = self.text_pos()?;
-        let end = binary::find_byte(self.key, pos, SEP).unwrap_or(self.key.len());
+        let end = crate::bytes::find_byte(self.key, pos, SEP).unwrap_or(self.key.len());
         self.advance_past(end);
         Ok((&self.key[pos..end], pos))
     }

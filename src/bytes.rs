@@ -1,0 +1,102 @@
+//! Byte-level helpers that every layer shares (the formats, text keys,
+//! tuples and ranges): a word-at-a-time byte search and the prefix end of
+//! a byte string. Depends on nothing else in the crate, so no module has
+//! to reach sideways or upwards for them.
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The index of the first byte equal to `needle` in `s[from..]` (as an
+/// index into `s`), or `None`. Scans eight bytes at a time: the classic
+/// "has zero byte" test on `word ^ needle`, exact for the lowest hit.
+#[inline]
+pub(crate) fn find_byte(s: &[u8], from: usize, needle: u8) -> Option<usize> {
+    let pattern = u64::from(needle) * ONES;
+    // `skip` sets bytes of `x` to 0xFF: they neither hit nor borrow.
+    let hits = |w: &[u8], skip: u64| {
+        let x = (u64::from_le_bytes(w.try_into().unwrap_or([0; 8])) ^ pattern) | skip;
+        x.wrapping_sub(ONES) & !x & HIGH
+    };
+    let mut i = from;
+    while let Some(w) = s.get(i..i + 8) {
+        let m = hits(w, 0);
+        if m != 0 {
+            return Some(i + (m.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    if i >= s.len() {
+        return None;
+    }
+    if s.len() >= 8 {
+        // The last, overlapping word, without its bytes before `i`
+        // (`i - base` is 1..=7).
+        let base = s.len() - 8;
+        let m = hits(&s[base..], (1u64 << (8 * (i - base))) - 1);
+        return (m != 0).then(|| base + (m.trailing_zeros() / 8) as usize);
+    }
+    s[i..].iter().position(|&b| b == needle).map(|p| i + p)
+}
+
+/// The smallest key greater than every key that starts with `prefix`: drop
+/// trailing `FF` bytes, then increment the last byte. `None` when there is
+/// no such key (an empty or all-`FF` prefix): scan to the end of the table.
+///
+/// The classic mistakes this avoids: appending `FF` (misses keys that
+/// continue with `FF FF`), incrementing a trailing `FF` (it overflows into
+/// the previous byte), and using the prefix itself as an inclusive end.
+///
+/// ```
+/// use lexikey::range::prefix_end;
+/// assert_eq!(prefix_end(b"usa#"), Some(b"usa$".to_vec()));
+/// assert_eq!(prefix_end(b"a\xFF\xFF"), Some(b"b".to_vec()));
+/// assert_eq!(prefix_end(b"\xFF\xFF"), None);
+/// assert_eq!(prefix_end(b""), None);
+/// ```
+pub fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
+    let keep = prefix.iter().rposition(|&b| b != 0xFF)?;
+    let mut end = prefix[..=keep].to_vec();
+    end[keep] += 1;
+    Some(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{find_byte, prefix_end};
+
+    #[test]
+    fn find_byte_matches_position() {
+        let mut s = Vec::new();
+        for len in 0..40 {
+            for hit in 0..=len {
+                s.clear();
+                s.extend((0..len).map(|i| if i == hit { 0 } else { 1 + (i as u8 % 250) }));
+                for from in 0..=len {
+                    let want = s[from..].iter().position(|&b| b == 0).map(|p| from + p);
+                    assert_eq!(
+                        find_byte(&s, from, 0),
+                        want,
+                        "len {len} hit {hit} from {from}"
+                    );
+                }
+            }
+        }
+        // Hits before `from` must neither count nor borrow.
+        let z = [0u8, 0, 0, 0, 0, 0, 0, 1, 1];
+        for from in 0..=z.len() {
+            let want = z[from..].iter().position(|&b| b == 0).map(|p| from + p);
+            assert_eq!(find_byte(&z, from, 0), want, "from {from}");
+        }
+        // Bytes that borrow (0x00 next to 0x01) and inverted needles.
+        assert_eq!(find_byte(&[1, 0, 0, 1, 1, 1, 1, 1, 0], 0, 0), Some(1));
+        assert_eq!(find_byte(&[0xFE, 0xFF, 0, 0xFF], 0, 0xFF), Some(1));
+        assert_eq!(find_byte(&[0x7F; 9], 0, 0xFF), None);
+    }
+
+    #[test]
+    fn prefix_end_is_the_smallest_key_above_the_prefix() {
+        assert_eq!(prefix_end(b"usa#"), Some(b"usa$".to_vec()));
+        assert_eq!(prefix_end(b"a\xFF\xFF"), Some(b"b".to_vec()));
+        assert_eq!(prefix_end(b"\xFF"), None);
+    }
+}
