@@ -8,7 +8,7 @@
 //! `Body`/`Sink` traits and the error type.
 
 use crate::error::DecodeError;
-use crate::text::{Body, Sink, SliceSink, UPPER_HEX};
+use crate::text::{Body, Sink, UPPER_HEX};
 
 /// Two UPPERCASE hex digits for every byte value.
 static PAIRS: [[u8; 2]; 256] = {
@@ -240,16 +240,7 @@ impl Hex {
     /// The error path of [`Body::decode_u64`]: reports the first bad digit.
     #[cold]
     fn decode_u64_slow(input: &[u8]) -> Result<u64, DecodeError> {
-        let mut buf = [0u8; 8];
-        let mut out = SliceSink::new(&mut buf);
-        Self::decode(input, false, false, &mut out)?;
-        if out.len() != 8 {
-            return Err(DecodeError::Truncated {
-                offset: input.len(),
-                expected: "16 hex digits",
-            });
-        }
-        Ok(u64::from_be_bytes(buf))
+        Self::decode_u64_general(input, "16 hex digits")
     }
 }
 

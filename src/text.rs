@@ -473,13 +473,20 @@ pub(crate) trait Body {
     /// `encoded_len(8)` long), as `decode(input, false, false, …)` would.
     #[inline]
     fn decode_u64(input: &[u8]) -> Result<u64, DecodeError> {
+        Self::decode_u64_general(input, "more digits")
+    }
+    /// [`Body::decode_u64`] through [`Body::decode`]: the default, and the
+    /// error path of the codecs with a fast one (which name what a whole
+    /// body is, `expected`, when `input` is too short).
+    #[inline]
+    fn decode_u64_general(input: &[u8], expected: &'static str) -> Result<u64, DecodeError> {
         let mut buf = [0u8; 8];
         let mut out = SliceSink::new(&mut buf);
         Self::decode(input, false, false, &mut out)?;
         if out.len() != 8 {
             return Err(DecodeError::Truncated {
                 offset: input.len(),
-                expected: "more digits",
+                expected,
             });
         }
         Ok(u64::from_be_bytes(buf))

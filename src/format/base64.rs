@@ -19,7 +19,7 @@
 use data_encoding::{DecodeKind, Encoding, Specification};
 
 use crate::error::DecodeError;
-use crate::text::{self, Body, Sink, SliceSink};
+use crate::text::{self, Body, Sink};
 use crate::value::{Component, Field};
 
 /// The sortable alphabet, in ASCII order.
@@ -428,16 +428,7 @@ fn unb64_11(d: &[u8; 11]) -> Option<u64> {
 /// The error path of [`Body::decode_u64`] (says what is wrong, and where).
 #[cold]
 fn decode_u64_slow(input: &[u8]) -> Result<u64, DecodeError> {
-    let mut buf = [0u8; 8];
-    let mut out = SliceSink::new(&mut buf);
-    B64::decode(input, false, false, &mut out)?;
-    if out.len() != 8 {
-        return Err(DecodeError::Truncated {
-            offset: input.len(),
-            expected: "11 base64 characters",
-        });
-    }
-    Ok(u64::from_be_bytes(buf))
+    B64::decode_u64_general(input, "11 base64 characters")
 }
 
 #[inline]
