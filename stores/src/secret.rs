@@ -173,8 +173,10 @@ pub(crate) fn redact_options(url: &str) -> Cow<'_, str> {
     let mut out = String::with_capacity(url.len());
     let mut at = 0;
     for (start, end) in spans {
-        if start < at {
-            continue; // inside a value already hidden
+        if start <= at {
+            // Inside (or at the very end of) a value already hidden: a
+            // `?password=` within another secret's value.
+            continue;
         }
         out.push_str(&url[at..start]);
         out.push_str(REDACTED);
@@ -314,6 +316,12 @@ mod tests {
                 "postgres://a@h?password?password=***",
             ),
             ("postgres://a@h?token=&x=1", "postgres://a@h?token=***&x=1"),
+            // A `?password=` at the end of another secret's value: one
+            // `***`, not two (found by fuzz target parse_store_url).
+            (
+                "redis:u:pw@h?password=s+://r?password=",
+                "redis:u:***@h?password=***",
+            ),
         ] {
             assert_eq!(redact_url(url), shown, "{url}");
         }
