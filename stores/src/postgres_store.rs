@@ -212,17 +212,30 @@ impl PostgresStore {
             "CREATE TABLE IF NOT EXISTS {} (k bytea PRIMARY KEY, v bytea NOT NULL)",
             self.table
         );
-        match client.batch_execute(&sql) {
-            Ok(()) => Ok(()),
-            // Two clients creating the table at once: one of them gets a
-            // unique violation on the catalog; the table is there.
-            Err(e)
-                if e.code() == Some(&SqlState::UNIQUE_VIOLATION)
-                    || e.code() == Some(&SqlState::DUPLICATE_TABLE) =>
-            {
-                Ok(())
+        // Two clients creating the table at once: CREATE TABLE IF NOT
+        // EXISTS is not atomic in PostgreSQL, so the one that loses the
+        // race gets a catalog error (a unique violation on pg_type or
+        // pg_class, "type … already exists" (42710) or "relation …
+        // already exists" (42P07)) once the other has committed. Then the
+        // table is there: run the statement again, which now finds it.
+        let mut tries = 0;
+        loop {
+            match client.batch_execute(&sql) {
+                Ok(()) => return Ok(()),
+                Err(e)
+                    if tries < 3
+                        && [
+                            SqlState::UNIQUE_VIOLATION,
+                            SqlState::DUPLICATE_TABLE,
+                            SqlState::DUPLICATE_OBJECT,
+                        ]
+                        .iter()
+                        .any(|c| e.code() == Some(c)) =>
+                {
+                    tries += 1;
+                }
+                Err(e) => return Err(err(&e)),
             }
-            Err(e) => Err(err(&e)),
         }
     }
 

@@ -771,6 +771,35 @@ fn postgres_namespaces_isolated() {
     namespaces_isolated("LEXIKEY_POSTGRES_URL");
 }
 
+/// Many clients opening one new table at once all succeed: PostgreSQL's
+/// `CREATE TABLE IF NOT EXISTS` is not atomic, and the clients that lose
+/// the race get a catalog error ("type … already exists"), which must not
+/// reach the user (seen in CI: `cli/tests/stores.rs` killed_client_postgres).
+#[cfg(feature = "postgres")]
+#[test]
+fn postgres_concurrent_opens_of_a_new_table() {
+    let url = std::env::var("LEXIKEY_POSTGRES_URL").expect("run through scripts/with-stores.sh");
+    for round in 0..8 {
+        let url = with_ns(&url, &namespace(&format!("race{round}")));
+        let barrier = std::sync::Barrier::new(8);
+        std::thread::scope(|s| {
+            let opened: Vec<_> = (0..8)
+                .map(|_| {
+                    s.spawn(|| {
+                        barrier.wait();
+                        lexikey_stores::open(&url).map(|_| ())
+                    })
+                })
+                .collect();
+            for t in opened {
+                if let Err(e) = t.join().unwrap() {
+                    panic!("round {round}: {e}");
+                }
+            }
+        });
+    }
+}
+
 #[cfg(feature = "etcd")]
 #[test]
 fn etcd_namespaces_isolated() {
