@@ -24,6 +24,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
 
 mod alloc;
+mod bulk;
 mod conv;
 mod errors;
 mod schema;

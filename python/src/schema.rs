@@ -15,6 +15,7 @@ use lexikey_cli::kinds::{self, Col, Kind};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyList, PyString, PyTuple};
 
+use crate::bulk;
 use crate::conv::{self, Cat};
 use crate::errors::{decode_err, encode_err, from_decode, value_err};
 use crate::{key_bytes, key_object, Fmt, MAX_KEY_LEN};
@@ -280,6 +281,8 @@ pub(crate) struct Schema {
     salt_buckets: Option<u32>,
     dec: Decoder,
     enc: Encoder,
+    /// The typed bulk path (schemas of `str` and `i64` fields only).
+    bulk: Option<bulk::Bulk>,
     labels: Vec<String>,
 }
 
@@ -491,6 +494,51 @@ impl Schema {
         Ok(())
     }
 
+    /// The general path of `encode_many` for one chunk of rows (`base`:
+    /// the index of its first row): every type, every error message.
+    fn native_chunk<'py>(
+        &self,
+        py: Python<'py>,
+        chunk: bulk::Rows<'_, 'py>,
+        base: usize,
+        keys: &mut bulk::Keys<'py>,
+    ) -> PyResult<()> {
+        let Encoder::Native {
+            format,
+            cols,
+            salter,
+        } = &self.enc
+        else {
+            return Err(value_err("internal error: not a native schema".into()));
+        };
+        let (mut arena, mut cells) = (String::new(), Vec::new());
+        for i in 0..chunk.len() {
+            let row = chunk.get(i)?;
+            Self::native_cells(cols, &row, Some(base + i), &mut arena, &mut cells)?;
+        }
+        let (format, salter) = (*format, *salter);
+        let (mut out, mut ends) = (Vec::new(), Vec::new());
+        py.detach(|| {
+            Self::native_keys(
+                Some(base),
+                format,
+                cols,
+                salter.as_ref(),
+                &arena,
+                &cells,
+                &mut out,
+                &mut ends,
+            )
+        })
+        .map_err(encode_err)?;
+        let mut start = 0;
+        for &end in &ends {
+            keys.push(key_object(py, self.fmt.is_text(), &out[start..end])?)?;
+            start = end;
+        }
+        Ok(())
+    }
+
     fn key_list<'py>(
         &self,
         py: Python<'py>,
@@ -695,6 +743,14 @@ impl Schema {
             },
             _ => return Err(value_err(format!("invalid schema {spec:?}"))),
         };
+        let bulk = match &enc {
+            Encoder::Native {
+                format,
+                cols,
+                salter,
+            } => bulk::Bulk::new(*format, cols, *salter, fmt.is_text()),
+            _ => None,
+        };
         Ok(Schema {
             spec: spec.to_string(),
             format: format.to_string(),
@@ -703,6 +759,7 @@ impl Schema {
             salt_buckets,
             dec,
             enc,
+            bulk,
             labels,
         })
     }
@@ -774,67 +831,53 @@ impl Schema {
         rows: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
         match &self.enc {
-            Encoder::Native {
-                format,
-                cols,
-                salter,
-            } => {
+            Encoder::Native { .. } => {
                 // In chunks of CHUNK rows: the buffers stay small and are
                 // reused (cache-resident, no fresh pages per call), the GIL
-                // is released while each chunk is encoded.
+                // is released while each chunk is encoded. A list is read
+                // in place; other iterables a chunk at a time.
                 const CHUNK: usize = 8192;
                 let list = rows.cast::<PyList>().ok();
                 let mut iter = match list {
                     Some(_) => None,
                     None => Some(rows.try_iter()?),
                 };
-                let total = list.map_or(0, |l| l.len());
-                let mut keys: Vec<Bound<'py, PyAny>> = Vec::with_capacity(total);
-                let (mut arena, mut cells) = (String::new(), Vec::new());
-                let (mut out, mut ends) = (Vec::new(), Vec::new());
-                let (format, salter, text) = (*format, *salter, self.fmt.is_text());
-                let mut r = 0usize;
+                // A list's length when the call starts: rows another thread
+                // appends meanwhile are not encoded.
+                let total = list.map(|l| l.len());
+                let mut keys = bulk::Keys::new(py, total)?;
+                let mut held: Vec<Bound<'py, PyAny>> = Vec::new();
+                let mut bufs = bulk::Buffers::default();
+                let mut base = 0usize;
                 loop {
-                    arena.clear();
-                    cells.clear();
-                    let base = r;
-                    while r - base < CHUNK {
-                        let row = match (list, iter.as_mut()) {
-                            (Some(l), _) if r < l.len() => l.get_item(r)?,
-                            (None, Some(it)) => match it.next() {
-                                Some(row) => row?,
-                                None => break,
-                            },
-                            _ => break,
-                        };
-                        Self::native_cells(cols, &row, Some(r), &mut arena, &mut cells)?;
-                        r += 1;
-                    }
-                    if r == base {
+                    let chunk = match (list, iter.as_mut()) {
+                        (Some(l), _) => {
+                            let end = l.len().min(total.unwrap_or(0));
+                            bulk::Rows::List(l, base, end.saturating_sub(base).min(CHUNK))
+                        }
+                        (None, Some(it)) => {
+                            held.clear();
+                            for row in it.by_ref().take(CHUNK) {
+                                held.push(row?);
+                            }
+                            bulk::Rows::Held(&held)
+                        }
+                        (None, None) => break,
+                    };
+                    let n = chunk.len();
+                    if n == 0 {
                         break;
                     }
-                    py.detach(|| {
-                        out.clear();
-                        ends.clear();
-                        Self::native_keys(
-                            Some(base),
-                            format,
-                            cols,
-                            salter.as_ref(),
-                            &arena,
-                            &cells,
-                            &mut out,
-                            &mut ends,
-                        )
-                    })
-                    .map_err(encode_err)?;
-                    let mut start = 0;
-                    for &end in &ends {
-                        keys.push(key_object(py, text, &out[start..end])?);
-                        start = end;
+                    let fast = match &self.bulk {
+                        Some(b) => b.chunk(py, chunk, &mut bufs, &mut keys)?,
+                        None => false,
+                    };
+                    if !fast {
+                        self.native_chunk(py, chunk, base, &mut keys)?;
                     }
+                    base += n;
                 }
-                PyList::new(py, keys)
+                keys.finish()
             }
             enc => {
                 let rows = rows
