@@ -512,9 +512,18 @@ impl Schema {
             return Err(value_err("internal error: not a native schema".into()));
         };
         let (mut arena, mut cells) = (String::new(), Vec::new());
+        let mut unread = None;
         for i in 0..chunk.len() {
-            let row = chunk.get(i)?;
-            Self::native_cells(cols, &row, Some(base + i), &mut arena, &mut cells)?;
+            let res = chunk.get(i).and_then(|row| {
+                Self::native_cells(cols, &row, Some(base + i), &mut arena, &mut cells)
+            });
+            if let Err(e) = res {
+                // The rows before it are encoded first: an error there is
+                // the first one (errors name the first bad row).
+                cells.truncate(i * cols.len());
+                unread = Some(e);
+                break;
+            }
         }
         let (format, salter) = (*format, *salter);
         let (mut out, mut ends) = (Vec::new(), Vec::new());
@@ -531,6 +540,9 @@ impl Schema {
             )
         })
         .map_err(encode_err)?;
+        if let Some(e) = unread {
+            return Err(e);
+        }
         let mut start = 0;
         for &end in &ends {
             keys.push(key_object(py, self.fmt.is_text(), &out[start..end])?)?;
@@ -858,7 +870,20 @@ impl Schema {
                         (None, Some(it)) => {
                             held.clear();
                             for row in it.by_ref().take(CHUNK) {
-                                held.push(row?);
+                                match row {
+                                    Ok(row) => held.push(row),
+                                    Err(e) => {
+                                        // The rows before it first (their
+                                        // error would be the first one).
+                                        self.native_chunk(
+                                            py,
+                                            bulk::Rows::Held(&held),
+                                            base,
+                                            &mut keys,
+                                        )?;
+                                        return Err(e);
+                                    }
+                                }
                             }
                             bulk::Rows::Held(&held)
                         }
