@@ -120,7 +120,18 @@ class Schema:
 class Allocator:
     """Decreasing row IDs for an upside-down table in a store."""
 
-    def __init__(self, store_url: str, table: str, format: str = "hex", guard: bool = False) -> None: ...
+    def __init__(
+        self,
+        store_url: str,
+        table: str,
+        format: str = "hex",
+        guard: bool = False,
+        *,
+        start: Optional[int] = None,
+        floor: Optional[int] = None,
+    ) -> None:
+        """`start`: an empty table's first ID (default 2**64 - 1); `floor`:
+        the smallest ID handed out (default 0)."""
     def insert(self, value: Union[bytes, bytearray]) -> int:
         """Inserts a row and returns its new ID."""
     def insert_many(self, values: Iterable[Union[bytes, bytearray]]) -> list[int]:
