@@ -110,7 +110,17 @@ fn unhex(text: &[u8]) -> Result<Vec<u8>> {
 /// # Errors
 /// Whatever `lexikey encode` refuses, with its message.
 pub fn encode(o: &KeyOptions, components: &[&str]) -> Result<Vec<u8>> {
+    encode_with(o, &[], components)
+}
+
+/// [`encode`] with more of the command's options, each one argument as
+/// written on the command line (`"--hbase-numeric=legacy"`, `"--round"`).
+///
+/// # Errors
+/// As [`encode`].
+pub fn encode_with(o: &KeyOptions, options: &[&str], components: &[&str]) -> Result<Vec<u8>> {
     let mut argv = o.argv("encode");
+    argv.extend(options.iter().map(OsString::from));
     argv.push("--".into());
     argv.extend(components.iter().map(OsString::from));
     let out = run(&argv)?;
@@ -127,7 +137,21 @@ pub fn encode(o: &KeyOptions, components: &[&str]) -> Result<Vec<u8>> {
 /// Whatever `lexikey range` refuses, with its message (an empty range is
 /// "no key can match …").
 pub fn range(o: &KeyOptions, prefix: &[&str], preds: &[(&str, String)]) -> Result<Vec<KeyRange>> {
+    range_with(o, &[], prefix, preds)
+}
+
+/// [`range`] with more of the command's options, as in [`encode_with`].
+///
+/// # Errors
+/// As [`range`].
+pub fn range_with(
+    o: &KeyOptions,
+    options: &[&str],
+    prefix: &[&str],
+    preds: &[(&str, String)],
+) -> Result<Vec<KeyRange>> {
     let mut argv = o.argv("range");
+    argv.extend(options.iter().map(OsString::from));
     for (name, value) in preds {
         if !matches!(*name, "ge" | "gt" | "le" | "lt" | "eq" | "prefix") {
             bail!("unknown predicate {name:?}: expected ge, gt, le, lt, eq or prefix");

@@ -18,7 +18,7 @@ use pyo3::types::{PyInt, PyList, PyString, PyTuple};
 use crate::bulk;
 use crate::conv::{self, Cat};
 use crate::errors::{decode_err, encode_err, from_decode, value_err};
-use crate::{key_bytes, key_object, Fmt, MAX_KEY_LEN};
+use crate::{key_bytes, key_object, Fidelity, Fmt, MAX_KEY_LEN};
 
 /// How keys of a format and schema decode.
 #[derive(Debug, Clone)]
@@ -31,6 +31,8 @@ pub(crate) enum Decoder {
     },
     Profile {
         schema: Option<cli_interop::Schema>,
+        /// The `hbase-ordered` numeric codec.
+        codec: hbase::Codec,
     },
 }
 
@@ -86,6 +88,7 @@ impl Decoder {
         width: Option<u8>,
         salt_buckets: Option<u32>,
         for_schema: bool,
+        codec: hbase::Codec,
     ) -> PyResult<Decoder> {
         check_width(fmt, width)?;
         match fmt {
@@ -135,7 +138,7 @@ impl Decoder {
                             )))
                         }
                     };
-                Ok(Decoder::Profile { schema })
+                Ok(Decoder::Profile { schema, codec })
             }
         }
     }
@@ -162,14 +165,17 @@ impl Decoder {
         }
     }
 
-    fn profile(schema: Option<&cli_interop::Schema>, key: &[u8]) -> Result<Decoded, DecodeError> {
+    fn profile(
+        schema: Option<&cli_interop::Schema>,
+        codec: hbase::Codec,
+        key: &[u8],
+    ) -> Result<Decoded, DecodeError> {
         if key.len() > MAX_KEY_LEN {
             return Err(DecodeError::TrailingBytes {
                 offset: MAX_KEY_LEN,
             });
         }
-        // Current HBase numerics (the command line's default --hbase-numeric).
-        cli_interop::decode_key(schema, key, hbase::Codec::CURRENT)
+        cli_interop::decode_key(schema, key, codec)
     }
 
     /// The `(type, value)` pairs of a key.
@@ -201,9 +207,9 @@ impl Decoder {
                     })
                     .collect()
             }
-            Decoder::Profile { schema } => {
-                let d =
-                    Self::profile(schema.as_ref(), key).map_err(|e| from_decode(&e, &show(key)))?;
+            Decoder::Profile { schema, codec } => {
+                let d = Self::profile(schema.as_ref(), *codec, key)
+                    .map_err(|e| from_decode(&e, &show(key)))?;
                 conv::py_decoded(py, &d)
             }
         }
@@ -261,12 +267,15 @@ fn borrow<'a>(v: &'a Value<'static>) -> Value<'a> {
 ///   bulk, with the GIL released while the keys are encoded or decoded;
 /// - `range(prefix=(), ge=..., lt=..., eq=..., str_prefix=...) -> (start,
 ///   end)`: `prefix` holds values of the leading fields, the predicates are
-///   values of the next field.
+///   values of the next field; `ranges(...) -> list[(start, end)]`: the
+///   same, one range per salt bucket for a salted schema.
 ///
 /// Keys are `str` for the text formats and `bytes` otherwise, as in
 /// `encode`. `width` and `salt_buckets` are the command line's `--width` and
-/// `--salt-buckets` (a salted schema has no single `range`). An
-/// `fdb-tuple` schema lists element types (`"str,int"`).
+/// `--salt-buckets` (a salted schema has one range per bucket: `ranges`
+/// returns them; `range` refuses it); `hbase_numeric` and `round` those of
+/// `encode` (`--hbase-numeric`, `--round`). An `fdb-tuple` schema lists
+/// element types (`"str,int"`).
 ///
 /// >>> s = lexikey.Schema("str,i64")
 /// >>> s.encode(("population", 3831868))
@@ -283,6 +292,8 @@ pub(crate) struct Schema {
     enc: Encoder,
     /// The typed bulk path (schemas of `str` and `i64` fields only).
     bulk: Option<bulk::Bulk>,
+    /// `hbase_numeric` and `round`.
+    fid: Fidelity,
     labels: Vec<String>,
 }
 
@@ -323,7 +334,11 @@ impl Schema {
     }
 
     /// Encodes a profile row from its value texts.
-    fn profile_key(enc: &Encoder, texts: &[Option<String>]) -> Result<Vec<u8>, String> {
+    fn profile_key(
+        enc: &Encoder,
+        fid: &Fidelity,
+        texts: &[Option<String>],
+    ) -> Result<Vec<u8>, String> {
         let mut key = Vec::new();
         match enc {
             Encoder::Fdb(types) => {
@@ -336,11 +351,13 @@ impl Schema {
                 let values = parse_row(fields, texts, hbase::Value::Null, |f, t| {
                     hbase::parse_value(f.kind, t)
                 })?;
-                hbase::encode_struct(fields, &values, &mut key).map_err(|e| e.to_string())?;
+                fid.codec
+                    .encode_struct(fields, &values, &mut key)
+                    .map_err(|e| e.to_string())?;
             }
             Encoder::Phoenix(table) => {
                 let values = parse_row(&table.columns, texts, phoenix::Value::Null, |c, t| {
-                    phoenix::parse_value(c.ty, t)
+                    phoenix::parse_value_with(c.ty, t, fid.rounding)
                 })?;
                 phoenix::encode_row_key(table, &values, &mut key).map_err(|e| e.to_string())?;
             }
@@ -615,13 +632,13 @@ impl Schema {
                     .map(|comps| self.value_tuple(py, comps))
                     .collect()
             }
-            Decoder::Profile { schema } => {
-                let schema = schema.as_ref();
+            Decoder::Profile { schema, codec } => {
+                let (schema, codec) = (schema.as_ref(), *codec);
                 let all = py
                     .detach(|| {
                         keys.iter()
                             .enumerate()
-                            .map(|(i, k)| Decoder::profile(schema, k).map_err(|e| (i, e)))
+                            .map(|(i, k)| Decoder::profile(schema, codec, k).map_err(|e| (i, e)))
                             .collect::<Result<Vec<_>, _>>()
                     })
                     .map_err(|(i, e)| bad(i, &e))?;
@@ -716,15 +733,18 @@ fn field_err(e: PyErr, what: &str, i: usize, label: &str) -> PyErr {
 #[pymethods]
 impl Schema {
     #[new]
-    #[pyo3(signature = (spec, format = "hex", *, width = None, salt_buckets = None))]
+    #[pyo3(signature = (spec, format = "hex", *, width = None, salt_buckets = None, hbase_numeric = None, round = false))]
     fn new(
         spec: &str,
         format: &str,
         width: Option<u8>,
         salt_buckets: Option<u32>,
+        hbase_numeric: Option<&str>,
+        round: bool,
     ) -> PyResult<Self> {
         let fmt = Fmt::parse(format)?;
-        let dec = Decoder::new(fmt, Some(spec), width, salt_buckets, true)?;
+        let fid = Fidelity::new(fmt, hbase_numeric, round)?;
+        let dec = Decoder::new(fmt, Some(spec), width, salt_buckets, true, fid.codec)?;
         let (enc, labels) = match (&dec, fmt) {
             (
                 Decoder::Native {
@@ -742,7 +762,12 @@ impl Schema {
                 },
                 cols.iter().map(Col::to_string).collect(),
             ),
-            (Decoder::Profile { schema: Some(s) }, _) => match s {
+            (
+                Decoder::Profile {
+                    schema: Some(s), ..
+                },
+                _,
+            ) => match s {
                 cli_interop::Schema::Fdb(types) => (Encoder::Fdb(types.clone()), types.clone()),
                 cli_interop::Schema::Hbase(fields) => (
                     Encoder::Hbase(fields.clone()),
@@ -772,6 +797,7 @@ impl Schema {
             dec,
             enc,
             bulk,
+            fid,
             labels,
         })
     }
@@ -829,7 +855,7 @@ impl Schema {
             }
             enc => {
                 let texts = self.profile_texts(values, "values")?;
-                Self::profile_key(enc, &texts).map_err(encode_err)?
+                Self::profile_key(enc, &self.fid, &texts).map_err(encode_err)?
             }
         };
         key_object(py, self.fmt.is_text(), &key)
@@ -915,7 +941,7 @@ impl Schema {
                         let mut out = Vec::new();
                         let mut ends = Vec::with_capacity(rows.len());
                         for (r, texts) in rows.iter().enumerate() {
-                            let k = Self::profile_key(enc, texts)
+                            let k = Self::profile_key(enc, &self.fid, texts)
                                 .map_err(|e| format!("row {r}: {e}"))?;
                             out.extend_from_slice(&k);
                             ends.push(out.len());
@@ -977,12 +1003,72 @@ impl Schema {
         eq: Option<&Bound<'py, PyAny>>,
         str_prefix: Option<&str>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        if self.salt_buckets.is_some() {
-            return Err(value_err(
-                "a salted schema has one range per bucket: use the command line's range --salt-buckets"
-                    .into(),
-            ));
+        if let Some(n) = self.salt_buckets {
+            return Err(value_err(format!(
+                "a schema salted into {n} buckets has one range per bucket: use \
+                 Schema.ranges(...), which returns them all, bucket 0 first"
+            )));
         }
+        let (texts, preds) = self.range_query(prefix, [ge, gt, le, lt, eq], str_prefix)?;
+        crate::range_pair(
+            py,
+            self.fmt,
+            &self.key_options(None),
+            &self.fid,
+            &texts,
+            &preds,
+        )
+    }
+
+    /// The ranges of a query as `range` takes it, as a list of `(start,
+    /// end)`: for a salted schema one per salt bucket, bucket 0 first (the
+    /// command line's `range --salt-buckets N`: scan them all, or in
+    /// parallel, and merge); otherwise the one range of `range`.
+    #[pyo3(
+        signature = (prefix = None, ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None),
+        text_signature = "(self, prefix=(), ge=None, gt=None, le=None, lt=None, eq=None, str_prefix=None)"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn ranges<'py>(
+        &self,
+        py: Python<'py>,
+        prefix: Option<&Bound<'py, PyAny>>,
+        ge: Option<&Bound<'py, PyAny>>,
+        gt: Option<&Bound<'py, PyAny>>,
+        le: Option<&Bound<'py, PyAny>>,
+        lt: Option<&Bound<'py, PyAny>>,
+        eq: Option<&Bound<'py, PyAny>>,
+        str_prefix: Option<&str>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let (texts, preds) = self.range_query(prefix, [ge, gt, le, lt, eq], str_prefix)?;
+        let o = self.key_options(self.salt_buckets);
+        let pairs = crate::ranges(&o, &self.fid, &texts, &preds)?
+            .iter()
+            .map(|r| crate::range_tuple(py, self.fmt, r))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, pairs)
+    }
+}
+
+impl Schema {
+    fn key_options(&self, salt_buckets: Option<u32>) -> KeyOptions {
+        KeyOptions {
+            format: self.format.clone(),
+            width: self.width,
+            salt_buckets,
+        }
+    }
+
+    /// The component texts of a range query: the prefix values, and the
+    /// predicates `ge`, `gt`, `le`, `lt`, `eq` (in that order) and
+    /// `str_prefix` on the next field.
+    #[allow(clippy::type_complexity)]
+    fn range_query(
+        &self,
+        prefix: Option<&Bound<'_, PyAny>>,
+        [ge, gt, le, lt, eq]: [Option<&Bound<'_, PyAny>>; 5],
+        str_prefix: Option<&str>,
+    ) -> PyResult<(Vec<String>, Vec<(&'static str, String)>)> {
         let prefix_values = match prefix {
             None => Vec::new(),
             Some(p) => items(p, "prefix")?,
@@ -999,11 +1085,6 @@ impl Schema {
             str_prefix,
             |_, v| self.field_text(next, v),
         )?;
-        let o = KeyOptions {
-            format: self.format.clone(),
-            width: self.width,
-            salt_buckets: None,
-        };
-        crate::range_pair(py, self.fmt, &o, &texts, &preds)
+        Ok((texts, preds))
     }
 }

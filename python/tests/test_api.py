@@ -4,6 +4,7 @@ errors, with keys from the README and the golden fixtures."""
 import datetime
 import decimal
 import inspect
+import subprocess
 import uuid
 
 import pytest
@@ -278,3 +279,51 @@ def test_timestamps_outside_datetime():
             lexikey.decode(key)
         with pytest.raises(lexikey.DecodeError):
             lexikey.Schema("ts").decode_many([key])
+
+
+def lexikey_binary():
+    """The command-line binary of this workspace (cargo build puts it in
+    target/debug), or LEXIKEY_BIN."""
+    import os
+    import shutil
+
+    from conftest import REPO
+
+    for cand in (os.environ.get("LEXIKEY_BIN"), REPO / "target" / "debug" / "lexikey", shutil.which("lexikey")):
+        if cand and os.path.exists(cand):
+            return str(cand)
+    return None
+
+
+@pytest.mark.parametrize("fmt", ["hex", "decimal", "binary"])
+def test_salted_schema_ranges(fmt):
+    s = lexikey.Schema("str,i64.desc", fmt, salt_buckets=4)
+    with pytest.raises(ValueError, match="one range per bucket: use Schema.ranges"):
+        s.range(("metric",), ge=10)
+    ranges = s.ranges(("metric",), ge=10, lt=20)
+    assert len(ranges) == 4
+    # Bucket b's range holds exactly the matching keys salted into b.
+    for v in range(0, 40):
+        for name in ("metric", "metri", "metricA"):
+            key = s.encode((name, v))
+            inside = [i for i, (a, b) in enumerate(ranges) if a <= key < b]
+            if name == "metric" and 10 <= v < 20:
+                assert len(inside) == 1, (name, v)
+            else:
+                assert inside == [], (name, v)
+    # An unsalted schema: the one range of range(), in a list.
+    u = lexikey.Schema("str,i64.desc", fmt)
+    assert u.ranges(("metric",), ge=10) == [u.range(("metric",), ge=10)]
+    # The command line prints the same ranges (raw: two lines per bucket,
+    # binary keys as hex).
+    exe = lexikey_binary()
+    if exe is None:
+        pytest.skip("the lexikey binary is not built (cargo build -p lexikey-cli)")
+    out = subprocess.run(
+        [exe, "range", f"--format={fmt}", "--salt-buckets=4", "--ge=i64.desc:10", "--lt=i64.desc:20", "--", "str:metric"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    flat = [k if isinstance(k, str) else k.hex() for r in ranges for k in r]
+    assert flat == out
