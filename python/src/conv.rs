@@ -589,31 +589,55 @@ pub(crate) fn py_col_value<'py>(
 }
 
 /// The `(type, value)` pairs of a decoded interop key: types labelled as
-/// the command line labels them.
-pub(crate) fn py_decoded<'py>(py: Python<'py>, d: &Decoded) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    match d {
-        Decoded::Fdb(es) => es.iter().map(|e| fdb_pair(py, e)).collect(),
-        Decoded::Hbase(vs) => vs
-            .iter()
-            .map(|(f, v)| pair(py, &f.to_string(), hbase_value(py, v)?))
-            .collect(),
-        Decoded::Phoenix(vs) => vs
-            .iter()
-            .map(|(c, v)| pair(py, &c.to_string(), phoenix_value(py, *c, v)?))
-            .collect(),
-    }
+/// the command line labels them. `err(i, e)` turns the error of converting
+/// element `i` into the one raised.
+pub(crate) fn py_decoded<'py>(
+    py: Python<'py>,
+    d: &Decoded,
+    err: &dyn Fn(usize, PyErr) -> PyErr,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    decoded_each(d, err, |item| match item {
+        Item::Fdb(e) => fdb_pair(py, e),
+        Item::Hbase(f, v) => pair(py, &f.to_string(), hbase_value(py, v)?),
+        Item::Phoenix(c, v) => pair(py, &c.to_string(), phoenix_value(py, c, v)?),
+    })
 }
 
-/// The values alone (for `Schema.decode`).
+/// The values alone (for `Schema.decode`), `err` as in [`py_decoded`].
 pub(crate) fn py_decoded_values<'py>(
     py: Python<'py>,
     d: &Decoded,
+    err: &dyn Fn(usize, PyErr) -> PyErr,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    match d {
-        Decoded::Fdb(es) => es.iter().map(|e| fdb_value(py, e)).collect(),
-        Decoded::Hbase(vs) => vs.iter().map(|(_, v)| hbase_value(py, v)).collect(),
-        Decoded::Phoenix(vs) => vs.iter().map(|(c, v)| phoenix_value(py, *c, v)).collect(),
-    }
+    decoded_each(d, err, |item| match item {
+        Item::Fdb(e) => fdb_value(py, e),
+        Item::Hbase(_, v) => hbase_value(py, v),
+        Item::Phoenix(c, v) => phoenix_value(py, c, v),
+    })
+}
+
+/// One element of a decoded interop key.
+enum Item<'a> {
+    Fdb(&'a fdb::Element),
+    Hbase(&'a hbase::Field, &'a hbase::Value),
+    Phoenix(phoenix::Column, &'a phoenix::Value),
+}
+
+fn decoded_each<'py>(
+    d: &Decoded,
+    err: &dyn Fn(usize, PyErr) -> PyErr,
+    f: impl Fn(Item<'_>) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let items: Vec<Item<'_>> = match d {
+        Decoded::Fdb(es) => es.iter().map(Item::Fdb).collect(),
+        Decoded::Hbase(vs) => vs.iter().map(|(f, v)| Item::Hbase(f, v)).collect(),
+        Decoded::Phoenix(vs) => vs.iter().map(|(c, v)| Item::Phoenix(*c, v)).collect(),
+    };
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| f(item).map_err(|e| err(i, e)))
+        .collect()
 }
 
 pub(crate) fn pair<'py>(

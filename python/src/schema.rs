@@ -203,17 +203,105 @@ impl Decoder {
                             Some(col) => col.to_string(),
                             None => c.field().to_string(),
                         };
-                        conv::pair(py, &label, conv::py_col_value(py, col, c)?)
+                        let v = conv::py_col_value(py, col, c).map_err(|e| {
+                            self.value_err(py, e, "", key, i, || {
+                                native_offset(*format, salter.as_ref(), &comps, i)
+                            })
+                        })?;
+                        conv::pair(py, &label, v)
                     })
                     .collect()
             }
             Decoder::Profile { schema, codec } => {
                 let d = Self::profile(schema.as_ref(), *codec, key)
                     .map_err(|e| from_decode(&e, &show(key)))?;
-                conv::py_decoded(py, &d)
+                conv::py_decoded(py, &d, &|i, e| {
+                    self.value_err(py, e, "", key, i, || {
+                        profile_offset(schema.as_ref(), *codec, &d, i)
+                    })
+                })
             }
         }
     }
+
+    /// A value of `key` that decodes but is no Python value (a `ts` or
+    /// Phoenix date beyond `datetime`'s years 1 to 9999): its `DecodeError`
+    /// re-raised naming the value and at the byte offset of its component
+    /// (`offset()`; `at`: the message's prefix). Other errors as they are.
+    fn value_err(
+        &self,
+        py: Python<'_>,
+        e: PyErr,
+        at: &str,
+        key: &[u8],
+        i: usize,
+        offset: impl FnOnce() -> usize,
+    ) -> PyErr {
+        if !e.is_instance_of::<crate::errors::DecodeError>(py) {
+            return e;
+        }
+        let offset = offset();
+        decode_err(
+            format!(
+                "{at}invalid key {}: value {} at byte {offset}: {}",
+                show(key),
+                i + 1,
+                e.value(py)
+            ),
+            offset,
+        )
+    }
+}
+
+/// The byte offset of component `i` of a native key that decoded to
+/// `comps`: decoding is canonical, so the components before it encode to
+/// exactly the bytes before it (then a separator in the text formats),
+/// after the salt.
+fn native_offset(
+    format: Format,
+    salter: Option<&Salter>,
+    comps: &[Component<'_>],
+    i: usize,
+) -> usize {
+    let mut before = Vec::new();
+    // Cannot fail: the components were decoded from a key of this format.
+    let _ = tuple::encode_into(format, &comps[..i], &mut before);
+    salter.map_or(0, Salter::salt_len) + before.len() + usize::from(i > 0 && format.is_text())
+}
+
+/// The byte offset of element `i` of an interop key that decoded to `d`:
+/// the key of the elements up to `i` (re-encoded: decoding is canonical)
+/// less element `i`'s own bytes. Exact for the values that can fail to
+/// convert (Phoenix `DATE`/`TIME`/`TIMESTAMP`: fixed width, no separator).
+fn profile_offset(
+    schema: Option<&cli_interop::Schema>,
+    codec: hbase::Codec,
+    d: &Decoded,
+    i: usize,
+) -> usize {
+    let (mut upto, mut own) = (Vec::new(), Vec::new());
+    match d {
+        Decoded::Fdb(es) => {
+            fdb::pack(&es[..i], &mut upto);
+            return upto.len();
+        }
+        Decoded::Hbase(vs) => {
+            let (fields, values): (Vec<_>, Vec<_>) = vs[..=i].iter().cloned().unzip();
+            let _ = codec.encode_struct(&fields, &values, &mut upto);
+            let _ = codec.encode_value(vs[i].0, &vs[i].1, &mut own);
+        }
+        Decoded::Phoenix(vs) => {
+            let Some(cli_interop::Schema::Phoenix(table)) = schema else {
+                return 0;
+            };
+            let mut table = table.clone();
+            table.columns.truncate(i + 1);
+            let values: Vec<_> = vs[..=i].iter().map(|(_, v)| v.clone()).collect();
+            let _ = phoenix::encode_row_key(&table, &values, &mut upto);
+            let _ = phoenix::encode_value(vs[i].0, &vs[i].1, &mut own);
+        }
+    }
+    upto.len().saturating_sub(own.len())
 }
 
 fn show(key: &[u8]) -> String {
@@ -595,14 +683,16 @@ impl Schema {
         keys: &[Vec<u8>],
         many: bool,
     ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
-        let bad = |i: usize, e: &DecodeError| {
-            let at = if many {
+        let at = |i: usize| {
+            if many {
                 format!("key {i}: ")
             } else {
                 String::new()
-            };
+            }
+        };
+        let bad = |i: usize, e: &DecodeError| {
             decode_err(
-                format!("{at}invalid key {}: {e}", show(&keys[i])),
+                format!("{}invalid key {}: {e}", at(i), show(&keys[i])),
                 e.offset(),
             )
         };
@@ -629,7 +719,22 @@ impl Schema {
                     })
                     .map_err(|(i, e)| bad(i, &e))?;
                 all.iter()
-                    .map(|comps| self.value_tuple(py, comps))
+                    .enumerate()
+                    .map(|(k, comps)| {
+                        let values = comps
+                            .iter()
+                            .enumerate()
+                            .map(|(i, c)| {
+                                let col = self.cols().and_then(|cs| cs.get(i));
+                                conv::py_col_value(py, col, c).map_err(|e| {
+                                    self.dec.value_err(py, e, &at(k), &keys[k], i, || {
+                                        native_offset(format, salter, comps, i)
+                                    })
+                                })
+                            })
+                            .collect::<PyResult<Vec<_>>>()?;
+                        PyTuple::new(py, values)
+                    })
                     .collect()
             }
             Decoder::Profile { schema, codec } => {
@@ -643,27 +748,26 @@ impl Schema {
                     })
                     .map_err(|(i, e)| bad(i, &e))?;
                 all.iter()
-                    .map(|d| PyTuple::new(py, conv::py_decoded_values(py, d)?))
+                    .enumerate()
+                    .map(|(k, d)| {
+                        let values = conv::py_decoded_values(py, d, &|i, e| {
+                            self.dec.value_err(py, e, &at(k), &keys[k], i, || {
+                                profile_offset(schema, codec, d, i)
+                            })
+                        })?;
+                        PyTuple::new(py, values)
+                    })
                     .collect()
             }
         }
     }
 
-    fn value_tuple<'py>(
-        &self,
-        py: Python<'py>,
-        comps: &[Component<'_>],
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        let cols = match &self.dec {
+    /// The native schema's columns.
+    fn cols(&self) -> Option<&[Col]> {
+        match &self.dec {
             Decoder::Native { cols, .. } => cols.as_deref(),
             Decoder::Profile { .. } => None,
-        };
-        let values = comps
-            .iter()
-            .enumerate()
-            .map(|(i, c)| conv::py_col_value(py, cols.and_then(|cs| cs.get(i)), c))
-            .collect::<PyResult<Vec<_>>>()?;
-        PyTuple::new(py, values)
+        }
     }
 
     /// The component text of value `v` of field `i`.
