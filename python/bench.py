@@ -35,6 +35,9 @@ def python_hex_key(s: str, n: int) -> str:
     return body + "#l%016X" % (n + (1 << 63))
 
 
+RUNS = 5
+
+
 def best_of(runs: int, f: Callable[[], object]) -> Tuple[float, float]:
     """The best wall-clock and CPU (this process) seconds of `runs` calls.
     On a shared machine the CPU time is the steadier number."""
@@ -57,15 +60,16 @@ def main() -> None:
     def show(name: str, t: Tuple[float, float]) -> None:
         print(f"{name:28} {n / t[0]:>12,.0f} rows/s wall ({t[0]:.3f} s)   {n / t[1]:>12,.0f} rows/s CPU ({t[1]:.3f} s)")
 
-    ours = best_of(3, lambda: schema.encode_many(rows))
-    base = best_of(2, lambda: [python_hex_key(s, v) for s, v in rows])
+    # The same number of runs for both: the best of RUNS.
+    ours = best_of(RUNS, lambda: schema.encode_many(rows))
+    base = best_of(RUNS, lambda: [python_hex_key(s, v) for s, v in rows])
     print(f"lexikey {lexikey.__version__} from {os.path.dirname(lexikey.__file__)}")
     print(f"rows: {n:,}; load average {os.getloadavg()[0]:.1f} (1 min)")
     show("lexikey Schema.encode_many", ours)
     show("pure-Python hex keys", base)
     print(f"speed-up: {base[0] / ours[0]:.1f}x wall, {base[1] / ours[1]:.1f}x CPU")
     keys = schema.encode_many(rows)
-    show("lexikey Schema.decode_many", best_of(3, lambda: schema.decode_many(keys)))
+    show("lexikey Schema.decode_many", best_of(RUNS, lambda: schema.decode_many(keys)))
 
 
 if __name__ == "__main__":

@@ -176,7 +176,9 @@ impl Bulk {
             if ffi::Py_TYPE(row) != &raw mut ffi::PyTuple_Type && ffi::PyTuple_Check(row) == 0 {
                 return false;
             }
-            if usize::try_from(ffi::PyTuple_Size(row)).ok() != Some(self.slots.len()) {
+            // Py_SIZE: the tuple's length field (PyVarObject, in the
+            // limited API), no call.
+            if usize::try_from(ffi::Py_SIZE(row)).ok() != Some(self.slots.len()) {
                 return false;
             }
             for (i, slot) in self.slots.iter().enumerate() {
