@@ -192,6 +192,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn more_options_go_to_the_command() {
+        let o = KeyOptions::new("hbase-ordered");
+        let legacy = encode_with(&o, &["--hbase-numeric=legacy"], &["numeric:1E+702"]).unwrap();
+        assert_eq!(legacy, [0x22, 0xf1, 0x6f, 0xc8]);
+        assert!(encode(&o, &["numeric:1E+702"]).unwrap() != legacy);
+        let p = KeyOptions::new("phoenix");
+        let d = "decimal:99.9999999999999999999999999999999999999";
+        assert_eq!(encode_with(&p, &["--round"], &[d]).unwrap(), [0xc2, 0x02]);
+        assert!(encode(&p, &[d]).is_err());
+        let r = range_with(&p, &["--round"], &[d], &[]).unwrap();
+        assert_eq!(r.len(), 1);
+        let e = encode_with(&KeyOptions::new("hex"), &["--round"], &["str:a"]).unwrap_err();
+        assert!(format!("{e:#}").contains("--round applies only to --format phoenix"));
+    }
+
+    #[test]
     fn errors_are_the_commands() {
         let o = KeyOptions::new("hex");
         let e = encode(&o, &["i32:3000000000"]).unwrap_err();

@@ -520,11 +520,15 @@ fn reverse(n: &Bound<'_, PyAny>) -> PyResult<i64> {
 /// - encode(components, format="hex") -> str | bytes
 /// - decode(key, schema=None, format="hex") -> list[(type, value)]
 /// - Schema("str,i64.desc", format="hex"): encode / decode / encode_many /
-///   decode_many (bulk, GIL released) / range
+///   decode_many (bulk, GIL released) / range / ranges (one per salt bucket)
 /// - range(components, ge=..., lt=...) -> (start, end);
 ///   render(start, end, "hbase", "table") -> the store's syntax
 /// - reverse(n) -> 9223372036854775807 - n
-/// - Allocator(store_url, table): decreasing row IDs for upside-down tables
+/// - Allocator(store_url, table, start=..., floor=...): decreasing row IDs
+///   for upside-down tables
+/// - hbase_numeric="legacy" (hbase-ordered keys of HBase 2.4) and round=True
+///   (Phoenix DECIMALs of over 38 digits): the command line's
+///   --hbase-numeric and --round
 /// - DecodeError (.offset), EncodeError: ValueError; AllocError
 ///   (.kind, .ids; ContentionError, ExhaustedError): RuntimeError
 ///
