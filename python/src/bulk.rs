@@ -360,8 +360,15 @@ impl<'py> Keys<'py> {
             .map_err(|_| pyo3::exceptions::PyOverflowError::new_err("too many rows"))?;
         // SAFETY: the GIL is held; the result is a new list of `n` NULL
         // items (every one set by `push` or cut by `finish` before Python
-        // sees the list) or NULL with an error set.
-        let list = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyList_New(size))? };
+        // sees the list) or NULL with an error set. Untracked by the garbage
+        // collector until `finish`: `gc.get_objects()` (in another thread
+        // while the GIL is released, or in Python code the general path
+        // runs) must not hand out a list with NULL items.
+        let list = unsafe {
+            let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(size))?;
+            ffi::PyObject_GC_UnTrack(list.as_ptr().cast());
+            list
+        };
         Ok(Keys {
             list: list.cast_into::<PyList>()?,
             len: 0,
@@ -388,9 +395,15 @@ impl<'py> Keys<'py> {
 
     /// The list of the keys pushed (a list made longer than the rows it
     /// got, because the input list shrank meanwhile, is cut).
+    #[allow(unsafe_code)]
     pub(crate) fn finish(self) -> PyResult<Bound<'py, PyList>> {
-        if self.len < self.cap {
-            self.list.del_slice(self.len, self.cap)?;
+        if self.cap > 0 {
+            if self.len < self.cap {
+                self.list.del_slice(self.len, self.cap)?;
+            }
+            // SAFETY: the GIL is held; the list, untracked by `new` (made
+            // with `cap` > 0) and never tracked since, now holds no NULL.
+            unsafe { ffi::PyObject_GC_Track(self.list.as_ptr().cast()) };
         }
         Ok(self.list)
     }

@@ -162,3 +162,35 @@ def test_first_bad_row_wins_over_a_later_failure():
 
     with pytest.raises(RuntimeError, match="the source failed"):
         s.encode_many(failing())
+
+
+def test_result_list_is_tracked_and_complete():
+    # The result list is made at its length, untracked by the garbage
+    # collector while it has empty slots; the caller gets it tracked.
+    import gc
+    import threading
+
+    s = lexikey.Schema("str,i64")
+    rows = [("k", i) for i in range(3 * CHUNK + 7)]
+    stop = threading.Event()
+    seen = []
+
+    def collector():
+        # Another thread looks at every list while encode_many releases the
+        # GIL between chunks: no list with an empty slot is ever visible.
+        while not stop.is_set():
+            for o in gc.get_objects():
+                if type(o) is list and len(o) == len(rows) and o is not rows:
+                    seen.append(all(isinstance(k, str) for k in o))
+
+    t = threading.Thread(target=collector)
+    t.start()
+    try:
+        for _ in range(5):
+            keys = s.encode_many(rows)
+            assert gc.is_tracked(keys)
+            assert keys == [s.encode(r) for r in rows]
+    finally:
+        stop.set()
+        t.join()
+    assert all(seen)
