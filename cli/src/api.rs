@@ -110,7 +110,17 @@ fn unhex(text: &[u8]) -> Result<Vec<u8>> {
 /// # Errors
 /// Whatever `lexikey encode` refuses, with its message.
 pub fn encode(o: &KeyOptions, components: &[&str]) -> Result<Vec<u8>> {
+    encode_with(o, &[], components)
+}
+
+/// [`encode`] with more of the command's options, each one argument as
+/// written on the command line (`"--hbase-numeric=legacy"`, `"--round"`).
+///
+/// # Errors
+/// As [`encode`].
+pub fn encode_with(o: &KeyOptions, options: &[&str], components: &[&str]) -> Result<Vec<u8>> {
     let mut argv = o.argv("encode");
+    argv.extend(options.iter().map(OsString::from));
     argv.push("--".into());
     argv.extend(components.iter().map(OsString::from));
     let out = run(&argv)?;
@@ -127,7 +137,21 @@ pub fn encode(o: &KeyOptions, components: &[&str]) -> Result<Vec<u8>> {
 /// Whatever `lexikey range` refuses, with its message (an empty range is
 /// "no key can match …").
 pub fn range(o: &KeyOptions, prefix: &[&str], preds: &[(&str, String)]) -> Result<Vec<KeyRange>> {
+    range_with(o, &[], prefix, preds)
+}
+
+/// [`range`] with more of the command's options, as in [`encode_with`].
+///
+/// # Errors
+/// As [`range`].
+pub fn range_with(
+    o: &KeyOptions,
+    options: &[&str],
+    prefix: &[&str],
+    preds: &[(&str, String)],
+) -> Result<Vec<KeyRange>> {
     let mut argv = o.argv("range");
+    argv.extend(options.iter().map(OsString::from));
     for (name, value) in preds {
         if !matches!(*name, "ge" | "gt" | "le" | "lt" | "eq" | "prefix") {
             bail!("unknown predicate {name:?}: expected ge, gt, le, lt, eq or prefix");
@@ -166,6 +190,22 @@ pub fn range(o: &KeyOptions, prefix: &[&str], preds: &[(&str, String)]) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn more_options_go_to_the_command() {
+        let o = KeyOptions::new("hbase-ordered");
+        let legacy = encode_with(&o, &["--hbase-numeric=legacy"], &["numeric:1E+702"]).unwrap();
+        assert_eq!(legacy, [0x22, 0xf1, 0x6f, 0xc8]);
+        assert!(encode(&o, &["numeric:1E+702"]).unwrap() != legacy);
+        let p = KeyOptions::new("phoenix");
+        let d = "decimal:99.9999999999999999999999999999999999999";
+        assert_eq!(encode_with(&p, &["--round"], &[d]).unwrap(), [0xc2, 0x02]);
+        assert!(encode(&p, &[d]).is_err());
+        let r = range_with(&p, &["--round"], &[d], &[]).unwrap();
+        assert_eq!(r.len(), 1);
+        let e = encode_with(&KeyOptions::new("hex"), &["--round"], &["str:a"]).unwrap_err();
+        assert!(format!("{e:#}").contains("--round applies only to --format phoenix"));
+    }
 
     #[test]
     fn errors_are_the_commands() {

@@ -45,8 +45,12 @@ def encode(
     *,
     salt_buckets: Optional[int] = None,
     width: Optional[int] = None,
+    hbase_numeric: Optional[str] = None,
+    round: bool = False,
 ) -> Key:
-    """The key of a tuple of components (str for text formats, bytes otherwise)."""
+    """The key of a tuple of components (str for text formats, bytes otherwise).
+    hbase_numeric="legacy": HBase 2.4's numerics (hbase-ordered); round=True:
+    a phoenix DECIMAL of over 38 digits rounded as Phoenix stores it."""
 
 def decode(
     key: KeyArg,
@@ -55,6 +59,7 @@ def decode(
     *,
     salt_buckets: Optional[int] = None,
     width: Optional[int] = None,
+    hbase_numeric: Optional[str] = None,
 ) -> list[Tuple[str, Any]]:
     """The (type, value) pairs of a key."""
 
@@ -69,6 +74,8 @@ def range(
     str_prefix: Optional[str] = None,
     *,
     width: Optional[int] = None,
+    hbase_numeric: Optional[str] = None,
+    round: bool = False,
 ) -> Tuple[Optional[Key], Optional[Key]]:
     """The half-open key range (start, end) of a query; None is unbounded."""
 
@@ -90,6 +97,8 @@ class Schema:
         *,
         width: Optional[int] = None,
         salt_buckets: Optional[int] = None,
+        hbase_numeric: Optional[str] = None,
+        round: bool = False,
     ) -> None: ...
     @property
     def spec(self) -> str: ...
@@ -115,12 +124,36 @@ class Schema:
         eq: Any = None,
         str_prefix: Optional[str] = None,
     ) -> Tuple[Optional[Key], Optional[Key]]:
-        """The key range of a prefix of values and predicates on the next field."""
+        """The key range of a prefix of values and predicates on the next field
+        (a salted schema: ValueError, see ranges)."""
+    def ranges(
+        self,
+        prefix: Sequence[Any] = (),
+        ge: Any = None,
+        gt: Any = None,
+        le: Any = None,
+        lt: Any = None,
+        eq: Any = None,
+        str_prefix: Optional[str] = None,
+    ) -> list[Tuple[Optional[Key], Optional[Key]]]:
+        """The ranges of a query: one per salt bucket (bucket 0 first) for a
+        salted schema, else [range(...)]."""
 
 class Allocator:
     """Decreasing row IDs for an upside-down table in a store."""
 
-    def __init__(self, store_url: str, table: str, format: str = "hex", guard: bool = False) -> None: ...
+    def __init__(
+        self,
+        store_url: str,
+        table: str,
+        format: str = "hex",
+        guard: bool = False,
+        *,
+        start: Optional[int] = None,
+        floor: Optional[int] = None,
+    ) -> None:
+        """`start`: an empty table's first ID (default 2**64 - 1); `floor`:
+        the smallest ID handed out (default 0)."""
     def insert(self, value: Union[bytes, bytearray]) -> int:
         """Inserts a row and returns its new ID."""
     def insert_many(self, values: Iterable[Union[bytes, bytearray]]) -> list[int]:

@@ -16,7 +16,8 @@ use crate::errors::{alloc_err, value_err};
 
 /// Decreasing row IDs for an upside-down table: the newest row gets the
 /// smallest key, so "latest first" is a forward scan that stops after one
-/// row. `Allocator(store_url, table, format="hex", guard=False)`.
+/// row. `Allocator(store_url, table, format="hex", guard=False, *,
+/// start=None, floor=None)`.
 ///
 /// `store_url` is any store the command line accepts: `redb:PATH` (embedded,
 /// one process at a time), `redis://HOST:PORT`,
@@ -25,6 +26,12 @@ use crate::errors::{alloc_err, value_err};
 /// `(str:TABLE, u64:ID)` in `format` (`hex`, `base64`, `decimal`,
 /// `binary`), the first row gets ID 18446744073709551615. `guard=True`
 /// keeps a low-water mark so a deleted newest ID is never handed out again.
+/// `start` (keyword) is the ID of an empty table's first row (default
+/// 18446744073709551615) and `floor` the smallest ID ever handed out
+/// (default 0; below it `insert` raises `ExhaustedError`): the core's
+/// `AllocatorConfig::start` and `floor`. Every client of a table should
+/// give the same. (The command line's `alloc` has no such options: its
+/// tables use the defaults.)
 /// Processes and threads may share a table: no ID is ever returned twice.
 ///
 /// - `insert(value: bytes) -> int`, `insert_many(values) -> list[int]`
@@ -81,14 +88,23 @@ fn row<'py>(py: Python<'py>, id: u64, v: &[u8]) -> PyResult<Bound<'py, PyTuple>>
 #[pymethods]
 impl Allocator {
     #[new]
-    #[pyo3(signature = (store_url, table, format = "hex", guard = false))]
+    #[pyo3(signature = (store_url, table, format = "hex", guard = false, *, start = None, floor = None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         store_url: &str,
         table: &str,
         format: &str,
         guard: bool,
+        start: Option<&Bound<'_, PyAny>>,
+        floor: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let id = |v: Option<&Bound<'_, PyAny>>, name: &str| -> PyResult<Option<u64>> {
+            v.map(|v| crate::conv::int::<u64>(v, &format!("{name} (0 to 18446744073709551615)")))
+                .transpose()
+                .map_err(|e| value_err(e.value(py).to_string()))
+        };
+        let (start, floor) = (id(start, "start")?, id(floor, "floor")?);
         let format = Format::parse(format).map_err(|e| {
             value_err(format!(
                 "{e} (an allocator's keys are in a native format: hex, base64, decimal or binary)"
@@ -100,6 +116,12 @@ impl Allocator {
         let mut config = AllocatorConfig::new(format, &[Component::asc(table.to_string())]);
         if guard {
             config = config.with_guard(true);
+        }
+        if let Some(start) = start {
+            config = config.with_start(start);
+        }
+        if let Some(floor) = floor {
+            config = config.with_floor(floor);
         }
         let inner = RustAllocator::new(store, config).map_err(|e| alloc_err(py, &e, &[]))?;
         Ok(Allocator {

@@ -54,15 +54,28 @@ pub(crate) fn default_geo() -> PyResult<GeoOpts> {
 
 /// The UTF-8 text of a `str` without a copy (`None`, the error cleared, for
 /// a `str` holding lone surrogates).
+pub(crate) fn utf8<'a>(s: &'a Bound<'_, PyString>) -> Option<&'a str> {
+    // SAFETY: `s` is a live `str` (the GIL is held: we have a `Bound`) and
+    // outlives `'a`.
+    #[allow(unsafe_code)]
+    unsafe {
+        utf8_raw(s.as_ptr())
+    }
+}
+
+/// [`utf8`] of a raw `str` pointer.
 ///
 /// `PyUnicode_AsUTF8AndSize` caches the UTF-8 form in the object (for an
 /// ASCII string it is the string's own buffer). It is in every CPython 3
 /// (in the limited API from 3.10 only, which is why `pyo3::ffi` under
 /// `abi3-py39` does not declare it; the symbol is the interpreter's own and
-/// resolved when the module is loaded). One of the two `unsafe` blocks of
-/// the package, with [`str_of_utf8`].
+/// resolved when the module is loaded).
+///
+/// # Safety
+/// The GIL is held, `obj` is a live `str`, and the result is not used once
+/// `obj` may have been freed (the bytes belong to it).
 #[allow(unsafe_code)]
-pub(crate) fn utf8<'a>(s: &'a Bound<'_, PyString>) -> Option<&'a str> {
+pub(crate) unsafe fn utf8_raw<'a>(obj: *mut pyo3::ffi::PyObject) -> Option<&'a str> {
     extern "C" {
         fn PyUnicode_AsUTF8AndSize(
             unicode: *mut pyo3::ffi::PyObject,
@@ -70,17 +83,17 @@ pub(crate) fn utf8<'a>(s: &'a Bound<'_, PyString>) -> Option<&'a str> {
         ) -> *const std::os::raw::c_char;
     }
     let mut n: pyo3::ffi::Py_ssize_t = 0;
-    // SAFETY: `s` is a live `str` (the GIL is held: we have a `Bound`);
-    // the call returns NULL with an exception set, or a pointer to `n`
-    // bytes of valid UTF-8 owned by `s`, which outlives `'a`.
-    let p = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut n) };
+    // SAFETY: per the contract; the call returns NULL with an exception
+    // set, or a pointer to `n` bytes of valid UTF-8 owned by `obj`.
+    let p = unsafe { PyUnicode_AsUTF8AndSize(obj, &mut n) };
     if p.is_null() {
-        drop(PyErr::take(s.py()));
+        // SAFETY: the GIL is held.
+        unsafe { pyo3::ffi::PyErr_Clear() };
         return None;
     }
     let len = usize::try_from(n).ok()?;
     // SAFETY: as above: `len` bytes at `p`, valid UTF-8 (CPython's encoder
-    // wrote them; it refuses lone surrogates), alive while `s` is.
+    // wrote them; it refuses lone surrogates), alive while `obj` is.
     Some(unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(p.cast::<u8>(), len)) })
 }
 
@@ -576,31 +589,55 @@ pub(crate) fn py_col_value<'py>(
 }
 
 /// The `(type, value)` pairs of a decoded interop key: types labelled as
-/// the command line labels them.
-pub(crate) fn py_decoded<'py>(py: Python<'py>, d: &Decoded) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    match d {
-        Decoded::Fdb(es) => es.iter().map(|e| fdb_pair(py, e)).collect(),
-        Decoded::Hbase(vs) => vs
-            .iter()
-            .map(|(f, v)| pair(py, &f.to_string(), hbase_value(py, v)?))
-            .collect(),
-        Decoded::Phoenix(vs) => vs
-            .iter()
-            .map(|(c, v)| pair(py, &c.to_string(), phoenix_value(py, *c, v)?))
-            .collect(),
-    }
+/// the command line labels them. `err(i, e)` turns the error of converting
+/// element `i` into the one raised.
+pub(crate) fn py_decoded<'py>(
+    py: Python<'py>,
+    d: &Decoded,
+    err: &dyn Fn(usize, PyErr) -> PyErr,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    decoded_each(d, err, |item| match item {
+        Item::Fdb(e) => fdb_pair(py, e),
+        Item::Hbase(f, v) => pair(py, &f.to_string(), hbase_value(py, v)?),
+        Item::Phoenix(c, v) => pair(py, &c.to_string(), phoenix_value(py, c, v)?),
+    })
 }
 
-/// The values alone (for `Schema.decode`).
+/// The values alone (for `Schema.decode`), `err` as in [`py_decoded`].
 pub(crate) fn py_decoded_values<'py>(
     py: Python<'py>,
     d: &Decoded,
+    err: &dyn Fn(usize, PyErr) -> PyErr,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    match d {
-        Decoded::Fdb(es) => es.iter().map(|e| fdb_value(py, e)).collect(),
-        Decoded::Hbase(vs) => vs.iter().map(|(_, v)| hbase_value(py, v)).collect(),
-        Decoded::Phoenix(vs) => vs.iter().map(|(c, v)| phoenix_value(py, *c, v)).collect(),
-    }
+    decoded_each(d, err, |item| match item {
+        Item::Fdb(e) => fdb_value(py, e),
+        Item::Hbase(_, v) => hbase_value(py, v),
+        Item::Phoenix(c, v) => phoenix_value(py, c, v),
+    })
+}
+
+/// One element of a decoded interop key.
+enum Item<'a> {
+    Fdb(&'a fdb::Element),
+    Hbase(&'a hbase::Field, &'a hbase::Value),
+    Phoenix(phoenix::Column, &'a phoenix::Value),
+}
+
+fn decoded_each<'py>(
+    d: &Decoded,
+    err: &dyn Fn(usize, PyErr) -> PyErr,
+    f: impl Fn(Item<'_>) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let items: Vec<Item<'_>> = match d {
+        Decoded::Fdb(es) => es.iter().map(Item::Fdb).collect(),
+        Decoded::Hbase(vs) => vs.iter().map(|(f, v)| Item::Hbase(f, v)).collect(),
+        Decoded::Phoenix(vs) => vs.iter().map(|(c, v)| Item::Phoenix(*c, v)).collect(),
+    };
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| f(item).map_err(|e| err(i, e)))
+        .collect()
 }
 
 pub(crate) fn pair<'py>(

@@ -12,10 +12,12 @@
 //!   key raises `DecodeError` with the byte offset the Rust error carries.
 //! - **No panic reaches Python**: every failure is a Python exception.
 //!
-//! What it does not do: a second codec (there is none in Python), salted
-//! ranges (one range per bucket: use the command line), geo grids other
-//! than the default (Hilbert, 32 bits per axis).
+//! What it does not do: a second codec (there is none in Python), geo
+//! grids other than the default (Hilbert, 32 bits per axis). Salted ranges
+//! are one range per bucket: `Schema.ranges` returns the list (`range`
+//! keeps the contract's single `(start, end)`).
 
+use lexikey::interop::{hbase, phoenix};
 use lexikey::render::{render as render_range, Dialect, RenderOptions};
 use lexikey::{Format, KeyRange};
 use lexikey_cli::api::{self, KeyOptions};
@@ -24,6 +26,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
 
 mod alloc;
+mod bulk;
 mod conv;
 mod errors;
 mod schema;
@@ -53,6 +56,64 @@ impl Fmt {
 
     pub(crate) fn is_text(self) -> bool {
         matches!(self, Fmt::Native(f) if f.is_text())
+    }
+}
+
+/// The fidelity options of the interop profiles: the command line's
+/// `--hbase-numeric current|legacy` (`hbase-ordered`: the numeric encoding
+/// of HBase 2.5.0 and later, or of 2.4.x and older, before HBASE-26566)
+/// and `--round` (`phoenix`: a `DECIMAL` of more than 38 significant digits
+/// rounded half up, as Phoenix stores it, instead of refused).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Fidelity {
+    /// The `hbase-ordered` codec.
+    pub(crate) codec: hbase::Codec,
+    /// The `phoenix` `DECIMAL` rounding.
+    pub(crate) rounding: phoenix::DecimalRounding,
+    /// The same as command-line options.
+    args: Vec<String>,
+}
+
+impl Fidelity {
+    /// The options `hbase_numeric` and `round` of a call in format `fmt`,
+    /// each refused where the command line refuses it.
+    pub(crate) fn new(fmt: Fmt, hbase_numeric: Option<&str>, round: bool) -> PyResult<Fidelity> {
+        let name = match fmt {
+            Fmt::Native(f) => f.to_string(),
+            Fmt::Profile(p) => p.name().to_string(),
+        };
+        let mut fid = Fidelity::default();
+        if let Some(v) = hbase_numeric {
+            if fmt != Fmt::Profile(Profile::Hbase) {
+                return Err(value_err(format!(
+                    "hbase_numeric applies only to the hbase-ordered format, not {name}"
+                )));
+            }
+            let n = hbase::NumericEncoding::from_name(v).ok_or_else(|| {
+                value_err(format!(
+                    "invalid hbase_numeric {v:?}: expected \"current\" (HBase 2.5.0 and later, the \
+                     default) or \"legacy\" (HBase 2.4.x and older, before HBASE-26566)"
+                ))
+            })?;
+            fid.codec = hbase::Codec::new(n);
+            fid.args.push(format!("--hbase-numeric={v}"));
+        }
+        if round {
+            if fmt != Fmt::Profile(Profile::Phoenix) {
+                return Err(value_err(format!(
+                    "round applies only to the phoenix format (a DECIMAL of more than 38 \
+                     digits), not {name}"
+                )));
+            }
+            fid.rounding = phoenix::DecimalRounding::HalfUp;
+            fid.args.push("--round".to_string());
+        }
+        Ok(fid)
+    }
+
+    /// The options as the command line takes them.
+    pub(crate) fn args(&self) -> Vec<&str> {
+        self.args.iter().map(String::as_str).collect()
     }
 }
 
@@ -192,8 +253,11 @@ fn options(format: &str, width: Option<u8>, salt_buckets: Option<u32>) -> KeyOpt
 /// `base64`, `decimal`) and `bytes` for `binary`, `fdb-tuple`,
 /// `hbase-ordered` and `phoenix` (each with its own component types, as on
 /// the command line). `salt_buckets` and `width` are the command line's
-/// `--salt-buckets` and `--width`. An empty list is the empty key (except
-/// for `phoenix`, whose row keys are never empty).
+/// `--salt-buckets` and `--width`; `hbase_numeric="legacy"`
+/// (`hbase-ordered`: the numeric encoding of HBase 2.4.x and older) and
+/// `round=True` (`phoenix`: a `DECIMAL` of more than 38 digits rounded as
+/// Phoenix stores it) are `--hbase-numeric` and `--round`. An empty list is
+/// the empty key (except for `phoenix`, whose row keys are never empty).
 ///
 /// >>> lexikey.encode(["str:population", ("i64", 3831868)])
 /// 'population#l80000000003A783C'
@@ -201,15 +265,18 @@ fn options(format: &str, width: Option<u8>, salt_buckets: Option<u32>) -> KeyOpt
 /// Raises `EncodeError` for a component or value that cannot be encoded and
 /// `ValueError` for an unknown format.
 #[pyfunction]
-#[pyo3(signature = (components, format = "hex", *, salt_buckets = None, width = None))]
+#[pyo3(signature = (components, format = "hex", *, salt_buckets = None, width = None, hbase_numeric = None, round = false))]
 fn encode<'py>(
     py: Python<'py>,
     components: &Bound<'py, PyAny>,
     format: &str,
     salt_buckets: Option<u32>,
     width: Option<u8>,
+    hbase_numeric: Option<&str>,
+    round: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let fmt = Fmt::parse(format)?;
+    let fid = Fidelity::new(fmt, hbase_numeric, round)?;
     let texts = texts(fmt, components)?;
     if texts.is_empty() && salt_buckets.is_none() && fmt != Fmt::Profile(Profile::Phoenix) {
         // The empty tuple: the empty key (the command line needs a COMPONENT;
@@ -217,7 +284,7 @@ fn encode<'py>(
         return key_object(py, fmt.is_text(), b"");
     }
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let key = api::encode(&options(format, width, salt_buckets), &refs)
+    let key = api::encode_with(&options(format, width, salt_buckets), &fid.args(), &refs)
         .map_err(|e| encode_err(format!("{e:#}")))?;
     key_object(py, fmt.is_text(), &key)
 }
@@ -229,7 +296,9 @@ fn encode<'py>(
 /// `decimal`, `binary`, `hbase-ordered` and `phoenix` keys; without it,
 /// `hex` and `base64` keys are read by their tags and `fdb-tuple` keys are
 /// self-describing. Types are labelled as the command line labels them
-/// (`"i64"`, `"str.desc"`, `"int"`, `"char(4)"`).
+/// (`"i64"`, `"str.desc"`, `"int"`, `"char(4)"`). `hbase_numeric="legacy"`
+/// reads `hbase-ordered` numerics as HBase 2.4.x and older wrote them
+/// (`--hbase-numeric legacy`).
 ///
 /// >>> lexikey.decode("population#l80000000003A783C")
 /// [('str', 'population'), ('i64', 3831868)]
@@ -237,7 +306,7 @@ fn encode<'py>(
 /// Raises `DecodeError` (with `.offset`) for a key that does not decode and
 /// `ValueError` for a bad format or schema.
 #[pyfunction]
-#[pyo3(signature = (key, schema = None, format = "hex", *, salt_buckets = None, width = None))]
+#[pyo3(signature = (key, schema = None, format = "hex", *, salt_buckets = None, width = None, hbase_numeric = None))]
 fn decode<'py>(
     py: Python<'py>,
     key: &Bound<'py, PyAny>,
@@ -245,9 +314,11 @@ fn decode<'py>(
     format: &str,
     salt_buckets: Option<u32>,
     width: Option<u8>,
+    hbase_numeric: Option<&str>,
 ) -> PyResult<Bound<'py, PyList>> {
     let fmt = Fmt::parse(format)?;
-    let dec = schema::Decoder::new(fmt, schema, width, salt_buckets, false)?;
+    let fid = Fidelity::new(fmt, hbase_numeric, false)?;
+    let dec = schema::Decoder::new(fmt, schema, width, salt_buckets, false, fid.codec)?;
     let bytes = key_bytes(key, fmt.is_text())?;
     PyList::new(py, dec.decode_pairs(py, &bytes)?)
 }
@@ -285,22 +356,25 @@ pub(crate) fn predicates(
     Ok(preds)
 }
 
-pub(crate) fn range_pair<'py>(
-    py: Python<'py>,
-    fmt: Fmt,
+/// The ranges of `lexikey range` for a prefix and predicates (one, or
+/// one per salt bucket).
+pub(crate) fn ranges(
     o: &KeyOptions,
+    fid: &Fidelity,
     prefix: &[String],
     preds: &[(&'static str, String)],
-) -> PyResult<Bound<'py, PyTuple>> {
+) -> PyResult<Vec<KeyRange>> {
     let refs: Vec<&str> = prefix.iter().map(String::as_str).collect();
     let preds: Vec<(&str, String)> = preds.iter().map(|(n, v)| (*n, v.clone())).collect();
-    let ranges = api::range(o, &refs, &preds).map_err(|e| encode_err(format!("{e:#}")))?;
-    let [r] = ranges.as_slice() else {
-        return Err(value_err(
-            "a salted table has one range per bucket: use the command line's range --salt-buckets"
-                .into(),
-        ));
-    };
+    api::range_with(o, &fid.args(), &refs, &preds).map_err(|e| encode_err(format!("{e:#}")))
+}
+
+/// A range as the Python pair `(start, end)`.
+pub(crate) fn range_tuple<'py>(
+    py: Python<'py>,
+    fmt: Fmt,
+    r: &KeyRange,
+) -> PyResult<Bound<'py, PyTuple>> {
     let text = fmt.is_text();
     PyTuple::new(
         py,
@@ -311,12 +385,31 @@ pub(crate) fn range_pair<'py>(
     )
 }
 
+pub(crate) fn range_pair<'py>(
+    py: Python<'py>,
+    fmt: Fmt,
+    o: &KeyOptions,
+    fid: &Fidelity,
+    prefix: &[String],
+    preds: &[(&'static str, String)],
+) -> PyResult<Bound<'py, PyTuple>> {
+    let ranges = ranges(o, fid, prefix, preds)?;
+    let [r] = ranges.as_slice() else {
+        return Err(value_err(
+            "a salted table has one range per bucket: use the command line's range --salt-buckets"
+                .into(),
+        ));
+    };
+    range_tuple(py, fmt, r)
+}
+
 /// The half-open key range `(start, end)` of a query: the keys whose
 /// leading components are `components` and whose next component satisfies
 /// every predicate given (`ge`, `gt`, `le`, `lt`, `eq`: components as in
 /// `encode`; `str_prefix`: the next component is an ascending `str`
 /// starting with it). `None` is an unbounded side. Exactly the command
-/// line's `lexikey range`.
+/// line's `lexikey range`; `width`, `hbase_numeric` and `round` as in
+/// `encode`.
 ///
 /// >>> lexikey.range(["str:population"], ge=("i64", 1000000))
 /// ('population#l80000000000F4240', 'population$')
@@ -324,7 +417,7 @@ pub(crate) fn range_pair<'py>(
 /// Raises `EncodeError` when a component does not encode or no key can
 /// match.
 #[pyfunction]
-#[pyo3(signature = (components, format = "hex", ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None, *, width = None))]
+#[pyo3(signature = (components, format = "hex", ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None, *, width = None, hbase_numeric = None, round = false))]
 #[allow(clippy::too_many_arguments)]
 fn range<'py>(
     py: Python<'py>,
@@ -337,8 +430,11 @@ fn range<'py>(
     eq: Option<&Bound<'py, PyAny>>,
     str_prefix: Option<&str>,
     width: Option<u8>,
+    hbase_numeric: Option<&str>,
+    round: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let fmt = Fmt::parse(format)?;
+    let fid = Fidelity::new(fmt, hbase_numeric, round)?;
     let prefix = texts(fmt, components)?;
     let preds = predicates(
         fmt,
@@ -346,7 +442,14 @@ fn range<'py>(
         str_prefix,
         component_text,
     )?;
-    range_pair(py, fmt, &options(format, width, None), &prefix, &preds)
+    range_pair(
+        py,
+        fmt,
+        &options(format, width, None),
+        &fid,
+        &prefix,
+        &preds,
+    )
 }
 
 /// Renders the range `[start, end)` in a store's syntax: `target` is
@@ -417,11 +520,15 @@ fn reverse(n: &Bound<'_, PyAny>) -> PyResult<i64> {
 /// - encode(components, format="hex") -> str | bytes
 /// - decode(key, schema=None, format="hex") -> list[(type, value)]
 /// - Schema("str,i64.desc", format="hex"): encode / decode / encode_many /
-///   decode_many (bulk, GIL released) / range
+///   decode_many (bulk, GIL released) / range / ranges (one per salt bucket)
 /// - range(components, ge=..., lt=...) -> (start, end);
 ///   render(start, end, "hbase", "table") -> the store's syntax
 /// - reverse(n) -> 9223372036854775807 - n
-/// - Allocator(store_url, table): decreasing row IDs for upside-down tables
+/// - Allocator(store_url, table, start=..., floor=...): decreasing row IDs
+///   for upside-down tables
+/// - hbase_numeric="legacy" (hbase-ordered keys of HBase 2.4) and round=True
+///   (Phoenix DECIMALs of over 38 digits): the command line's
+///   --hbase-numeric and --round
 /// - DecodeError (.offset), EncodeError: ValueError; AllocError
 ///   (.kind, .ids; ContentionError, ExhaustedError): RuntimeError
 ///

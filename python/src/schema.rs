@@ -15,9 +15,10 @@ use lexikey_cli::kinds::{self, Col, Kind};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyList, PyString, PyTuple};
 
+use crate::bulk;
 use crate::conv::{self, Cat};
 use crate::errors::{decode_err, encode_err, from_decode, value_err};
-use crate::{key_bytes, key_object, Fmt, MAX_KEY_LEN};
+use crate::{key_bytes, key_object, Fidelity, Fmt, MAX_KEY_LEN};
 
 /// How keys of a format and schema decode.
 #[derive(Debug, Clone)]
@@ -30,6 +31,8 @@ pub(crate) enum Decoder {
     },
     Profile {
         schema: Option<cli_interop::Schema>,
+        /// The `hbase-ordered` numeric codec.
+        codec: hbase::Codec,
     },
 }
 
@@ -85,6 +88,7 @@ impl Decoder {
         width: Option<u8>,
         salt_buckets: Option<u32>,
         for_schema: bool,
+        codec: hbase::Codec,
     ) -> PyResult<Decoder> {
         check_width(fmt, width)?;
         match fmt {
@@ -134,7 +138,7 @@ impl Decoder {
                             )))
                         }
                     };
-                Ok(Decoder::Profile { schema })
+                Ok(Decoder::Profile { schema, codec })
             }
         }
     }
@@ -161,14 +165,17 @@ impl Decoder {
         }
     }
 
-    fn profile(schema: Option<&cli_interop::Schema>, key: &[u8]) -> Result<Decoded, DecodeError> {
+    fn profile(
+        schema: Option<&cli_interop::Schema>,
+        codec: hbase::Codec,
+        key: &[u8],
+    ) -> Result<Decoded, DecodeError> {
         if key.len() > MAX_KEY_LEN {
             return Err(DecodeError::TrailingBytes {
                 offset: MAX_KEY_LEN,
             });
         }
-        // Current HBase numerics (the command line's default --hbase-numeric).
-        cli_interop::decode_key(schema, key, hbase::Codec::CURRENT)
+        cli_interop::decode_key(schema, key, codec)
     }
 
     /// The `(type, value)` pairs of a key.
@@ -196,17 +203,105 @@ impl Decoder {
                             Some(col) => col.to_string(),
                             None => c.field().to_string(),
                         };
-                        conv::pair(py, &label, conv::py_col_value(py, col, c)?)
+                        let v = conv::py_col_value(py, col, c).map_err(|e| {
+                            self.value_err(py, e, "", key, i, || {
+                                native_offset(*format, salter.as_ref(), &comps, i)
+                            })
+                        })?;
+                        conv::pair(py, &label, v)
                     })
                     .collect()
             }
-            Decoder::Profile { schema } => {
-                let d =
-                    Self::profile(schema.as_ref(), key).map_err(|e| from_decode(&e, &show(key)))?;
-                conv::py_decoded(py, &d)
+            Decoder::Profile { schema, codec } => {
+                let d = Self::profile(schema.as_ref(), *codec, key)
+                    .map_err(|e| from_decode(&e, &show(key)))?;
+                conv::py_decoded(py, &d, &|i, e| {
+                    self.value_err(py, e, "", key, i, || {
+                        profile_offset(schema.as_ref(), *codec, &d, i)
+                    })
+                })
             }
         }
     }
+
+    /// A value of `key` that decodes but is no Python value (a `ts` or
+    /// Phoenix date beyond `datetime`'s years 1 to 9999): its `DecodeError`
+    /// re-raised naming the value and at the byte offset of its component
+    /// (`offset()`; `at`: the message's prefix). Other errors as they are.
+    fn value_err(
+        &self,
+        py: Python<'_>,
+        e: PyErr,
+        at: &str,
+        key: &[u8],
+        i: usize,
+        offset: impl FnOnce() -> usize,
+    ) -> PyErr {
+        if !e.is_instance_of::<crate::errors::DecodeError>(py) {
+            return e;
+        }
+        let offset = offset();
+        decode_err(
+            format!(
+                "{at}invalid key {}: value {} at byte {offset}: {}",
+                show(key),
+                i + 1,
+                e.value(py)
+            ),
+            offset,
+        )
+    }
+}
+
+/// The byte offset of component `i` of a native key that decoded to
+/// `comps`: decoding is canonical, so the components before it encode to
+/// exactly the bytes before it (then a separator in the text formats),
+/// after the salt.
+fn native_offset(
+    format: Format,
+    salter: Option<&Salter>,
+    comps: &[Component<'_>],
+    i: usize,
+) -> usize {
+    let mut before = Vec::new();
+    // Cannot fail: the components were decoded from a key of this format.
+    let _ = tuple::encode_into(format, &comps[..i], &mut before);
+    salter.map_or(0, Salter::salt_len) + before.len() + usize::from(i > 0 && format.is_text())
+}
+
+/// The byte offset of element `i` of an interop key that decoded to `d`:
+/// the key of the elements up to `i` (re-encoded: decoding is canonical)
+/// less element `i`'s own bytes. Exact for the values that can fail to
+/// convert (Phoenix `DATE`/`TIME`/`TIMESTAMP`: fixed width, no separator).
+fn profile_offset(
+    schema: Option<&cli_interop::Schema>,
+    codec: hbase::Codec,
+    d: &Decoded,
+    i: usize,
+) -> usize {
+    let (mut upto, mut own) = (Vec::new(), Vec::new());
+    match d {
+        Decoded::Fdb(es) => {
+            fdb::pack(&es[..i], &mut upto);
+            return upto.len();
+        }
+        Decoded::Hbase(vs) => {
+            let (fields, values): (Vec<_>, Vec<_>) = vs[..=i].iter().cloned().unzip();
+            let _ = codec.encode_struct(&fields, &values, &mut upto);
+            let _ = codec.encode_value(vs[i].0, &vs[i].1, &mut own);
+        }
+        Decoded::Phoenix(vs) => {
+            let Some(cli_interop::Schema::Phoenix(table)) = schema else {
+                return 0;
+            };
+            let mut table = table.clone();
+            table.columns.truncate(i + 1);
+            let values: Vec<_> = vs[..=i].iter().map(|(_, v)| v.clone()).collect();
+            let _ = phoenix::encode_row_key(&table, &values, &mut upto);
+            let _ = phoenix::encode_value(vs[i].0, &vs[i].1, &mut own);
+        }
+    }
+    upto.len().saturating_sub(own.len())
 }
 
 fn show(key: &[u8]) -> String {
@@ -260,12 +355,15 @@ fn borrow<'a>(v: &'a Value<'static>) -> Value<'a> {
 ///   bulk, with the GIL released while the keys are encoded or decoded;
 /// - `range(prefix=(), ge=..., lt=..., eq=..., str_prefix=...) -> (start,
 ///   end)`: `prefix` holds values of the leading fields, the predicates are
-///   values of the next field.
+///   values of the next field; `ranges(...) -> list[(start, end)]`: the
+///   same, one range per salt bucket for a salted schema.
 ///
 /// Keys are `str` for the text formats and `bytes` otherwise, as in
 /// `encode`. `width` and `salt_buckets` are the command line's `--width` and
-/// `--salt-buckets` (a salted schema has no single `range`). An
-/// `fdb-tuple` schema lists element types (`"str,int"`).
+/// `--salt-buckets` (a salted schema has one range per bucket: `ranges`
+/// returns them; `range` refuses it); `hbase_numeric` and `round` those of
+/// `encode` (`--hbase-numeric`, `--round`). An `fdb-tuple` schema lists
+/// element types (`"str,int"`).
 ///
 /// >>> s = lexikey.Schema("str,i64")
 /// >>> s.encode(("population", 3831868))
@@ -280,6 +378,10 @@ pub(crate) struct Schema {
     salt_buckets: Option<u32>,
     dec: Decoder,
     enc: Encoder,
+    /// The typed bulk path (schemas of `str` and `i64` fields only).
+    bulk: Option<bulk::Bulk>,
+    /// `hbase_numeric` and `round`.
+    fid: Fidelity,
     labels: Vec<String>,
 }
 
@@ -320,7 +422,11 @@ impl Schema {
     }
 
     /// Encodes a profile row from its value texts.
-    fn profile_key(enc: &Encoder, texts: &[Option<String>]) -> Result<Vec<u8>, String> {
+    fn profile_key(
+        enc: &Encoder,
+        fid: &Fidelity,
+        texts: &[Option<String>],
+    ) -> Result<Vec<u8>, String> {
         let mut key = Vec::new();
         match enc {
             Encoder::Fdb(types) => {
@@ -333,11 +439,13 @@ impl Schema {
                 let values = parse_row(fields, texts, hbase::Value::Null, |f, t| {
                     hbase::parse_value(f.kind, t)
                 })?;
-                hbase::encode_struct(fields, &values, &mut key).map_err(|e| e.to_string())?;
+                fid.codec
+                    .encode_struct(fields, &values, &mut key)
+                    .map_err(|e| e.to_string())?;
             }
             Encoder::Phoenix(table) => {
                 let values = parse_row(&table.columns, texts, phoenix::Value::Null, |c, t| {
-                    phoenix::parse_value(c.ty, t)
+                    phoenix::parse_value_with(c.ty, t, fid.rounding)
                 })?;
                 phoenix::encode_row_key(table, &values, &mut key).map_err(|e| e.to_string())?;
             }
@@ -491,6 +599,63 @@ impl Schema {
         Ok(())
     }
 
+    /// The general path of `encode_many` for one chunk of rows (`base`:
+    /// the index of its first row): every type, every error message.
+    fn native_chunk<'py>(
+        &self,
+        py: Python<'py>,
+        chunk: bulk::Rows<'_, 'py>,
+        base: usize,
+        keys: &mut bulk::Keys<'py>,
+    ) -> PyResult<()> {
+        let Encoder::Native {
+            format,
+            cols,
+            salter,
+        } = &self.enc
+        else {
+            return Err(value_err("internal error: not a native schema".into()));
+        };
+        let (mut arena, mut cells) = (String::new(), Vec::new());
+        let mut unread = None;
+        for i in 0..chunk.len() {
+            let res = chunk.get(i).and_then(|row| {
+                Self::native_cells(cols, &row, Some(base + i), &mut arena, &mut cells)
+            });
+            if let Err(e) = res {
+                // The rows before it are encoded first: an error there is
+                // the first one (errors name the first bad row).
+                cells.truncate(i * cols.len());
+                unread = Some(e);
+                break;
+            }
+        }
+        let (format, salter) = (*format, *salter);
+        let (mut out, mut ends) = (Vec::new(), Vec::new());
+        py.detach(|| {
+            Self::native_keys(
+                Some(base),
+                format,
+                cols,
+                salter.as_ref(),
+                &arena,
+                &cells,
+                &mut out,
+                &mut ends,
+            )
+        })
+        .map_err(encode_err)?;
+        if let Some(e) = unread {
+            return Err(e);
+        }
+        let mut start = 0;
+        for &end in &ends {
+            keys.push(key_object(py, self.fmt.is_text(), &out[start..end])?)?;
+            start = end;
+        }
+        Ok(())
+    }
+
     fn key_list<'py>(
         &self,
         py: Python<'py>,
@@ -518,14 +683,16 @@ impl Schema {
         keys: &[Vec<u8>],
         many: bool,
     ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
-        let bad = |i: usize, e: &DecodeError| {
-            let at = if many {
+        let at = |i: usize| {
+            if many {
                 format!("key {i}: ")
             } else {
                 String::new()
-            };
+            }
+        };
+        let bad = |i: usize, e: &DecodeError| {
             decode_err(
-                format!("{at}invalid key {}: {e}", show(&keys[i])),
+                format!("{}invalid key {}: {e}", at(i), show(&keys[i])),
                 e.offset(),
             )
         };
@@ -552,41 +719,55 @@ impl Schema {
                     })
                     .map_err(|(i, e)| bad(i, &e))?;
                 all.iter()
-                    .map(|comps| self.value_tuple(py, comps))
+                    .enumerate()
+                    .map(|(k, comps)| {
+                        let values = comps
+                            .iter()
+                            .enumerate()
+                            .map(|(i, c)| {
+                                let col = self.cols().and_then(|cs| cs.get(i));
+                                conv::py_col_value(py, col, c).map_err(|e| {
+                                    self.dec.value_err(py, e, &at(k), &keys[k], i, || {
+                                        native_offset(format, salter, comps, i)
+                                    })
+                                })
+                            })
+                            .collect::<PyResult<Vec<_>>>()?;
+                        PyTuple::new(py, values)
+                    })
                     .collect()
             }
-            Decoder::Profile { schema } => {
-                let schema = schema.as_ref();
+            Decoder::Profile { schema, codec } => {
+                let (schema, codec) = (schema.as_ref(), *codec);
                 let all = py
                     .detach(|| {
                         keys.iter()
                             .enumerate()
-                            .map(|(i, k)| Decoder::profile(schema, k).map_err(|e| (i, e)))
+                            .map(|(i, k)| Decoder::profile(schema, codec, k).map_err(|e| (i, e)))
                             .collect::<Result<Vec<_>, _>>()
                     })
                     .map_err(|(i, e)| bad(i, &e))?;
                 all.iter()
-                    .map(|d| PyTuple::new(py, conv::py_decoded_values(py, d)?))
+                    .enumerate()
+                    .map(|(k, d)| {
+                        let values = conv::py_decoded_values(py, d, &|i, e| {
+                            self.dec.value_err(py, e, &at(k), &keys[k], i, || {
+                                profile_offset(schema, codec, d, i)
+                            })
+                        })?;
+                        PyTuple::new(py, values)
+                    })
                     .collect()
             }
         }
     }
 
-    fn value_tuple<'py>(
-        &self,
-        py: Python<'py>,
-        comps: &[Component<'_>],
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        let cols = match &self.dec {
+    /// The native schema's columns.
+    fn cols(&self) -> Option<&[Col]> {
+        match &self.dec {
             Decoder::Native { cols, .. } => cols.as_deref(),
             Decoder::Profile { .. } => None,
-        };
-        let values = comps
-            .iter()
-            .enumerate()
-            .map(|(i, c)| conv::py_col_value(py, cols.and_then(|cs| cs.get(i)), c))
-            .collect::<PyResult<Vec<_>>>()?;
-        PyTuple::new(py, values)
+        }
     }
 
     /// The component text of value `v` of field `i`.
@@ -656,15 +837,18 @@ fn field_err(e: PyErr, what: &str, i: usize, label: &str) -> PyErr {
 #[pymethods]
 impl Schema {
     #[new]
-    #[pyo3(signature = (spec, format = "hex", *, width = None, salt_buckets = None))]
+    #[pyo3(signature = (spec, format = "hex", *, width = None, salt_buckets = None, hbase_numeric = None, round = false))]
     fn new(
         spec: &str,
         format: &str,
         width: Option<u8>,
         salt_buckets: Option<u32>,
+        hbase_numeric: Option<&str>,
+        round: bool,
     ) -> PyResult<Self> {
         let fmt = Fmt::parse(format)?;
-        let dec = Decoder::new(fmt, Some(spec), width, salt_buckets, true)?;
+        let fid = Fidelity::new(fmt, hbase_numeric, round)?;
+        let dec = Decoder::new(fmt, Some(spec), width, salt_buckets, true, fid.codec)?;
         let (enc, labels) = match (&dec, fmt) {
             (
                 Decoder::Native {
@@ -682,7 +866,12 @@ impl Schema {
                 },
                 cols.iter().map(Col::to_string).collect(),
             ),
-            (Decoder::Profile { schema: Some(s) }, _) => match s {
+            (
+                Decoder::Profile {
+                    schema: Some(s), ..
+                },
+                _,
+            ) => match s {
                 cli_interop::Schema::Fdb(types) => (Encoder::Fdb(types.clone()), types.clone()),
                 cli_interop::Schema::Hbase(fields) => (
                     Encoder::Hbase(fields.clone()),
@@ -695,6 +884,14 @@ impl Schema {
             },
             _ => return Err(value_err(format!("invalid schema {spec:?}"))),
         };
+        let bulk = match &enc {
+            Encoder::Native {
+                format,
+                cols,
+                salter,
+            } => bulk::Bulk::new(*format, cols, *salter, fmt.is_text()),
+            _ => None,
+        };
         Ok(Schema {
             spec: spec.to_string(),
             format: format.to_string(),
@@ -703,6 +900,8 @@ impl Schema {
             salt_buckets,
             dec,
             enc,
+            bulk,
+            fid,
             labels,
         })
     }
@@ -760,7 +959,7 @@ impl Schema {
             }
             enc => {
                 let texts = self.profile_texts(values, "values")?;
-                Self::profile_key(enc, &texts).map_err(encode_err)?
+                Self::profile_key(enc, &self.fid, &texts).map_err(encode_err)?
             }
         };
         key_object(py, self.fmt.is_text(), &key)
@@ -774,67 +973,66 @@ impl Schema {
         rows: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
         match &self.enc {
-            Encoder::Native {
-                format,
-                cols,
-                salter,
-            } => {
+            Encoder::Native { .. } => {
                 // In chunks of CHUNK rows: the buffers stay small and are
                 // reused (cache-resident, no fresh pages per call), the GIL
-                // is released while each chunk is encoded.
+                // is released while each chunk is encoded. A list is read
+                // in place; other iterables a chunk at a time.
                 const CHUNK: usize = 8192;
                 let list = rows.cast::<PyList>().ok();
                 let mut iter = match list {
                     Some(_) => None,
                     None => Some(rows.try_iter()?),
                 };
-                let total = list.map_or(0, |l| l.len());
-                let mut keys: Vec<Bound<'py, PyAny>> = Vec::with_capacity(total);
-                let (mut arena, mut cells) = (String::new(), Vec::new());
-                let (mut out, mut ends) = (Vec::new(), Vec::new());
-                let (format, salter, text) = (*format, *salter, self.fmt.is_text());
-                let mut r = 0usize;
+                // A list's length when the call starts: rows another thread
+                // appends meanwhile are not encoded.
+                let total = list.map(|l| l.len());
+                let mut keys = bulk::Keys::new(py, total)?;
+                let mut held: Vec<Bound<'py, PyAny>> = Vec::new();
+                let mut bufs = bulk::Buffers::default();
+                let mut base = 0usize;
                 loop {
-                    arena.clear();
-                    cells.clear();
-                    let base = r;
-                    while r - base < CHUNK {
-                        let row = match (list, iter.as_mut()) {
-                            (Some(l), _) if r < l.len() => l.get_item(r)?,
-                            (None, Some(it)) => match it.next() {
-                                Some(row) => row?,
-                                None => break,
-                            },
-                            _ => break,
-                        };
-                        Self::native_cells(cols, &row, Some(r), &mut arena, &mut cells)?;
-                        r += 1;
-                    }
-                    if r == base {
+                    let chunk = match (list, iter.as_mut()) {
+                        (Some(l), _) => {
+                            let end = l.len().min(total.unwrap_or(0));
+                            bulk::Rows::List(l, base, end.saturating_sub(base).min(CHUNK))
+                        }
+                        (None, Some(it)) => {
+                            held.clear();
+                            for row in it.by_ref().take(CHUNK) {
+                                match row {
+                                    Ok(row) => held.push(row),
+                                    Err(e) => {
+                                        // The rows before it first (their
+                                        // error would be the first one).
+                                        self.native_chunk(
+                                            py,
+                                            bulk::Rows::Held(&held),
+                                            base,
+                                            &mut keys,
+                                        )?;
+                                        return Err(e);
+                                    }
+                                }
+                            }
+                            bulk::Rows::Held(&held)
+                        }
+                        (None, None) => break,
+                    };
+                    let n = chunk.len();
+                    if n == 0 {
                         break;
                     }
-                    py.detach(|| {
-                        out.clear();
-                        ends.clear();
-                        Self::native_keys(
-                            Some(base),
-                            format,
-                            cols,
-                            salter.as_ref(),
-                            &arena,
-                            &cells,
-                            &mut out,
-                            &mut ends,
-                        )
-                    })
-                    .map_err(encode_err)?;
-                    let mut start = 0;
-                    for &end in &ends {
-                        keys.push(key_object(py, text, &out[start..end])?);
-                        start = end;
+                    let fast = match &self.bulk {
+                        Some(b) => b.chunk(py, chunk, &mut bufs, &mut keys)?,
+                        None => false,
+                    };
+                    if !fast {
+                        self.native_chunk(py, chunk, base, &mut keys)?;
                     }
+                    base += n;
                 }
-                PyList::new(py, keys)
+                keys.finish()
             }
             enc => {
                 let rows = rows
@@ -847,7 +1045,7 @@ impl Schema {
                         let mut out = Vec::new();
                         let mut ends = Vec::with_capacity(rows.len());
                         for (r, texts) in rows.iter().enumerate() {
-                            let k = Self::profile_key(enc, texts)
+                            let k = Self::profile_key(enc, &self.fid, texts)
                                 .map_err(|e| format!("row {r}: {e}"))?;
                             out.extend_from_slice(&k);
                             ends.push(out.len());
@@ -909,12 +1107,72 @@ impl Schema {
         eq: Option<&Bound<'py, PyAny>>,
         str_prefix: Option<&str>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        if self.salt_buckets.is_some() {
-            return Err(value_err(
-                "a salted schema has one range per bucket: use the command line's range --salt-buckets"
-                    .into(),
-            ));
+        if let Some(n) = self.salt_buckets {
+            return Err(value_err(format!(
+                "a schema salted into {n} buckets has one range per bucket: use \
+                 Schema.ranges(...), which returns them all, bucket 0 first"
+            )));
         }
+        let (texts, preds) = self.range_query(prefix, [ge, gt, le, lt, eq], str_prefix)?;
+        crate::range_pair(
+            py,
+            self.fmt,
+            &self.key_options(None),
+            &self.fid,
+            &texts,
+            &preds,
+        )
+    }
+
+    /// The ranges of a query as `range` takes it, as a list of `(start,
+    /// end)`: for a salted schema one per salt bucket, bucket 0 first (the
+    /// command line's `range --salt-buckets N`: scan them all, or in
+    /// parallel, and merge); otherwise the one range of `range`.
+    #[pyo3(
+        signature = (prefix = None, ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None),
+        text_signature = "(self, prefix=(), ge=None, gt=None, le=None, lt=None, eq=None, str_prefix=None)"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn ranges<'py>(
+        &self,
+        py: Python<'py>,
+        prefix: Option<&Bound<'py, PyAny>>,
+        ge: Option<&Bound<'py, PyAny>>,
+        gt: Option<&Bound<'py, PyAny>>,
+        le: Option<&Bound<'py, PyAny>>,
+        lt: Option<&Bound<'py, PyAny>>,
+        eq: Option<&Bound<'py, PyAny>>,
+        str_prefix: Option<&str>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let (texts, preds) = self.range_query(prefix, [ge, gt, le, lt, eq], str_prefix)?;
+        let o = self.key_options(self.salt_buckets);
+        let pairs = crate::ranges(&o, &self.fid, &texts, &preds)?
+            .iter()
+            .map(|r| crate::range_tuple(py, self.fmt, r))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, pairs)
+    }
+}
+
+impl Schema {
+    fn key_options(&self, salt_buckets: Option<u32>) -> KeyOptions {
+        KeyOptions {
+            format: self.format.clone(),
+            width: self.width,
+            salt_buckets,
+        }
+    }
+
+    /// The component texts of a range query: the prefix values, and the
+    /// predicates `ge`, `gt`, `le`, `lt`, `eq` (in that order) and
+    /// `str_prefix` on the next field.
+    #[allow(clippy::type_complexity)]
+    fn range_query(
+        &self,
+        prefix: Option<&Bound<'_, PyAny>>,
+        [ge, gt, le, lt, eq]: [Option<&Bound<'_, PyAny>>; 5],
+        str_prefix: Option<&str>,
+    ) -> PyResult<(Vec<String>, Vec<(&'static str, String)>)> {
         let prefix_values = match prefix {
             None => Vec::new(),
             Some(p) => items(p, "prefix")?,
@@ -931,11 +1189,6 @@ impl Schema {
             str_prefix,
             |_, v| self.field_text(next, v),
         )?;
-        let o = KeyOptions {
-            format: self.format.clone(),
-            width: self.width,
-            salt_buckets: None,
-        };
-        crate::range_pair(py, self.fmt, &o, &texts, &preds)
+        Ok((texts, preds))
     }
 }

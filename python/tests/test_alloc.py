@@ -67,3 +67,35 @@ def test_errors_and_kinds():
         lexikey.Allocator("memory:", "t").insert("text")  # type: ignore[arg-type]
     a = lexikey.Allocator("memory:", "t")
     assert a.insert(bytearray(b"x")) == TOP
+
+
+def test_start_and_floor(tmp_path):
+    # An empty table's first row gets `start`; IDs stop at `floor`
+    # (ExhaustedError, nothing written, never a wrap).
+    url = f"redb:{tmp_path / 'floor.redb'}"
+    a = lexikey.Allocator(url, "jobs", guard=True, start=1002, floor=1000)
+    assert a.insert_many([b"a", b"b", b"c"]) == [1002, 1001, 1000]
+    with pytest.raises(lexikey.ExhaustedError) as e:
+        a.insert(b"d")
+    assert e.value.kind == "exhausted"
+    assert a.scan() == [(1000, b"c"), (1001, b"b"), (1002, b"a")]
+    del a  # redb: one open handle per file
+    # `start` applies to an empty table only: later IDs follow the newest
+    # row, whatever `start` a client gives; another floor is another floor.
+    b = lexikey.Allocator(url, "jobs", guard=True, start=5000, floor=900)
+    assert b.insert(b"d") == 999
+    assert b.newest() == (999, b"d") and b.oldest() == (1002, b"a")
+    del b
+    m = lexikey.Allocator("memory:", "jobs", format="decimal", start=7)
+    assert m.insert_many([b"x", b"y"]) == [7, 6]
+
+
+def test_start_and_floor_are_checked():
+    for bad in (-1, 2**64, True, 1.5):
+        with pytest.raises(ValueError):
+            lexikey.Allocator("memory:", "t", start=bad)
+        with pytest.raises(ValueError):
+            lexikey.Allocator("memory:", "t", floor=bad)
+    with pytest.raises(lexikey.AllocError) as e:
+        lexikey.Allocator("memory:", "t", start=5, floor=6)
+    assert e.value.kind == "config"

@@ -4,6 +4,7 @@ errors, with keys from the README and the golden fixtures."""
 import datetime
 import decimal
 import inspect
+import subprocess
 import uuid
 
 import pytest
@@ -278,3 +279,89 @@ def test_timestamps_outside_datetime():
             lexikey.decode(key)
         with pytest.raises(lexikey.DecodeError):
             lexikey.Schema("ts").decode_many([key])
+
+
+def lexikey_binary():
+    """The command-line binary of this workspace (cargo build puts it in
+    target/debug), or LEXIKEY_BIN."""
+    import os
+    import shutil
+
+    from conftest import REPO
+
+    for cand in (os.environ.get("LEXIKEY_BIN"), REPO / "target" / "debug" / "lexikey", shutil.which("lexikey")):
+        if cand and os.path.exists(cand):
+            return str(cand)
+    return None
+
+
+@pytest.mark.parametrize("fmt", ["hex", "decimal", "binary"])
+def test_salted_schema_ranges(fmt):
+    s = lexikey.Schema("str,i64.desc", fmt, salt_buckets=4)
+    with pytest.raises(ValueError, match="one range per bucket: use Schema.ranges"):
+        s.range(("metric",), ge=10)
+    ranges = s.ranges(("metric",), ge=10, lt=20)
+    assert len(ranges) == 4
+    # Bucket b's range holds exactly the matching keys salted into b.
+    for v in range(0, 40):
+        for name in ("metric", "metri", "metricA"):
+            key = s.encode((name, v))
+            inside = [i for i, (a, b) in enumerate(ranges) if a <= key < b]
+            if name == "metric" and 10 <= v < 20:
+                assert len(inside) == 1, (name, v)
+            else:
+                assert inside == [], (name, v)
+    # An unsalted schema: the one range of range(), in a list.
+    u = lexikey.Schema("str,i64.desc", fmt)
+    assert u.ranges(("metric",), ge=10) == [u.range(("metric",), ge=10)]
+    # The command line prints the same ranges (raw: two lines per bucket,
+    # binary keys as hex).
+    exe = lexikey_binary()
+    if exe is None:
+        pytest.skip("the lexikey binary is not built (cargo build -p lexikey-cli)")
+    out = subprocess.run(
+        [exe, "range", f"--format={fmt}", "--salt-buckets=4", "--ge=i64.desc:10", "--lt=i64.desc:20", "--", "str:metric"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    flat = [k if isinstance(k, str) else k.hex() for r in ranges for k in r]
+    assert flat == out
+
+
+@pytest.mark.parametrize("fmt", ["hex", "base64", "decimal", "binary"])
+@pytest.mark.parametrize("salt", [None, 5])
+def test_decode_error_offset_of_a_value_python_cannot_hold(fmt, salt):
+    # A ts beyond datetime's years 1 to 9999 decodes in Rust but is no
+    # Python value: DecodeError at the byte offset of its component, which
+    # is where that component's own encoding starts in the key.
+    for ts in ("9223372036854775807", "-9223372036854775808"):
+        comps = ["str:a#b", "i64.desc:-5", f"ts:{ts}"]
+        key = lexikey.encode(comps, fmt, salt_buckets=salt)
+        alone = lexikey.encode([comps[2]], fmt)
+        s = lexikey.Schema("str,i64.desc,ts", fmt, salt_buckets=salt)
+        for call in (
+            lambda: lexikey.decode(key, s.spec, fmt, salt_buckets=salt),
+            lambda: s.decode(key),
+            lambda: s.decode_many([s.encode(("x", 1, 0)), key]),
+        ):
+            with pytest.raises(lexikey.DecodeError, match="value 3 at byte .*outside datetime's range") as e:
+                call()
+            assert e.value.offset > 0
+            assert key[e.value.offset :] == alone, (fmt, salt, e.value.offset)
+    with pytest.raises(lexikey.DecodeError, match="^key 1: invalid key"):
+        s.decode_many([s.encode(("x", 1, 0)), key])
+
+
+def test_decode_error_offset_uuid7_and_phoenix_dates():
+    key = lexikey.encode(["str:ab", "uuid:123e4567-e89b-12d3-a456-426614174000"])
+    with pytest.raises(lexikey.DecodeError, match="not a UUIDv7") as e:
+        lexikey.decode(key, "str,uuid7")
+    assert e.value.offset == 3 and key[3:] == lexikey.encode(["uuid:123e4567-e89b-12d3-a456-426614174000"])
+    # Phoenix: the salt byte, VARCHAR 'abc', its 00 separator, then the DATE.
+    key = lexikey.encode(["varchar:abc", "date:9223372036854775807", "bigint:5"], "phoenix", salt_buckets=3)
+    s = lexikey.Schema("varchar,date,bigint", "phoenix", salt_buckets=3)
+    for call in (lambda: s.decode(key), lambda: lexikey.decode(key, s.spec, "phoenix", salt_buckets=3)):
+        with pytest.raises(lexikey.DecodeError, match="value 2 at byte 5") as e:
+            call()
+        assert e.value.offset == 5 and key[5:13] == bytes.fromhex("ffffffffffffffff")

@@ -6,6 +6,7 @@ encode back to the key)."""
 import datetime
 import decimal
 import math
+import re
 import uuid
 
 import pytest
@@ -222,3 +223,86 @@ def test_malformed_fixtures(name, fmt):
         else:
             raise AssertionError(f"{name}-malformed.tsv:{n}: decoded")
     assert checked > 5
+
+
+def interop_value(comp):
+    """The Python value of an hbase-ordered/phoenix component of the fidelity
+    fixtures (numerics, decimals, text, integers), read independently."""
+    spec, text = comp.split(":", 1)
+    kind = spec.split(".")[0]
+    if kind in ("numeric", "decimal"):
+        return decimal.Decimal(text)
+    if kind in ("text", "varchar"):
+        return text
+    return int(text)
+
+
+def test_hbase_legacy_numeric_fixtures():
+    # `legacy` and `lstruct` rows: HBase 2.4's numeric keys, written and
+    # read back with hbase_numeric="legacy" (--hbase-numeric legacy).
+    checked = 0
+    for n, cols in rows(FIX / "interop" / "hbase.tsv"):
+        if cols[0] == "legacy":
+            comps, key, back = [cols[1]], bytes.fromhex(cols[2]), [cols[3]]
+        elif cols[0] == "lstruct":
+            arrow = cols.index("->")
+            key, comps, back = bytes.fromhex(cols[1]), cols[2:arrow], cols[arrow + 1 :]
+        else:
+            continue
+        specs = ",".join(c.split(":", 1)[0] for c in comps)
+        assert lexikey.encode(comps, "hbase-ordered", hbase_numeric="legacy") == key, n
+        pairs = lexikey.decode(key, specs, "hbase-ordered", hbase_numeric="legacy")
+        assert pairs == [(b.split(":", 1)[0], interop_value(b)) for b in back], n
+        s = lexikey.Schema(specs, "hbase-ordered", hbase_numeric="legacy")
+        assert s.encode(tuple(interop_value(c) for c in comps)) == key, n
+        assert s.decode(key) == tuple(interop_value(b) for b in back), n
+        assert s.encode_many([tuple(interop_value(c) for c in comps)]) == [key], n
+        checked += 1
+    assert checked >= 18
+
+
+def test_phoenix_round_fixtures():
+    # `round` and `rrow` rows: DECIMALs of 39 to 60 digits, refused by
+    # default (naming the value Phoenix stores) and rounded half up with
+    # round=True (--round).
+    checked = 0
+    for n, cols in rows(FIX / "interop" / "phoenix.tsv"):
+        if cols[0] == "round":
+            comp, stored = cols[1], cols[2]
+            spec = comp.split(":", 1)[0]
+            key = bytes.fromhex(cols[3] + ("ff" if spec.endswith(".desc") else ""))
+            comps, schema, salt = [comp], spec, None
+            assert lexikey.decode(key, spec, "phoenix") == [(spec, decimal.Decimal(stored))], n
+            with pytest.raises(lexikey.EncodeError, match=f"stores as {re.escape(stored)};"):
+                lexikey.encode([comp], "phoenix")
+        elif cols[0] == "rrow":
+            schema, salt, key, comps = cols[1], cols[2], bytes.fromhex(cols[3]), cols[4:]
+            salt = None if salt == "-" else int(salt)
+        else:
+            continue
+        assert lexikey.encode(comps, "phoenix", salt_buckets=salt, round=True) == key, n
+        s = lexikey.Schema(schema, "phoenix", salt_buckets=salt, round=True)
+        values = tuple(interop_value(c) for c in comps)
+        assert s.encode(values) == key, n
+        assert s.encode_many([values, values]) == [key, key], n
+        with pytest.raises(lexikey.EncodeError):
+            lexikey.Schema(schema, "phoenix", salt_buckets=salt).encode(values)
+        checked += 1
+    assert checked >= 20
+
+
+def test_fidelity_options_are_refused_where_they_do_not_apply():
+    with pytest.raises(ValueError, match="hbase_numeric applies only to the hbase-ordered format, not phoenix"):
+        lexikey.encode(["decimal:1"], "phoenix", hbase_numeric="legacy")
+    with pytest.raises(ValueError, match='invalid hbase_numeric "old"' ):
+        lexikey.Schema("numeric", "hbase-ordered", hbase_numeric="old")
+    with pytest.raises(ValueError, match="round applies only to the phoenix format"):
+        lexikey.Schema("str", round=True)
+    with pytest.raises(ValueError, match="round applies only to the phoenix format"):
+        lexikey.range(["numeric:1"], "hbase-ordered", round=True)
+    with pytest.raises(ValueError, match="hbase_numeric applies only"):
+        lexikey.decode("a", format="hex", hbase_numeric="current")
+    # The range of a query with a legacy-only value: the command line's.
+    start, end = lexikey.range(["text:a"], "hbase-ordered", ge=("numeric", decimal.Decimal("1E+702")), hbase_numeric="legacy")
+    assert start == bytes.fromhex("346100") + bytes.fromhex("22f16fc8")
+    assert lexikey.Schema("text,numeric", "hbase-ordered", hbase_numeric="legacy").range(("a",), ge=decimal.Decimal("1E+702")) == (start, end)
