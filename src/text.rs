@@ -533,7 +533,7 @@ fn order_u64(v: &Value<'_>) -> Option<u64> {
 
 /// The value of 8-byte fixed-width type `ty` from its order bits (`None`
 /// for a non-canonical NaN or a type that is not 8 bytes wide).
-#[inline]
+#[inline(always)]
 pub(crate) fn value_from_u64(ty: Type, bits: u64) -> Option<Value<'static>> {
     Some(match ty {
         Type::I64 => Value::I64((bits ^ (1 << 63)) as i64),

@@ -417,12 +417,18 @@ fn read_i64(key: &[u8]) -> Option<i64> {
     let x = top * 10_000_000_000_000_000
         + u64::from(parse8(word(4))?) * 100_000_000
         + u64::from(parse8(word(12))?);
-    match key[0] {
-        b'0' if x <= i64::MAX as u64 => Some(x as i64),
-        // mag = NINES19 - x; 0 (negative zero) and > 2^63 are errors.
-        b'-' if x < NINES19 && NINES19 - x <= 1 << 63 => Some((NINES19 - x).wrapping_neg() as i64),
-        _ => None,
-    }
+    // Both signs computed and one selected, without a branch on the sign
+    // (random signs would mispredict). Negative: mag = NINES19 - x, where
+    // 0 (negative zero) and > 2^63 are errors.
+    let neg = key[0] == b'-';
+    let mag = NINES19.wrapping_sub(x);
+    let ok = if neg {
+        x < NINES19 && mag <= 1 << 63
+    } else {
+        key[0] == b'0' && x <= i64::MAX as u64
+    };
+    let v = if neg { mag.wrapping_neg() } else { x };
+    ok.then_some(v as i64)
 }
 
 /// The error path of [`decode_i64`]: the general decoder's verdict.
