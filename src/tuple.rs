@@ -23,6 +23,7 @@
 //! itself is excluded, as in FoundationDB's `Subspace::range`).
 
 use std::borrow::Cow;
+use std::cell::Cell;
 
 use crate::bytes::{find_byte, prefix_end};
 use crate::error::{DecodeError, EncodeError};
@@ -62,49 +63,34 @@ pub fn check_len(key: &[u8], max: usize) -> Result<(), EncodeError> {
 
 /// Encodes a tuple into a new key.
 ///
-/// The key's length is computed first (exactly for strings and
-/// fixed-width values), so the key is allocated once.
+/// The key is written into a scratch buffer kept per thread (it grows to
+/// the longest key encoded on the thread; one longer than 4 KiB is not
+/// kept) and then copied into a `Vec` of exactly its length: one
+/// allocation per key, of the right size, with no pass to measure the key
+/// first.
 ///
 /// # Errors
 /// The first component's [`EncodeError`], if any.
 pub fn encode(format: Format, components: &[Component<'_>]) -> Result<Vec<u8>, EncodeError> {
-    let mut out = Vec::with_capacity(encoded_len_hint(format, components));
-    encode_into(format, components, &mut out)?;
-    Ok(out)
+    thread_local! {
+        static SCRATCH: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+    }
+    // `take` leaves an empty `Vec` behind (no allocation), so a nested
+    // call never shares the buffer; during thread teardown (`try_with`
+    // fails) a new one is used.
+    let mut buf = SCRATCH.try_with(Cell::take).unwrap_or_default();
+    buf.clear();
+    encode_into(format, components, &mut buf)?;
+    let key = buf.as_slice().to_vec();
+    if buf.capacity() <= SCRATCH_MAX {
+        let _ = SCRATCH.try_with(|s| s.set(buf));
+    }
+    Ok(key)
 }
 
-/// The capacity [`encode`] allocates: the key's length (exact for
-/// ascending strings and fixed-width values, an upper bound for the
-/// others, a guess for decimals) plus the slack of the word-at-a-time
-/// string escaping (which writes whole 8-byte words before cutting back).
-fn encoded_len_hint(format: Format, components: &[Component<'_>]) -> usize {
-    let text = format.is_text();
-    let mut n = 8 + if text { components.len() } else { 0 };
-    for c in components {
-        let desc = c.dir.is_desc();
-        n += match &c.value {
-            Value::Str(s) => {
-                let b = s.as_bytes();
-                match (text, desc) {
-                    (true, false) => text::escaped_len(b),
-                    (true, true) => 2 * b.len() + 1,
-                    (false, _) => b.len() + b.iter().filter(|&&x| x == 0).count() + 2,
-                }
-            }
-            Value::Bytes(b) => 2 * b.len() + 2,
-            Value::Dec(_) => 32,
-            v => {
-                let w = v.ty().fixed_len().unwrap_or(16);
-                match format {
-                    Format::Binary => w,
-                    Format::Decimal => 40,
-                    _ => 1 + 2 * w,
-                }
-            }
-        };
-    }
-    n
-}
+/// The largest scratch buffer [`encode`] keeps between calls (bytes):
+/// a longer key's buffer is freed after use.
+const SCRATCH_MAX: usize = 4096;
 
 /// Appends the key of a tuple to `out` (which is not cleared). On error,
 /// `out` is truncated back to its length on entry.
@@ -783,7 +769,7 @@ mod tests {
     }
 
     #[test]
-    fn encode_allocates_the_key_once() {
+    fn encode_allocates_exactly_the_key() {
         for format in Format::ALL {
             for s in [
                 "",
@@ -799,23 +785,20 @@ mod tests {
                     Component::desc(s),
                 ];
                 let key = encode(format, &c).unwrap();
-                let hint = encoded_len_hint(format, &c);
-                assert!(
-                    hint >= key.len(),
-                    "{format} {s:?}: hint {hint} < {}",
-                    key.len()
-                );
-                // Exact (plus the slack) where the length is known up front.
-                if matches!(format, Format::Hex | Format::Binary) {
-                    assert!(
-                        hint <= key.len() + 9,
-                        "{format} {s:?}: hint {hint}, key {}",
-                        key.len()
-                    );
-                }
-                assert_eq!(key.capacity(), hint, "{format} {s:?}: grew");
+                let mut want = Vec::new();
+                encode_into(format, &c, &mut want).unwrap();
+                assert_eq!(key, want, "{format} {s:?}");
+                assert_eq!(key.capacity(), key.len(), "{format} {s:?}");
             }
         }
+        // A key longer than the scratch kept between calls.
+        let long = "x".repeat(SCRATCH_MAX + 1);
+        let key = encode(Format::Hex, &[Component::asc(long.as_str())]).unwrap();
+        assert_eq!(key, long.as_bytes());
+        assert_eq!(encode(Format::Hex, &[Component::asc("a")]).unwrap(), b"a");
+        // An error leaves nothing behind for the next key.
+        assert!(encode(Format::Decimal, &[Component::asc("a"), Component::asc(1.5)]).is_err());
+        assert_eq!(encode(Format::Hex, &[Component::asc("b")]).unwrap(), b"b");
     }
 
     /// `decode_reusing` into `reused` (holding whatever the previous key
