@@ -262,13 +262,13 @@ pub fn decode_into<'k>(
 
 /// Like [`decode_into`], but *replaces* the contents of `out` rather than
 /// appending, reusing the strings it holds: where `out[i]` holds an owned
-/// string (`Cow::Owned`), the key's `i`-th component, if it is a string,
-/// is copied or unescaped into that string's buffer. So a loop that
+/// string (`Cow::Owned`), the key's `i`-th component, if it is an ascending
+/// string, is copied or unescaped into that string's buffer. So a loop that
 /// decodes key after key into one vector, *without clearing it*, stops
 /// allocating once each string position has held an escaped string; with
-/// [`decode_into`] (which must be given a cleared vector to hold one key),
-/// every escaped string takes a new `String`, freed when the vector is
-/// cleared.
+/// [`decode_into`] (which appends, so such a loop clears the vector before
+/// each key), every escaped string takes a new `String`, freed by the
+/// clearing.
 ///
 /// The components are equal to [`decode_into`]'s, but a string may be
 /// owned where [`decode_into`] would borrow it from `key`. On error,
