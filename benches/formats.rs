@@ -9,7 +9,8 @@
 //!   `Format::encode_component` / `decode_component`;
 //! - tuples: `lexikey_hex`/`_b64`/`_decimal`/`_binary` are the public
 //!   API (`tuple::encode_into` a reused buffer, `tuple::decode_into` a
-//!   reused `Vec` with the schema; `_noschema`: without one),
+//!   reused `Vec` with the schema; `_noschema`: without one; `_reusing`:
+//!   `tuple::decode_reusing` into a vector that is never cleared),
 //!   `lexikey_hex_alloc` the allocating `tuple::encode`, `lexikey_hex_push`
 //!   `KeyWriter::push` per component, and `lexikey_*_typed` the same keys
 //!   through `format::typed::{KeyWriter, KeyReader}` (no `Component`);
@@ -1272,6 +1273,21 @@ fn tuple_decode<S: Shape>(g: &mut BenchmarkGroup<'_, WallTime>, values: &[S], fu
                 black_box(acc)
             })
         });
+        // The same keys through `decode_reusing` into a vector that is
+        // never cleared (text formats; binary is `decode_into`).
+        if format != Format::Binary {
+            let mut parts: Vec<Component<'_>> = Vec::with_capacity(4);
+            g.bench_function(format!("{name}/{id}_reusing"), |b| {
+                b.iter(|| {
+                    let mut acc = 0usize;
+                    for k in keys.iter() {
+                        tuple::decode_reusing(format, black_box(k), schema, &mut parts).unwrap();
+                        acc += parts.len();
+                    }
+                    black_box(acc)
+                })
+            });
+        }
     }
     let mut run = |id: &str, keys: Keys, f: fn(&[u8]) -> usize| {
         g.bench_function(format!("{name}/{id}"), |b| {

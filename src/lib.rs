@@ -22,7 +22,10 @@
 //! in a loop, [`tuple::encode_into`] a reused `Vec<u8>` and
 //! [`tuple::decode_into`] a reused `Vec<Component>`, which allocate
 //! nothing per key (strings are borrowed from the key unless they hold an
-//! escape). [`format::typed::KeyWriter`] / [`KeyReader`](format::typed::KeyReader)
+//! escape); [`tuple::decode_reusing`] a `Vec<Component>` that is never
+//! cleared allocates nothing per key even for escaped strings (it
+//! unescapes them into the strings the vector already holds).
+//! [`format::typed::KeyWriter`] / [`KeyReader`](format::typed::KeyReader)
 //! write and read ascending `str`/`i64`/`f64` components without building
 //! [`Component`]s (and [`KeyWriter::push`](format::typed::KeyWriter::push)
 //! takes any component); they produce the same bytes.

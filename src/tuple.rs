@@ -23,12 +23,13 @@
 //! itself is excluded, as in FoundationDB's `Subspace::range`).
 
 use std::borrow::Cow;
+use std::cell::Cell;
 
 use crate::bytes::{find_byte, prefix_end};
 use crate::error::{DecodeError, EncodeError};
 use crate::format::{base64, decimal, hex, Format};
 use crate::text::{self, Body, SEP, SEP_END};
-use crate::value::{Component, Field, Type, Value};
+use crate::value::{Component, Dir, Field, Type, Value};
 
 /// HBase's largest row key, in bytes (`Short.MAX_VALUE`): the default limit
 /// of the `lexikey` command.
@@ -62,49 +63,34 @@ pub fn check_len(key: &[u8], max: usize) -> Result<(), EncodeError> {
 
 /// Encodes a tuple into a new key.
 ///
-/// The key's length is computed first (exactly for strings and
-/// fixed-width values), so the key is allocated once.
+/// The key is written into a scratch buffer kept per thread (it grows to
+/// the longest key encoded on the thread; one longer than 4 KiB is not
+/// kept) and then copied into a `Vec` of exactly its length: one
+/// allocation per key, of the right size, with no pass to measure the key
+/// first.
 ///
 /// # Errors
 /// The first component's [`EncodeError`], if any.
 pub fn encode(format: Format, components: &[Component<'_>]) -> Result<Vec<u8>, EncodeError> {
-    let mut out = Vec::with_capacity(encoded_len_hint(format, components));
-    encode_into(format, components, &mut out)?;
-    Ok(out)
+    thread_local! {
+        static SCRATCH: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+    }
+    // `take` leaves an empty `Vec` behind (no allocation), so a nested
+    // call never shares the buffer; during thread teardown (`try_with`
+    // fails) a new one is used.
+    let mut buf = SCRATCH.try_with(Cell::take).unwrap_or_default();
+    buf.clear();
+    encode_into(format, components, &mut buf)?;
+    let key = buf.as_slice().to_vec();
+    if buf.capacity() <= SCRATCH_MAX {
+        let _ = SCRATCH.try_with(|s| s.set(buf));
+    }
+    Ok(key)
 }
 
-/// The capacity [`encode`] allocates: the key's length (exact for
-/// ascending strings and fixed-width values, an upper bound for the
-/// others, a guess for decimals) plus the slack of the word-at-a-time
-/// string escaping (which writes whole 8-byte words before cutting back).
-fn encoded_len_hint(format: Format, components: &[Component<'_>]) -> usize {
-    let text = format.is_text();
-    let mut n = 8 + if text { components.len() } else { 0 };
-    for c in components {
-        let desc = c.dir.is_desc();
-        n += match &c.value {
-            Value::Str(s) => {
-                let b = s.as_bytes();
-                match (text, desc) {
-                    (true, false) => text::escaped_len(b),
-                    (true, true) => 2 * b.len() + 1,
-                    (false, _) => b.len() + b.iter().filter(|&&x| x == 0).count() + 2,
-                }
-            }
-            Value::Bytes(b) => 2 * b.len() + 2,
-            Value::Dec(_) => 32,
-            v => {
-                let w = v.ty().fixed_len().unwrap_or(16);
-                match format {
-                    Format::Binary => w,
-                    Format::Decimal => 40,
-                    _ => 1 + 2 * w,
-                }
-            }
-        };
-    }
-    n
-}
+/// The largest scratch buffer [`encode`] keeps between calls (bytes):
+/// a longer key's buffer is freed after use.
+const SCRATCH_MAX: usize = 4096;
 
 /// Appends the key of a tuple to `out` (which is not cleared). On error,
 /// `out` is truncated back to its length on entry.
@@ -260,7 +246,8 @@ pub fn decode_into<'k>(
                 offset: pos.saturating_sub(1),
             });
         };
-        let end = decode_text_part(format, field, key, pos, out)?;
+        let (c, end) = text_part(format, field, key, pos)?;
+        out.push(c);
         next = (end < key.len()).then_some(end + 1);
         index += 1;
     }
@@ -273,6 +260,64 @@ pub fn decode_into<'k>(
     Ok(())
 }
 
+/// Like [`decode_into`], but *replaces* the contents of `out` rather than
+/// appending, reusing the strings it holds: where `out[i]` holds an owned
+/// string (`Cow::Owned`), the key's `i`-th component, if it is an ascending
+/// string, is copied or unescaped into that string's buffer. So a loop that
+/// decodes key after key into one vector, *without clearing it*, stops
+/// allocating once each string position has held an escaped string; with
+/// [`decode_into`] (which appends, so such a loop clears the vector before
+/// each key), every escaped string takes a new `String`, freed by the
+/// clearing.
+///
+/// The components are equal to [`decode_into`]'s, but a string may be
+/// owned where [`decode_into`] would borrow it from `key`. On error,
+/// `out` holds what [`decode_into`] leaves in an empty vector (the
+/// components before the bad one) and the error is the same. Binary keys
+/// decode as with [`decode_into`] (their strings borrow from the key).
+///
+/// ```
+/// use std::borrow::Cow;
+/// use lexikey::{tuple, Component, Field, Format, Type, Value};
+/// let schema = [Field::asc(Type::Str), Field::asc(Type::I64)];
+/// let keys = [&b"san%20francisco#l8000000000000001"[..], b"zurich#l8000000000000002"];
+/// let mut parts = Vec::new();
+/// for key in keys {
+///     tuple::decode_reusing(Format::Hex, key, Some(&schema), &mut parts)?;
+///     assert_eq!(parts.len(), 2);
+/// }
+/// assert_eq!(parts[0].value, Value::from("zurich"));
+/// // The buffer of "san francisco" now holds "zurich".
+/// assert!(matches!(parts[0].value, Value::Str(Cow::Owned(_))));
+/// # Ok::<(), lexikey::DecodeError>(())
+/// ```
+pub fn decode_reusing<'k>(
+    format: Format,
+    key: &'k [u8],
+    schema: Option<&[Field]>,
+    out: &mut Vec<Component<'k>>,
+) -> Result<(), DecodeError> {
+    if format != Format::Binary {
+        let mut parts = Reuse {
+            out: &mut *out,
+            i: 0,
+        };
+        let done = match schema {
+            Some(schema) => decode_text_direct(format, key, schema, &mut parts).map(Ok),
+            None => Some(guess_into(format, key, &mut parts)),
+        };
+        if let Some(result) = done {
+            let n = parts.i;
+            out.truncate(n);
+            return result;
+        }
+    }
+    // Binary, and the text keys the direct path refuses: `decode_into`'s
+    // results and errors.
+    out.clear();
+    decode_into(format, key, schema, out)
+}
+
 /// The direct path of text decoding with a schema: `None` when anything
 /// is unusual or wrong (the caller then runs the general loop, which
 /// reports it). No `Result` is moved per part, and the common fields take
@@ -281,11 +326,11 @@ pub fn decode_into<'k>(
 /// escape), and a fixed-width value is read at its known width, its
 /// separator checked where it must be.
 #[inline]
-fn decode_text_direct<'k>(
+fn decode_text_direct<'k, S: Parts<'k>>(
     format: Format,
     key: &'k [u8],
     schema: &[Field],
-    out: &mut Vec<Component<'k>>,
+    out: &mut S,
 ) -> Option<()> {
     let (last, init) = schema.split_last()?;
     let mut pos = 0;
@@ -299,40 +344,119 @@ fn decode_text_direct<'k>(
     (end == key.len()).then_some(())
 }
 
-/// One part for [`decode_text_direct`]: pushes the component, returns
+/// One part for [`decode_text_direct`]: puts the component, returns
 /// where the part ends.
 #[inline(always)]
-fn direct_part<'k>(
+fn direct_part<'k, S: Parts<'k>>(
     format: Format,
     field: Field,
     key: &'k [u8],
     pos: usize,
-    out: &mut Vec<Component<'k>>,
+    out: &mut S,
 ) -> Option<usize> {
-    let (value, end) = if field.ty == Type::Str && !field.dir.is_desc() {
+    if field.ty == Type::Str && !field.dir.is_desc() {
         let (first, end) = text::str_part(key, pos);
         let s = std::str::from_utf8(&key[pos..end]).ok()?;
-        let v = if first == end {
-            Cow::Borrowed(s)
-        } else {
-            let mut o = String::with_capacity(end - pos);
-            text::unescape_str_into(s, first - pos, &mut o).ok()?;
-            Cow::Owned(o)
-        };
-        (Value::Str(v), end)
-    } else {
-        match fixed8_at(format, field, key, pos) {
-            Some(read) => read,
-            // Anything else: the general codec, its error dropped.
-            None => return decode_text_part(format, field, key, pos, out).ok(),
-        }
+        out.put_str(s, first - pos, field.dir)?;
+        return Some(end);
+    }
+    let (c, end) = match fixed8_at(format, field, key, pos) {
+        Some((value, end)) => (
+            Component {
+                value,
+                dir: field.dir,
+                width: None,
+            },
+            end,
+        ),
+        // Anything else: the general codec, its error dropped.
+        None => text_part(format, field, key, pos).ok()?,
     };
-    out.push(Component {
-        value,
-        dir: field.dir,
-        width: None,
-    });
+    out.put(c);
     Some(end)
+}
+
+/// Where the direct path puts the components it decodes: appended to a
+/// `Vec` ([`decode_into`]), or over the components already there
+/// ([`decode_reusing`]).
+trait Parts<'k> {
+    /// Puts a component.
+    fn put(&mut self, c: Component<'k>);
+    /// Puts the ascending string component `s` (valid UTF-8, no `#`),
+    /// whose first byte to unescape is at `s[first]` (`first == s.len()`:
+    /// none); `None` when it does not unescape.
+    fn put_str(&mut self, s: &'k str, first: usize, dir: Dir) -> Option<()>;
+}
+
+impl<'k> Parts<'k> for Vec<Component<'k>> {
+    #[inline(always)]
+    fn put(&mut self, c: Component<'k>) {
+        self.push(c);
+    }
+    #[inline(always)]
+    fn put_str(&mut self, s: &'k str, first: usize, dir: Dir) -> Option<()> {
+        self.push(Component {
+            value: Value::Str(str_value(s, first)?),
+            dir,
+            width: None,
+        });
+        Some(())
+    }
+}
+
+/// [`decode_reusing`]'s [`Parts`]: component `i` overwrites `out[i]`
+/// (pushed past the end), and a string put where `out[i]` holds an owned
+/// string is written into that string's buffer.
+struct Reuse<'a, 'k> {
+    out: &'a mut Vec<Component<'k>>,
+    i: usize,
+}
+
+impl<'k> Parts<'k> for Reuse<'_, 'k> {
+    #[inline(always)]
+    fn put(&mut self, c: Component<'k>) {
+        match self.out.get_mut(self.i) {
+            Some(slot) => *slot = c,
+            None => self.out.push(c),
+        }
+        self.i += 1;
+    }
+    #[inline(always)]
+    fn put_str(&mut self, s: &'k str, first: usize, dir: Dir) -> Option<()> {
+        if let Some(slot) = self.out.get_mut(self.i) {
+            if let Value::Str(Cow::Owned(buf)) = &mut slot.value {
+                buf.clear();
+                if first == s.len() {
+                    buf.push_str(s);
+                } else {
+                    text::unescape_str_into(s, first, buf).ok()?;
+                }
+                slot.dir = dir;
+                slot.width = None;
+                self.i += 1;
+                return Some(());
+            }
+        }
+        self.put(Component {
+            value: Value::Str(str_value(s, first)?),
+            dir,
+            width: None,
+        });
+        Some(())
+    }
+}
+
+/// The ascending string `s` (valid UTF-8, no `#`) whose first byte to
+/// unescape is at `s[first]`: borrowed when there is none, else unescaped
+/// into a new `String`.
+#[inline(always)]
+fn str_value(s: &str, first: usize) -> Option<Cow<'_, str>> {
+    if first == s.len() {
+        return Some(Cow::Borrowed(s));
+    }
+    let mut o = String::with_capacity(s.len());
+    text::unescape_str_into(s, first, &mut o).ok()?;
+    Some(Cow::Owned(o))
 }
 
 /// The 8-byte value of `field` whose text starts at `key[pos]`, read at
@@ -366,56 +490,48 @@ fn fixed8_at(
     Some((value, pos + w))
 }
 
-/// Decodes the text part of `key` that starts at `pos` as `field`, pushes
-/// the component onto `out`, and returns where the part ends (the index of
-/// the next `#`, or `key.len()`). Errors index `key`.
+/// Decodes the text part of `key` that starts at `pos` as `field`;
+/// returns the component and where the part ends (the index of the next
+/// `#`, or `key.len()`). Errors index `key`.
 ///
-/// The common fields take a direct path that writes the component straight
-/// into `out`: an ascending string is found and checked for escapes by one
+/// An ascending string is found and checked for escapes by one
 /// word-at-a-time scan (`#` is itself a byte that strings escape), and an
 /// 8-byte hex/base64 value has a fixed width, so its separator is checked
-/// where it must be rather than searched for. Anything unusual falls back to
-/// the component codec, which reports the error.
+/// where it must be rather than searched for. Anything else goes to the
+/// component codec, which reports the error.
 #[inline]
-fn decode_text_part<'k>(
+fn text_part<'k>(
     format: Format,
     field: Field,
     key: &'k [u8],
     pos: usize,
-    out: &mut Vec<Component<'k>>,
-) -> Result<usize, DecodeError> {
+) -> Result<(Component<'k>, usize), DecodeError> {
+    let component = |value| Component {
+        value,
+        dir: field.dir,
+        width: None,
+    };
     if field.ty == Type::Str && !field.dir.is_desc() {
         let (s, end) = text::decode_str_part(key, pos)?;
-        out.push(Component {
-            value: Value::Str(s),
-            dir: field.dir,
-            width: None,
-        });
-        return Ok(end);
+        return Ok((component(Value::Str(s)), end));
     }
     if let Some((value, end)) = fixed8_at(format, field, key, pos) {
-        out.push(Component {
-            value,
-            dir: field.dir,
-            width: None,
-        });
-        return Ok(end);
+        return Ok((component(value), end));
     }
     let end = find_byte(key, pos, SEP).unwrap_or(key.len());
     let c = format
         .decode_component(field, &key[pos..end])
         .map_err(|e| e.shift(pos))?;
-    out.push(c);
-    Ok(end)
+    Ok((c, end))
 }
 
 /// Schemaless decoding (tagged text formats only): each `#`-separated part
 /// that is a valid tagged value is read as that value, any other part as
 /// an ascending string.
-fn guess_into<'k>(
+fn guess_into<'k, S: Parts<'k>>(
     format: Format,
     key: &'k [u8],
-    out: &mut Vec<Component<'k>>,
+    out: &mut S,
 ) -> Result<(), DecodeError> {
     if !matches!(format, Format::Hex | Format::Base64) {
         return Err(DecodeError::SchemaRequired { offset: 0 });
@@ -437,11 +553,11 @@ fn guess_into<'k>(
 /// tried as a tagged value only when it starts with a tag and, for a
 /// fixed-width type, has that type's length (any other could not decode).
 #[inline]
-fn guess_part<'k>(
+fn guess_part<'k, S: Parts<'k>>(
     format: Format,
     key: &'k [u8],
     pos: usize,
-    out: &mut Vec<Component<'k>>,
+    out: &mut S,
 ) -> Result<usize, DecodeError> {
     let tag = key.get(pos).and_then(|&t| Type::from_tag(t));
     // An 8-byte tagged value (the common one) is read at its width first:
@@ -454,7 +570,7 @@ fn guess_part<'k>(
             width: None,
         };
         if let Some((value, end)) = fixed8_at(format, field, key, pos) {
-            out.push(Component {
+            out.put(Component {
                 value,
                 dir,
                 width: None,
@@ -490,17 +606,17 @@ fn guess_part<'k>(
                 None => format.decode_component(field, part).ok(),
             };
             if let Some(c) = c {
-                out.push(c);
+                out.put(c);
                 return Ok(end);
             }
         }
     }
-    let s = text::str_from_part(key, pos, first, end)?;
-    out.push(Component {
-        value: Value::Str(s),
-        dir: crate::Dir::Asc,
-        width: None,
-    });
+    // As `text::str_from_part`, into `out`.
+    let s = std::str::from_utf8(part).map_err(|e| DecodeError::InvalidUtf8 {
+        offset: pos + e.valid_up_to(),
+    })?;
+    out.put_str(s, first - pos, Dir::Asc)
+        .ok_or_else(|| text::unescape_error(part).shift(pos))?;
     Ok(end)
 }
 
@@ -653,7 +769,7 @@ mod tests {
     }
 
     #[test]
-    fn encode_allocates_the_key_once() {
+    fn encode_allocates_exactly_the_key() {
         for format in Format::ALL {
             for s in [
                 "",
@@ -669,21 +785,43 @@ mod tests {
                     Component::desc(s),
                 ];
                 let key = encode(format, &c).unwrap();
-                let hint = encoded_len_hint(format, &c);
-                assert!(
-                    hint >= key.len(),
-                    "{format} {s:?}: hint {hint} < {}",
-                    key.len()
-                );
-                // Exact (plus the slack) where the length is known up front.
-                if matches!(format, Format::Hex | Format::Binary) {
-                    assert!(
-                        hint <= key.len() + 9,
-                        "{format} {s:?}: hint {hint}, key {}",
-                        key.len()
-                    );
-                }
-                assert_eq!(key.capacity(), hint, "{format} {s:?}: grew");
+                let mut want = Vec::new();
+                encode_into(format, &c, &mut want).unwrap();
+                assert_eq!(key, want, "{format} {s:?}");
+                assert_eq!(key.capacity(), key.len(), "{format} {s:?}");
+            }
+        }
+        // A key longer than the scratch kept between calls.
+        let long = "x".repeat(SCRATCH_MAX + 1);
+        let key = encode(Format::Hex, &[Component::asc(long.as_str())]).unwrap();
+        assert_eq!(key, long.as_bytes());
+        assert_eq!(encode(Format::Hex, &[Component::asc("a")]).unwrap(), b"a");
+        // An error leaves nothing behind for the next key.
+        assert!(encode(Format::Decimal, &[Component::asc("a"), Component::asc(1.5)]).is_err());
+        assert_eq!(encode(Format::Hex, &[Component::asc("b")]).unwrap(), b"b");
+    }
+
+    /// `decode_reusing` into `reused` (holding whatever the previous key
+    /// left, owned strings included) gives `want`'s components, or its
+    /// error with what `decode_into` leaves in an empty vector.
+    fn check_reusing<'k>(
+        format: Format,
+        key: &'k [u8],
+        schema: Option<&[Field]>,
+        want: &Result<Vec<Component<'k>>, DecodeError>,
+        reused: &mut Vec<Component<'k>>,
+    ) {
+        let got = decode_reusing(format, key, schema, reused);
+        match want {
+            Ok(want) => {
+                assert_eq!(got, Ok(()), "{format} {key:?} {schema:?}");
+                assert_eq!(reused, want, "{format} {key:?} {schema:?}");
+            }
+            Err(e) => {
+                assert_eq!(got.as_ref(), Err(e), "{format} {key:?} {schema:?}");
+                let mut partial = Vec::new();
+                let _ = decode_into(format, key, schema, &mut partial);
+                assert_eq!(reused, &partial, "{format} {key:?} {schema:?}");
             }
         }
     }
@@ -751,15 +889,22 @@ mod tests {
                             k.insert(i, b);
                             keys.push(k);
                         }
+                        // One vector for all these keys: `decode_reusing`
+                        // always meets the components (owned strings
+                        // included) that the key before left.
+                        let mut reused = Vec::new();
                         for k in &keys {
                             if format != Format::Decimal && dir == Dir::Asc {
                                 let want = reference_guess(format, k);
                                 assert_eq!(decode(format, k, None), want, "{format} {k:?}");
+                                check_reusing(format, k, None, &want, &mut reused);
                             }
                             for n in 0..=schema.len() {
                                 let want = reference(format, k, &schema[..n]);
                                 let got = decode(format, k, Some(&schema[..n]));
                                 assert_eq!(got, want, "{format} {k:?} {:?}", &schema[..n]);
+                                let schema = Some(&schema[..n]);
+                                check_reusing(format, k, schema, &want, &mut reused);
                             }
                         }
                     }

@@ -123,39 +123,40 @@ impl Type {
     }
 
     /// The type and direction a text-key tag letter stands for.
+    ///
+    /// A table lookup, not a `match`: schemaless decoding asks it for the
+    /// first byte of every part, strings included, and a `match` compiles
+    /// to a jump whose target random words mispredict.
     #[inline]
     pub fn from_tag(tag: u8) -> Option<(Type, Dir)> {
-        let dir = if tag.is_ascii_uppercase() {
-            Dir::Desc
-        } else {
-            Dir::Asc
+        /// Per byte: `1 + index into Type::ALL`, plus `0x80` for an
+        /// uppercase (descending) tag; 0 for a byte that is no tag.
+        const TAGS: [u8; 256] = {
+            let mut t = [0u8; 256];
+            let mut i = 0;
+            while i < Type::ALL.len() {
+                if let Some(c) = Type::ALL[i].tag() {
+                    t[c as usize] = 1 + i as u8;
+                    t[c.to_ascii_uppercase() as usize] = 0x81 + i as u8;
+                }
+                i += 1;
+            }
+            t
         };
-        let ty = match tag.to_ascii_lowercase() {
-            b'b' => Type::Bool,
-            b'd' => Type::F64,
-            b'f' => Type::F32,
-            b'g' => Type::Uuid,
-            b'i' => Type::I32,
-            b'l' => Type::I64,
-            b'n' => Type::Dec,
-            b't' => Type::Ts,
-            b'u' => Type::U64,
-            b'w' => Type::U32,
-            b'x' => Type::Bytes,
-            _ => return None,
-        };
-        Some((ty, dir))
+        let e = TAGS[tag as usize];
+        let ty = *Type::ALL.get(usize::from(e & 0x7F).checked_sub(1)?)?;
+        Some((ty, if e & 0x80 != 0 { Dir::Desc } else { Dir::Asc }))
     }
 
     /// The number of order bytes of a fixed-width type (`None` for
     /// variable-length [`Type::Str`], [`Type::Bytes`] and [`Type::Dec`]).
     pub const fn fixed_len(self) -> Option<usize> {
-        match self {
-            Type::Bool => Some(1),
-            Type::I32 | Type::U32 | Type::F32 => Some(4),
-            Type::I64 | Type::U64 | Type::F64 | Type::Ts => Some(8),
-            Type::Uuid => Some(16),
-            Type::Dec | Type::Bytes | Type::Str => None,
+        /// Per type, in declaration order; 0 = variable length. A table
+        /// rather than a `match`, which compiles to a jump.
+        const LEN: [u8; 12] = [1, 8, 4, 16, 4, 8, 0, 8, 8, 4, 0, 0];
+        match LEN[self as usize] {
+            0 => None,
+            n => Some(n as usize),
         }
     }
 
@@ -651,6 +652,21 @@ mod tests {
                 }
             });
             assert_eq!(Type::from_tag(b), want, "{b:#x}");
+        }
+    }
+
+    #[test]
+    fn fixed_len_table_is_each_types_width() {
+        use super::Type;
+        for t in Type::ALL {
+            let want = match t {
+                Type::Bool => Some(1),
+                Type::I32 | Type::U32 | Type::F32 => Some(4),
+                Type::I64 | Type::U64 | Type::F64 | Type::Ts => Some(8),
+                Type::Uuid => Some(16),
+                Type::Dec | Type::Bytes | Type::Str => None,
+            };
+            assert_eq!(t.fixed_len(), want, "{t}");
         }
     }
 }

@@ -2,7 +2,8 @@
 //! global allocator: scalar encode/decode (`encode_i64` → `[u8; N]`,
 //! `decode_i64(&[u8])`, …), component and tuple encode into a reused
 //! buffer, borrowed tuple decode of escape-free strings into a reused
-//! `Vec`, and typed decode (`KeyReader::str_in`) of escaped strings into a
+//! `Vec`, `tuple::decode_reusing` of any strings into a vector that is
+//! never cleared (once its buffers have grown), and typed decode (`KeyReader::str_in`) of escaped strings into a
 //! reused scratch `String`.
 //!
 //! The counter is per thread, so the test harness's other threads do not
@@ -221,17 +222,22 @@ fn tuple_encode_into_a_reused_buffer_allocates_nothing() {
     assert_eq!(n, 0, "decimal: tuple encode allocated");
 }
 
-/// `tuple::encode` sizes the key before allocating it: one allocation per
-/// key, never a regrowth.
+/// `tuple::encode` builds the key in a per-thread scratch buffer and
+/// copies it out: one allocation per key, of exactly its length (once the
+/// thread's scratch has grown: the first call allocates it too).
 #[test]
 fn tuple_encode_allocates_the_key_once() {
     let tuples = tuples();
-    for format in [Format::Hex, Format::Base64, Format::Binary] {
+    for format in Format::ALL {
         for t in &tuples {
-            if matches!(t[1].value, Value::Dec(_)) {
-                continue; // decimals: the capacity is a guess, growth allowed
-            }
-            let n = allocations(|| tuple::encode(format, t).unwrap());
+            let Ok(first) = tuple::encode(format, t) else {
+                continue; // decimal refuses floats
+            };
+            let n = allocations(|| {
+                let key = tuple::encode(format, t).unwrap();
+                assert_eq!(key, first);
+                assert_eq!(key.capacity(), key.len(), "{format} {t:?}");
+            });
             assert_eq!(n, 1, "{format} {t:?}");
         }
     }
@@ -301,6 +307,51 @@ fn decoding_an_escaped_string_allocates_once() {
                 parts.clear();
             });
             assert!(n <= 1, "{format} {s:?}: {n} allocations");
+        }
+    }
+}
+
+/// `tuple::decode_reusing` into one vector that is never cleared: once
+/// each string position has held an escaped string (a first pass over the
+/// keys), decoding allocates nothing, escaped strings included, in every
+/// text format, with a schema and (hex, base64) without one.
+#[test]
+fn tuple_decode_reusing_allocates_nothing_in_steady_state() {
+    for format in [Format::Hex, Format::Base64, Format::Decimal] {
+        let schema = [
+            Field::asc(Type::Str),
+            Field::asc(Type::Str),
+            Field::asc(Type::I64),
+        ];
+        let mut keys = Vec::new();
+        // Escaped and plain strings alternate, in both positions.
+        let strs: Vec<&str> = ESCAPED.iter().chain(&PLAIN).copied().collect();
+        for (j, s) in strs.iter().enumerate() {
+            let t = strs[(j + 3) % strs.len()];
+            for i in I64S {
+                let c = [Component::asc(*s), Component::asc(t), Component::asc(i)];
+                keys.push((tuple::encode(format, &c).unwrap(), *s, t, i));
+            }
+        }
+        let schemas: &[Option<&[Field]>] = if format == Format::Decimal {
+            &[Some(&schema)]
+        } else {
+            &[Some(&schema), None]
+        };
+        for &schema in schemas {
+            let mut parts: Vec<Component<'_>> = Vec::new();
+            let mut pass = || {
+                for (key, s, t, i) in &keys {
+                    tuple::decode_reusing(format, key, schema, &mut parts).unwrap();
+                    assert_eq!(parts.len(), 3);
+                    assert_eq!(parts[0].value, Value::from(*s));
+                    assert_eq!(parts[1].value, Value::from(*t));
+                    assert_eq!(parts[2].value, Value::I64(*i));
+                }
+            };
+            pass(); // the buffers grow to the longest string of each position
+            let n = allocations(&mut pass);
+            assert_eq!(n, 0, "{format} {schema:?}: decode_reusing allocated");
         }
     }
 }

@@ -405,24 +405,21 @@ fn b64_11(v: u64) -> [u8; 11] {
 }
 
 /// The 8 bytes of an 11-character body, or `None` when a character is not
-/// in the alphabet or the two unused low bits are not zero.
+/// in the alphabet or the two unused low bits are not zero. Each symbol is
+/// looked up and shifted into place on its own (no chain of `v << 6 | x`
+/// through all eleven), so the lookups overlap.
 #[inline]
 fn unb64_11(d: &[u8; 11]) -> Option<u64> {
-    let mut v = 0u64;
-    let mut bad = 0u8;
-    let mut i = 0;
-    while i < 10 {
-        let x = VALUE[d[i] as usize];
-        bad |= x;
-        v = v << 6 | u64::from(x & 63);
-        i += 1;
-    }
-    let x = VALUE[d[10] as usize];
+    let x: [u8; 11] = std::array::from_fn(|i| VALUE[d[i] as usize]);
+    let bad = x.iter().fold(0, |a, &b| a | b);
     // 0xFF marks a non-alphabet byte; the low two bits must be zero.
-    if (bad | x) & 0xC0 != 0 || x & 3 != 0 {
+    if bad & 0xC0 != 0 || x[10] & 3 != 0 {
         return None;
     }
-    Some(v << 4 | u64::from(x >> 2))
+    let at = |i: usize| u64::from(x[i]) << (58 - 6 * i);
+    let hi = (at(0) | at(1)) | (at(2) | at(3)) | (at(4) | at(5));
+    let lo = (at(6) | at(7)) | (at(8) | at(9)) | u64::from(x[10] >> 2);
+    Some(hi | lo)
 }
 
 /// The error path of [`Body::decode_u64`] (says what is wrong, and where).
@@ -496,6 +493,65 @@ mod tests {
         }
         out[10] = ALPHABET[((v & 15) << 2) as usize];
         out
+    }
+
+    /// The table decoder [`unb64_11`] replaces.
+    fn unb64_by_table(d: &[u8; 11]) -> Option<u64> {
+        let mut v = 0u64;
+        for &c in &d[..10] {
+            let x = VALUE[c as usize];
+            if x == 0xFF {
+                return None;
+            }
+            v = v << 6 | u64::from(x);
+        }
+        let x = VALUE[d[10] as usize];
+        if x == 0xFF || x & 3 != 0 {
+            return None;
+        }
+        Some(v << 4 | u64::from(x >> 2))
+    }
+
+    #[test]
+    fn swar_body_decode_matches_table() {
+        // Every byte value in every position, in bodies of several values.
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for round in 0..40 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = match round {
+                0 => 0,
+                1 => u64::MAX,
+                _ => x,
+            };
+            let body = b64_11(v);
+            for pos in 0..11 {
+                for b in 0..=255u8 {
+                    let mut d = body;
+                    d[pos] = b;
+                    assert_eq!(unb64_11(&d), unb64_by_table(&d), "{d:?}");
+                }
+            }
+        }
+        // Two bytes changed at once (borrows and carries between lanes).
+        let bytes = [
+            0x00, 0x2C, 0x2D, 0x2F, 0x30, 0x3A, 0x40, 0x41, 0x5B, 0x5F, 0x60, 0x61, 0x7A, 0x7B,
+            0x7F, 0x80, 0xFF,
+        ];
+        let body = b64_11(0x0123_4567_89AB_CDEF);
+        for i in 0..8 {
+            for j in 0..8 {
+                for &a in &bytes {
+                    for &b in &bytes {
+                        let mut d = body;
+                        d[i] = a;
+                        d[j] = b;
+                        assert_eq!(unb64_11(&d), unb64_by_table(&d), "{d:?}");
+                    }
+                }
+            }
+        }
     }
 
     use proptest::prelude::*;

@@ -63,7 +63,7 @@ impl Format {
     /// # Errors
     /// [`EncodeError`] when the format cannot hold the value (a float in
     /// `decimal`, a number wider than the decimal width).
-    #[inline]
+    #[inline(always)]
     pub fn encode_component(self, c: &Component<'_>, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         // The components most keys are made of (ascending strings and
         // full-width `i64`s) without the per-type dispatch of the codecs;
@@ -102,6 +102,7 @@ impl Format {
     }
 
     /// [`Format::encode_component`] through each format's codec.
+    #[inline(never)]
     fn encode_component_general(
         self,
         c: &Component<'_>,
