@@ -8,7 +8,7 @@
 //!
 //! | target | input | property |
 //! |---|---|---|
-//! | `decode_<fmt>` | schema header + arbitrary key bytes | `tuple::decode`, `Format::decode_component` and the scalar decoders never panic; every error's offset lies inside the key; a decoded tuple matches the schema |
+//! | `decode_<fmt>` | schema header + arbitrary key bytes | `tuple::decode`, `tuple::decode_reusing` (same result, error and partial output as `decode_into`, over a vector holding stale owned strings), `Format::decode_component` and the scalar decoders never panic; every error's offset lies inside the key; a decoded tuple matches the schema |
 //! | `redecode_<fmt>` | schema header + arbitrary key bytes | whenever a decoder succeeds, encoding its result gives back exactly the input (canonical decode) |
 //! | `roundtrip_<fmt>` | two structured tuples of one schema | value → key → value; text keys are UTF-8 without C0 bytes; key order equals tuple order |
 //! | `parse_component` | UTF-8 text | `TYPE[.desc]:VALUE` parse → print → parse gives the same component (also UUID and hex syntax) |
@@ -38,6 +38,7 @@
 //!   fields (0–7, so the empty schema is included), followed by the fields;
 //!   everything after the header is the key.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use arbitrary::{Arbitrary, Unstructured};
@@ -377,6 +378,26 @@ pub fn check_decode(format: Format, data: &[u8]) {
             }
         }
         Err(e) => assert_error_located(&e, key, "tuple::decode"),
+    }
+    // `decode_reusing` into a vector that holds owned strings (stale
+    // values of other lengths, then its own first result): the same
+    // result and error as `decode_into` into an empty vector, and the same
+    // partial components on error.
+    let mut fresh = Vec::new();
+    let expect = tuple::decode_into(format, key, schema.as_deref(), &mut fresh);
+    let mut out: Vec<Component<'_>> = (0..4)
+        .map(|i| Component::asc(Value::Str(Cow::Owned("stale%".repeat(i)))))
+        .collect();
+    for round in 0..2 {
+        let got = tuple::decode_reusing(format, key, schema.as_deref(), &mut out);
+        assert_eq!(got, expect, "decode_reusing (round {round}) on {}", show(key));
+        assert!(
+            same_values(&out, &fresh),
+            "decode_reusing (round {round}) on {}: {} != decode_into's {}",
+            show(key),
+            show_tuple(&out),
+            show_tuple(&fresh)
+        );
     }
     for &f in schema.iter().flatten() {
         if let Err(e) = format.decode_component(f, key) {
