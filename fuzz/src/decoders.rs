@@ -135,7 +135,10 @@ pub fn check_parse_store_url(data: &[u8]) {
 fn check_store_url(url: &str, secret: Option<&str>) {
     let hidden = |what: &str, text: &str| {
         if let Some(s) = secret {
-            assert!(!text.contains(s), "{url:?}: {what} shows the secret: {text:?}");
+            assert!(
+                !text.contains(s),
+                "{url:?}: {what} shows the secret: {text:?}"
+            );
         }
     };
     hidden("redact_url", &lexikey_stores::redact_url(url));
@@ -145,7 +148,11 @@ fn check_store_url(url: &str, secret: Option<&str>) {
             match lexikey_stores::parse_url(&connect) {
                 Ok(again) => {
                     assert_eq!(again, spec, "{url:?} → {connect:?} parses differently");
-                    assert_eq!(again.connect_url(), connect, "{url:?}: connect_url not stable");
+                    assert_eq!(
+                        again.connect_url(),
+                        connect,
+                        "{url:?}: connect_url not stable"
+                    );
                 }
                 Err(e) => panic!("{url:?} → a connect_url that does not parse: {e}"),
             }

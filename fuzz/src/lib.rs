@@ -390,7 +390,12 @@ pub fn check_decode(format: Format, data: &[u8]) {
         .collect();
     for round in 0..2 {
         let got = tuple::decode_reusing(format, key, schema.as_deref(), &mut out);
-        assert_eq!(got, expect, "decode_reusing (round {round}) on {}", show(key));
+        assert_eq!(
+            got,
+            expect,
+            "decode_reusing (round {round}) on {}",
+            show(key)
+        );
         assert!(
             same_values(&out, &fresh),
             "decode_reusing (round {round}) on {}: {} != decode_into's {}",
