@@ -357,7 +357,7 @@ fn direct_part<'k, S: Parts<'k>>(
     if field.ty == Type::Str && !field.dir.is_desc() {
         let (first, end) = text::str_part(key, pos);
         let s = std::str::from_utf8(&key[pos..end]).ok()?;
-        out.put_str(s, first - pos, field.dir)?;
+        out.put_str(s, first - pos)?;
         return Some(end);
     }
     let (c, end) = match fixed8_at(format, field, key, pos) {
@@ -385,7 +385,7 @@ trait Parts<'k> {
     /// Puts the ascending string component `s` (valid UTF-8, no `#`),
     /// whose first byte to unescape is at `s[first]` (`first == s.len()`:
     /// none); `None` when it does not unescape.
-    fn put_str(&mut self, s: &'k str, first: usize, dir: Dir) -> Option<()>;
+    fn put_str(&mut self, s: &'k str, first: usize) -> Option<()>;
 }
 
 impl<'k> Parts<'k> for Vec<Component<'k>> {
@@ -394,12 +394,8 @@ impl<'k> Parts<'k> for Vec<Component<'k>> {
         self.push(c);
     }
     #[inline(always)]
-    fn put_str(&mut self, s: &'k str, first: usize, dir: Dir) -> Option<()> {
-        self.push(Component {
-            value: Value::Str(str_value(s, first)?),
-            dir,
-            width: None,
-        });
+    fn put_str(&mut self, s: &'k str, first: usize) -> Option<()> {
+        self.push(Component::asc(Value::Str(str_value(s, first)?)));
         Some(())
     }
 }
@@ -422,26 +418,18 @@ impl<'k> Parts<'k> for Reuse<'_, 'k> {
         self.i += 1;
     }
     #[inline(always)]
-    fn put_str(&mut self, s: &'k str, first: usize, dir: Dir) -> Option<()> {
+    fn put_str(&mut self, s: &'k str, first: usize) -> Option<()> {
         if let Some(slot) = self.out.get_mut(self.i) {
             if let Value::Str(Cow::Owned(buf)) = &mut slot.value {
                 buf.clear();
-                if first == s.len() {
-                    buf.push_str(s);
-                } else {
-                    text::unescape_str_into(s, first, buf).ok()?;
-                }
-                slot.dir = dir;
+                text::unescape_str_into(s, first, buf).ok()?;
+                slot.dir = Dir::Asc;
                 slot.width = None;
                 self.i += 1;
                 return Some(());
             }
         }
-        self.put(Component {
-            value: Value::Str(str_value(s, first)?),
-            dir,
-            width: None,
-        });
+        self.put(Component::asc(Value::Str(str_value(s, first)?)));
         Some(())
     }
 }
@@ -615,7 +603,7 @@ fn guess_part<'k, S: Parts<'k>>(
     let s = std::str::from_utf8(part).map_err(|e| DecodeError::InvalidUtf8 {
         offset: pos + e.valid_up_to(),
     })?;
-    out.put_str(s, first - pos, Dir::Asc)
+    out.put_str(s, first - pos)
         .ok_or_else(|| text::unescape_error(part).shift(pos))?;
     Ok(end)
 }
