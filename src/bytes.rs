@@ -38,6 +38,52 @@ pub(crate) fn find_byte(s: &[u8], from: usize, needle: u8) -> Option<usize> {
     s[i..].iter().position(|&b| b == needle).map(|p| i + p)
 }
 
+/// `bytes` as a `&str`, as [`std::str::from_utf8`] gives it. Key strings
+/// are mostly ASCII, and short: `from_utf8` checks a short string byte by
+/// byte (its word-at-a-time path needs 16 aligned bytes), so an ASCII
+/// string is recognised here first, a word at a time, and only the others
+/// are validated by `from_utf8` (which also reports where they go wrong).
+#[inline(always)]
+pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
+    if is_ascii(bytes) {
+        // SAFETY: every byte is below 0x80 (`is_ascii`, checked by
+        // `is_ascii_agrees_with_std` below and by every decode property and
+        // fuzz target), and a sequence of ASCII bytes is valid UTF-8.
+        #[allow(unsafe_code)]
+        return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+    }
+    std::str::from_utf8(bytes)
+}
+
+/// Whether every byte of `s` is below 0x80: the high bits of the words
+/// that cover `s` (the last one overlapping, shorter strings gathered into
+/// one word) ORed together.
+#[inline(always)]
+fn is_ascii(s: &[u8]) -> bool {
+    let word = |w: &[u8]| u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+    let n = s.len();
+    if n < 8 {
+        // 0..=7 bytes, read as up to three overlapping pieces.
+        let v = if n >= 4 {
+            let lo = u32::from_le_bytes(s[..4].try_into().unwrap_or([0; 4]));
+            let hi = u32::from_le_bytes(s[n - 4..].try_into().unwrap_or([0; 4]));
+            lo | hi
+        } else if n > 0 {
+            u32::from(s[0]) | u32::from(s[n / 2]) | u32::from(s[n - 1])
+        } else {
+            0
+        };
+        return v & 0x8080_8080 == 0;
+    }
+    let mut acc = word(&s[n - 8..]);
+    let mut i = 0;
+    while let Some(w) = s.get(i..i + 8) {
+        acc |= word(w);
+        i += 8;
+    }
+    acc & HIGH == 0
+}
+
 /// The smallest key greater than every key that starts with `prefix`: drop
 /// trailing `FF` bytes, then increment the last byte. `None` when there is
 /// no such key (an empty or all-`FF` prefix): scan to the end of the table.
@@ -91,6 +137,33 @@ mod tests {
         assert_eq!(find_byte(&[1, 0, 0, 1, 1, 1, 1, 1, 0], 0, 0), Some(1));
         assert_eq!(find_byte(&[0xFE, 0xFF, 0, 0xFF], 0, 0xFF), Some(1));
         assert_eq!(find_byte(&[0x7F; 9], 0, 0xFF), None);
+    }
+
+    #[test]
+    fn is_ascii_agrees_with_std() {
+        for len in 0..40usize {
+            let base: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            assert!(super::is_ascii(&base), "len {len}");
+            for hit in 0..len {
+                for b in [0x80u8, 0xC3, 0xFF] {
+                    let mut s = base.clone();
+                    s[hit] = b;
+                    assert!(!super::is_ascii(&s), "len {len} hit {hit} byte {b:#x}");
+                }
+            }
+        }
+        // Every byte value at every position of short strings, against std
+        // (and `utf8` against `from_utf8`, results and error positions).
+        for len in 1..12usize {
+            for hit in 0..len {
+                for b in 0..=255u8 {
+                    let mut s = vec![b'x'; len];
+                    s[hit] = b;
+                    assert_eq!(super::is_ascii(&s), s.is_ascii());
+                    assert_eq!(super::utf8(&s), std::str::from_utf8(&s));
+                }
+            }
+        }
     }
 
     #[test]

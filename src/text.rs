@@ -215,7 +215,7 @@ pub(crate) fn str_from_part(
     end: usize,
 ) -> Result<Cow<'_, str>, DecodeError> {
     let part = &key[pos..end];
-    let s = std::str::from_utf8(part).map_err(|e| DecodeError::InvalidUtf8 {
+    let s = crate::bytes::utf8(part).map_err(|e| DecodeError::InvalidUtf8 {
         offset: pos + e.valid_up_to(),
     })?;
     if first == end {
@@ -234,7 +234,7 @@ pub(crate) fn str_from_part(
 /// holds no escape.
 #[inline]
 pub(crate) fn unescape(input: &[u8]) -> Result<Cow<'_, str>, DecodeError> {
-    let s = std::str::from_utf8(input).map_err(|e| DecodeError::InvalidUtf8 {
+    let s = crate::bytes::utf8(input).map_err(|e| DecodeError::InvalidUtf8 {
         offset: e.valid_up_to(),
     })?;
     let i = find_escape(input, 0);

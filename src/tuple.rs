@@ -356,7 +356,7 @@ fn direct_part<'k, S: Parts<'k>>(
 ) -> Option<usize> {
     if field.ty == Type::Str && !field.dir.is_desc() {
         let (first, end) = text::str_part(key, pos);
-        let s = std::str::from_utf8(&key[pos..end]).ok()?;
+        let s = crate::bytes::utf8(&key[pos..end]).ok()?;
         out.put_str(s, first - pos)?;
         return Some(end);
     }
@@ -600,7 +600,7 @@ fn guess_part<'k, S: Parts<'k>>(
         }
     }
     // As `text::str_from_part`, into `out`.
-    let s = std::str::from_utf8(part).map_err(|e| DecodeError::InvalidUtf8 {
+    let s = crate::bytes::utf8(part).map_err(|e| DecodeError::InvalidUtf8 {
         offset: pos + e.valid_up_to(),
     })?;
     out.put_str(s, first - pos)

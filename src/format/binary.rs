@@ -168,19 +168,18 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<(Component<'_>, us
         }
         Type::Str => {
             let (b, used) = take_escaped(input, desc)?;
-            let s =
-                match b {
-                    Cow::Borrowed(b) => Cow::Borrowed(std::str::from_utf8(b).map_err(|e| {
-                        DecodeError::InvalidUtf8 {
-                            offset: e.valid_up_to(),
-                        }
-                    })?),
-                    Cow::Owned(o) => {
-                        Cow::Owned(String::from_utf8(o).map_err(|e| DecodeError::InvalidUtf8 {
-                            offset: raw_offset(input, desc, e.utf8_error().valid_up_to()),
-                        })?)
-                    }
-                };
+            let s = match b {
+                Cow::Borrowed(b) => {
+                    Cow::Borrowed(crate::bytes::utf8(b).map_err(|e| DecodeError::InvalidUtf8 {
+                        offset: e.valid_up_to(),
+                    })?)
+                }
+                Cow::Owned(o) => {
+                    Cow::Owned(String::from_utf8(o).map_err(|e| DecodeError::InvalidUtf8 {
+                        offset: raw_offset(input, desc, e.utf8_error().valid_up_to()),
+                    })?)
+                }
+            };
             (Value::Str(s), used)
         }
         Type::Dec => {

@@ -254,7 +254,7 @@ impl<'k> KeyReader<'k> {
         let pos = self.text_pos()?;
         let (first, end) = text::str_part(self.key, pos);
         let part = &self.key[pos..end];
-        let s = std::str::from_utf8(part).map_err(|e| DecodeError::InvalidUtf8 {
+        let s = crate::bytes::utf8(part).map_err(|e| DecodeError::InvalidUtf8 {
             offset: pos + e.valid_up_to(),
         })?;
         self.advance_past(end);
