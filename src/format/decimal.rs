@@ -352,12 +352,16 @@ const fn digits4(n: u32) -> [u8; 4] {
 /// The 20 zero-padded ASCII digits of `v`.
 #[inline]
 fn digits20(v: u64) -> [u8; 20] {
-    let top = (v / 10_000_000_000_000_000) as u32; // < 1845
-    let rest = v % 10_000_000_000_000_000;
+    // Both quotients straight from `v` (two independent multiplications
+    // by a reciprocal, not a chain of divisions), the remainders from them.
+    let top = v / 10_000_000_000_000_000; // < 1845
+    let high = v / 100_000_000;
+    let mid = high - top * 100_000_000;
+    let low = v - high * 100_000_000;
     let mut out = [0u8; 20];
-    out[..4].copy_from_slice(&digits4(top));
-    out[4..12].copy_from_slice(&digits8((rest / 100_000_000) as u32));
-    out[12..].copy_from_slice(&digits8((rest % 100_000_000) as u32));
+    out[..4].copy_from_slice(&digits4(top as u32));
+    out[4..12].copy_from_slice(&digits8(mid as u32));
+    out[12..].copy_from_slice(&digits8(low as u32));
     out
 }
 
