@@ -96,12 +96,21 @@ fn escape_bits_exact(w: u64) -> u64 {
 /// Appends `b` escaped (`b <= ESC`): `%` and two UPPERCASE hex digits.
 #[inline(always)]
 fn push_escape(b: u8, out: &mut Vec<u8>) {
-    out.extend_from_slice(&[
-        ESC,
-        UPPER_HEX[(b >> 4) as usize],
-        UPPER_HEX[(b & 15) as usize],
-    ]);
+    // One load of the whole escape (`b <= ESC`, so the index is in range).
+    out.extend_from_slice(&ESCAPES[usize::from(b & 63)]);
 }
+
+/// The escape of every byte `<= ESC`, by value (and of the bytes up to 63,
+/// which are never used: the table is indexed with `b & 63`).
+const ESCAPES: [[u8; 3]; 64] = {
+    let mut t = [[0u8; 3]; 64];
+    let mut b = 0;
+    while b < 64 {
+        t[b] = [ESC, UPPER_HEX[b >> 4], UPPER_HEX[b & 15]];
+        b += 1;
+    }
+    t
+};
 
 /// Appends the escaped form of `s`, eight bytes at a time: each word is
 /// appended whole (a fixed-size copy, no `memcpy` call), and when it holds
@@ -134,16 +143,16 @@ pub(crate) fn escape_into(s: &[u8], out: &mut Vec<u8>) {
     }
     out.reserve(s.len() + 6);
     while let Some(w) = s.get(i..i + 8) {
-        let w: [u8; 8] = w.try_into().unwrap_or([0; 8]);
-        let m = escape_bits_exact(u64::from_le_bytes(w));
-        out.extend_from_slice(&w);
+        let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+        let m = escape_bits_exact(w);
+        out.extend_from_slice(&w.to_le_bytes());
         if m == 0 {
             i += 8;
             continue;
         }
         let k = (m.trailing_zeros() / 8) as usize;
         out.truncate(out.len() - 8 + k);
-        push_escape(w[k], out);
+        push_escape((w >> (8 * k)) as u8, out);
         i += k + 1;
     }
     // Fewer than 8 bytes left: the last word, its bytes before `i` shifted out.
