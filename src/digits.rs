@@ -106,6 +106,7 @@ impl Body for Hex {
 
 /// One nibble per byte (most significant nibble in the most significant
 /// byte) of the 8 nibbles of `x`.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 #[inline(always)]
 const fn spread_nibbles(x: u32) -> u64 {
     let x = x as u64;
@@ -116,6 +117,7 @@ const fn spread_nibbles(x: u32) -> u64 {
 
 /// UPPERCASE hex digit of each nibble held in a byte (SWAR):
 /// `n + '0'`, plus 7 more where `n >= 10`.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 #[inline(always)]
 const fn nibbles_to_ascii(n: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
@@ -123,10 +125,55 @@ const fn nibbles_to_ascii(n: u64) -> u64 {
     n + 0x30 * ONES + 7 * ge10
 }
 
-/// The 16 UPPERCASE hex digits of `v`, most significant first, computed a
-/// word at a time (no table, no branch).
+/// The 16 UPPERCASE hex digits of `v`, most significant first: SSE2
+/// where the build enables it (always on x86_64), SWAR elsewhere.
+///
+/// The call into SSE2 is `unsafe` for the reason given at [`unhex16`]
+/// (a `#[target_feature]` function, its feature the x86_64 baseline);
+/// both paths are tested against `format!("{v:016X}")`.
 #[inline]
-pub(crate) const fn hex16(v: u64) -> [u8; 16] {
+pub(crate) fn hex16(v: u64) -> [u8; 16] {
+    // SAFETY: `hex16_sse2` needs only SSE2, which the `cfg` proves every
+    // function of this build has; it takes and returns plain values.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[allow(unsafe_code)]
+    return unsafe { hex16_sse2(v) };
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    return hex16_swar(v);
+}
+
+/// [`hex16`] with SSE2: the 8 bytes of `v`, most significant first, split
+/// into high and low nibbles (a 16-bit shift and a mask) and interleaved
+/// (`unpacklo`), then made ASCII: `n + '0'`, 7 more where `n > 9`.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn hex16_sse2(v: u64) -> [u8; 16] {
+    use core::arch::x86_64::{
+        _mm_add_epi8, _mm_and_si128, _mm_cmpgt_epi8, _mm_cvtsi128_si64, _mm_cvtsi64_si128,
+        _mm_set1_epi8, _mm_srli_epi16, _mm_unpackhi_epi64, _mm_unpacklo_epi8,
+    };
+    // `as i64`/`as i8`: bit patterns, not values.
+    let x = _mm_cvtsi64_si128(v.swap_bytes() as i64);
+    let low4 = _mm_set1_epi8(0x0F);
+    let hi = _mm_and_si128(_mm_srli_epi16::<4>(x), low4);
+    let lo = _mm_and_si128(x, low4);
+    let n = _mm_unpacklo_epi8(hi, lo);
+    let letter = _mm_and_si128(_mm_cmpgt_epi8(n, _mm_set1_epi8(9)), _mm_set1_epi8(7));
+    let ascii = _mm_add_epi8(_mm_add_epi8(n, _mm_set1_epi8(b'0' as i8)), letter);
+    let first = _mm_cvtsi128_si64(ascii) as u64;
+    let second = _mm_cvtsi128_si64(_mm_unpackhi_epi64(ascii, ascii)) as u64;
+    let mut out = [0u8; 16];
+    out[..8].copy_from_slice(&first.to_le_bytes());
+    out[8..].copy_from_slice(&second.to_le_bytes());
+    out
+}
+
+/// [`hex16`] a word at a time (no table, no branch): the fallback off
+/// x86_64.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+#[inline]
+const fn hex16_swar(v: u64) -> [u8; 16] {
     let hi = nibbles_to_ascii(spread_nibbles((v >> 32) as u32)).to_be_bytes();
     let lo = nibbles_to_ascii(spread_nibbles(v as u32)).to_be_bytes();
     let mut out = [0u8; 16];
@@ -281,6 +328,7 @@ mod tests {
             let v = if i < 64 { 1u64 << i } else { x };
             let digits = hex16(v);
             assert_eq!(&digits, format!("{v:016X}").as_bytes());
+            assert_eq!(&hex16_swar(v), format!("{v:016X}").as_bytes());
             assert_eq!(unhex16(&digits), Some(v));
             let (a, b) = words(&digits);
             assert_eq!(unhex16_swar(a, b), Some(v));

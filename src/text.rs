@@ -187,7 +187,9 @@ fn gather_short(s: &[u8]) -> u64 {
         let hi = u32::from_le_bytes(s[n - 4..].try_into().unwrap_or([0; 4]));
         u64::from(lo) | u64::from(hi) << (8 * (n - 4))
     } else if n > 0 {
-        u64::from(s[0]) | u64::from(s[n / 2]) << (8 * (n / 2)) | u64::from(s[n - 1]) << (8 * (n - 1))
+        u64::from(s[0])
+            | u64::from(s[n / 2]) << (8 * (n / 2))
+            | u64::from(s[n - 1]) << (8 * (n - 1))
     } else {
         0
     }
