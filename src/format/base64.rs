@@ -368,11 +368,13 @@ pub fn encode_f64(v: f64) -> [u8; 12] {
     encode_u64_body(b'd', crate::text::f64_order_bits(v))
 }
 
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 const ONES: u64 = 0x0101_0101_0101_0101;
 
 /// The alphabet characters of 8 six-bit values, one per byte (SWAR): the
 /// alphabet is five runs of consecutive ASCII, so a character is
 /// `v + 0x2D` plus 2, 7, 4 and 1 for `v` at or past 1, 11, 37 and 38.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 #[inline(always)]
 const fn sextets_to_ascii(v: u64) -> u64 {
     // 1 in each byte where the byte (< 64) is >= k: no carry between bytes.
@@ -383,25 +385,67 @@ const fn sextets_to_ascii(v: u64) -> u64 {
 }
 
 /// The 11 body characters of 8 big-endian bytes (64 bits, then two zero
-/// bits): the first 8 a word at a time, the last 3 by table.
+/// bits): the sextets spread one per byte, the first 8 a word at a time,
+/// then made alphabet characters (SSE2 on x86_64, all 11 at once; SWAR
+/// and a table elsewhere).
+///
+/// Returned as two words, first character in the low byte: the first 8
+/// characters, and the last 3 (in the low three bytes).
 #[inline]
-fn b64_11(v: u64) -> [u8; 11] {
+fn b64_words(v: u64) -> (u64, u64) {
     // The top 48 bits, spread to one sextet per byte, first in the top byte.
     let x = v >> 16;
     let x = (x & 0xFFFF_FF00_0000) << 8 | (x & 0x00FF_FFFF);
     let x = (x & 0x00FF_F000_00FF_F000) << 4 | (x & 0x0000_0FFF_0000_0FFF);
     let x = (x & 0x0FC0_0FC0_0FC0_0FC0) << 2 | (x & 0x003F_003F_003F_003F);
-    let head = sextets_to_ascii(x).to_be_bytes();
+    // The last three sextets, first in the low byte.
+    let tail = (v >> 10) & 63 | ((v >> 4) & 63) << 8 | ((v & 15) << 2) << 16;
+    // SAFETY: `sextets_sse2` needs only SSE2, which the `cfg` proves every
+    // function of this build has (as at `digits::unhex16`); it takes and
+    // returns plain values.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[allow(unsafe_code)]
+    let (head, tail) = unsafe { sextets_sse2(x.swap_bytes(), tail) };
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    let (head, tail) = (sextets_to_ascii(x).swap_bytes(), sextets_to_ascii(tail));
+    (head, tail)
+}
+
+/// The 11 body characters of 8 big-endian bytes, as [`b64_words`] gives
+/// them.
+#[inline]
+fn b64_11(v: u64) -> [u8; 11] {
+    let (head, tail) = b64_words(v);
     let mut out = [0u8; 11];
-    let mut i = 0;
-    while i < 8 {
-        out[i] = head[i];
-        i += 1;
-    }
-    out[8] = ALPHABET[((v >> 10) & 63) as usize];
-    out[9] = ALPHABET[((v >> 4) & 63) as usize];
-    out[10] = ALPHABET[((v & 15) << 2) as usize];
+    out[..8].copy_from_slice(&head.to_le_bytes());
+    out[8..].copy_from_slice(&tail.to_le_bytes()[..3]);
     out
+}
+
+/// [`sextets_to_ascii`] of two words at once, with SSE2: a character is
+/// `v + 0x2D` plus 2, 7, 4 and 1 where `v` exceeds 0, 10, 36 and 37
+/// (signed compares: every byte is below 64).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn sextets_sse2(a: u64, b: u64) -> (u64, u64) {
+    use core::arch::x86_64::{
+        _mm_add_epi8, _mm_and_si128, _mm_cmpgt_epi8, _mm_cvtsi128_si64, _mm_set1_epi8,
+        _mm_set_epi64x, _mm_unpackhi_epi64,
+    };
+    // `as i64`: bit patterns, not values.
+    let x = _mm_set_epi64x(b as i64, a as i64);
+    let step = |above: i8, add: i8| {
+        _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8(above)), _mm_set1_epi8(add))
+    };
+    let y = _mm_add_epi8(
+        _mm_add_epi8(_mm_add_epi8(x, _mm_set1_epi8(0x2D)), step(0, 2)),
+        _mm_add_epi8(_mm_add_epi8(step(10, 7), step(36, 4)), step(37, 1)),
+    );
+    (
+        _mm_cvtsi128_si64(y) as u64,
+        _mm_cvtsi128_si64(_mm_unpackhi_epi64(y, y)) as u64,
+    )
 }
 
 /// The 8 bytes of an 11-character body, or `None` when a character is not
@@ -430,13 +474,13 @@ fn decode_u64_slow(input: &[u8]) -> Result<u64, DecodeError> {
 
 #[inline]
 fn encode_u64_body(tag: u8, v: u64) -> [u8; 12] {
-    let body = b64_11(v);
-    let mut out = [tag; 12];
-    let mut i = 0;
-    while i < 11 {
-        out[1 + i] = body[i];
-        i += 1;
-    }
+    // Two stores: the tag and the first 7 characters, then the last 4.
+    let (head, tail) = b64_words(v);
+    let first = u64::from(tag) | head << 8;
+    let rest = (head >> 56) as u32 | (tail as u32) << 8;
+    let mut out = [0u8; 12];
+    out[..8].copy_from_slice(&first.to_le_bytes());
+    out[8..].copy_from_slice(&rest.to_le_bytes());
     out
 }
 
@@ -630,6 +674,26 @@ mod tests {
             for s in 0..64u64 {
                 let v = s << (58 - 6 * pos);
                 assert_eq!(b64_11(v), by_table(v));
+            }
+        }
+        // The last sextet (4 bits and two zero bits) at every value.
+        for s in 0..16u64 {
+            assert_eq!(b64_11(s), by_table(s));
+        }
+    }
+
+    #[test]
+    #[allow(unsafe_code)] // calls the SSE2 mapping directly, as `b64_11` does
+    fn sse2_and_swar_sextets_agree() {
+        for s in 0..64u64 {
+            for pos in 0..8 {
+                let a = s << (8 * pos) | 0x3F3F_0000_0001_0A25 & !(0xFF << (8 * pos));
+                let b = (63 - s) << (8 * pos);
+                let swar = (sextets_to_ascii(a), sextets_to_ascii(b));
+                // SAFETY: as in `b64_11`.
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                assert_eq!(unsafe { sextets_sse2(a, b) }, swar, "{a:#x} {b:#x}");
+                assert_eq!(swar.0.to_le_bytes()[pos], ALPHABET[s as usize]);
             }
         }
     }
