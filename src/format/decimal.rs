@@ -323,6 +323,7 @@ const ONES: u64 = 0x0101_0101_0101_0101;
 /// The 8 ASCII digits of `n < 10^8`, most significant first, computed a
 /// word at a time: split into 4+4, 2+2, 1+1 digits by multiply-and-shift
 /// division in lanes of 32, 16 and 8 bits.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 #[inline(always)]
 const fn digits8(n: u32) -> [u8; 8] {
     let x = n as u64;
@@ -349,6 +350,70 @@ const fn digits4(n: u32) -> [u8; 4] {
     ((x + 0x3030_3030) as u32).to_le_bytes()
 }
 
+/// The 16 ASCII digits of `a` and then `b` (each `< 10^8`, zero-padded
+/// to 8): SSE2 on x86_64, [`digits8`] twice elsewhere.
+#[inline(always)]
+fn digits16(a: u32, b: u32) -> [u8; 16] {
+    // SAFETY: `digits16_sse2` needs only SSE2, which the `cfg` proves every
+    // function of this build has (as at `digits::unhex16`); it takes and
+    // returns plain values.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[allow(unsafe_code)]
+    return unsafe { digits16_sse2(a, b) };
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    return digits16_swar(a, b);
+}
+
+/// [`digits16`] by [`digits8`] twice.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+#[inline(always)]
+fn digits16_swar(a: u32, b: u32) -> [u8; 16] {
+    let mut out = [0u8; 16];
+    out[..8].copy_from_slice(&digits8(a));
+    out[8..].copy_from_slice(&digits8(b));
+    out
+}
+
+/// [`digits16`] with SSE2: the four 4-digit groups (split by scalar
+/// multiply-and-shift) one per 32-bit lane, each split into two 2-digit
+/// halves (`x / 100` as `mulhi(x, 5243) >> 3`, exact below 10^4) in its
+/// two 16-bit lanes, each of those into tens and ones (`mulhi(x, 6554)`,
+/// exact below 100) in its two bytes, plus `'0'`.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn digits16_sse2(a: u32, b: u32) -> [u8; 16] {
+    use core::arch::x86_64::{
+        _mm_add_epi16, _mm_add_epi8, _mm_cvtsi128_si64, _mm_mulhi_epu16, _mm_mullo_epi16,
+        _mm_or_si128, _mm_set1_epi16, _mm_set1_epi8, _mm_set_epi32, _mm_slli_epi16, _mm_slli_epi32,
+        _mm_srli_epi16, _mm_sub_epi16, _mm_unpackhi_epi64,
+    };
+    // `as i32`/`as i16`: bit patterns (every value here is below 2^15).
+    let x = _mm_set_epi32(
+        (b % 10_000) as i32,
+        (b / 10_000) as i32,
+        (a % 10_000) as i32,
+        (a / 10_000) as i32,
+    );
+    // 32-bit lanes x < 10^4 (high halves zero) -> [x / 100, x % 100].
+    let hi = _mm_srli_epi16::<3>(_mm_mulhi_epu16(x, _mm_set1_epi16(5243)));
+    let lo = _mm_sub_epi16(x, _mm_mullo_epi16(hi, _mm_set1_epi16(100)));
+    let y = _mm_or_si128(hi, _mm_slli_epi32::<16>(lo));
+    // 16-bit lanes y < 100 -> bytes [y / 10, y % 10].
+    let tens = _mm_mulhi_epu16(y, _mm_set1_epi16(6554));
+    let ones = _mm_sub_epi16(y, _mm_mullo_epi16(tens, _mm_set1_epi16(10)));
+    let d = _mm_add_epi8(
+        _mm_add_epi16(tens, _mm_slli_epi16::<8>(ones)),
+        _mm_set1_epi8(b'0' as i8),
+    );
+    let first = _mm_cvtsi128_si64(d) as u64;
+    let second = _mm_cvtsi128_si64(_mm_unpackhi_epi64(d, d)) as u64;
+    let mut out = [0u8; 16];
+    out[..8].copy_from_slice(&first.to_le_bytes());
+    out[8..].copy_from_slice(&second.to_le_bytes());
+    out
+}
+
 /// The 20 zero-padded ASCII digits of `v`.
 #[inline]
 fn digits20(v: u64) -> [u8; 20] {
@@ -360,8 +425,7 @@ fn digits20(v: u64) -> [u8; 20] {
     let low = v - high * 100_000_000;
     let mut out = [0u8; 20];
     out[..4].copy_from_slice(&digits4(top as u32));
-    out[4..12].copy_from_slice(&digits8(mid as u32));
-    out[12..].copy_from_slice(&digits8(low as u32));
+    out[4..].copy_from_slice(&digits16(mid as u32, low as u32));
     out
 }
 
@@ -476,6 +540,31 @@ mod tests {
             assert_eq!(digits8(n), *format!("{n:08}").as_bytes(), "{n}");
             let w = u64::from_le_bytes(digits8(n));
             assert_eq!(parse8(w), Some(n));
+        }
+    }
+
+    #[test]
+    fn digits16_paths_match_format() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let edges = [0, 1, 9, 10, 99, 100, 999, 1_000, 9_999, 10_000, 99_999_999];
+        for i in 0..200_000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (a, b) = if i < 121 {
+                (edges[(i / 11) as usize], edges[(i % 11) as usize])
+            } else {
+                ((x % 100_000_000) as u32, ((x >> 32) % 100_000_000) as u32)
+            };
+            let want = format!("{a:08}{b:08}");
+            assert_eq!(digits16(a, b), *want.as_bytes(), "{a} {b}");
+            assert_eq!(digits16_swar(a, b), *want.as_bytes(), "{a} {b}");
+        }
+        // Every 4-digit group value in every group position.
+        for g in 0..10_000u32 {
+            for (a, b) in [(g, 0), (g * 10_000, 0), (0, g), (0, g * 10_000)] {
+                assert_eq!(digits16(a, b), *format!("{a:08}{b:08}").as_bytes());
+            }
         }
     }
 
