@@ -374,8 +374,8 @@ fn digits16_swar(a: u32, b: u32) -> [u8; 16] {
     out
 }
 
-/// [`digits16`] with SSE2: the four 4-digit groups (split by scalar
-/// multiply-and-shift) one per 32-bit lane, each split into two 2-digit
+/// [`digits16`] with SSE2: the four 4-digit groups (`a` and `b` split by
+/// a 32 × 32 → 64-bit multiply by a reciprocal) one per 32-bit lane, each split into two 2-digit
 /// halves (`x / 100` as `mulhi(x, 5243) >> 3`, exact below 10^4) in its
 /// two 16-bit lanes, each of those into tens and ones (`mulhi(x, 6554)`,
 /// exact below 100) in its two bytes, plus `'0'`.
@@ -384,17 +384,18 @@ fn digits16_swar(a: u32, b: u32) -> [u8; 16] {
 #[inline]
 fn digits16_sse2(a: u32, b: u32) -> [u8; 16] {
     use core::arch::x86_64::{
-        _mm_add_epi16, _mm_add_epi8, _mm_cvtsi128_si64, _mm_mulhi_epu16, _mm_mullo_epi16,
-        _mm_or_si128, _mm_set1_epi16, _mm_set1_epi8, _mm_set_epi32, _mm_slli_epi16, _mm_slli_epi32,
-        _mm_srli_epi16, _mm_sub_epi16, _mm_unpackhi_epi64,
+        _mm_add_epi16, _mm_add_epi8, _mm_cvtsi128_si64, _mm_mul_epu32, _mm_mulhi_epu16,
+        _mm_mullo_epi16, _mm_or_si128, _mm_set1_epi16, _mm_set1_epi64x, _mm_set1_epi8,
+        _mm_set_epi64x, _mm_slli_epi16, _mm_slli_epi32, _mm_slli_epi64, _mm_srli_epi16,
+        _mm_srli_epi64, _mm_sub_epi16, _mm_sub_epi64, _mm_unpackhi_epi64,
     };
-    // `as i32`/`as i16`: bit patterns (every value here is below 2^15).
-    let x = _mm_set_epi32(
-        (b % 10_000) as i32,
-        (b / 10_000) as i32,
-        (a % 10_000) as i32,
-        (a / 10_000) as i32,
-    );
+    // `as i64`/`as i16`: bit patterns (every value here is below 2^27).
+    // a and b in the two 64-bit lanes, split into [x / 10^4, x % 10^4] in
+    // 32-bit lanes: x / 10^4 = (x * 3518437209) >> 45, exact below 2^32.
+    let ab = _mm_set_epi64x(i64::from(b), i64::from(a));
+    let q = _mm_srli_epi64::<45>(_mm_mul_epu32(ab, _mm_set1_epi64x(3_518_437_209)));
+    let r = _mm_sub_epi64(ab, _mm_mul_epu32(q, _mm_set1_epi64x(10_000)));
+    let x = _mm_or_si128(q, _mm_slli_epi64::<32>(r));
     // 32-bit lanes x < 10^4 (high halves zero) -> [x / 100, x % 100].
     let hi = _mm_srli_epi16::<3>(_mm_mulhi_epu16(x, _mm_set1_epi16(5243)));
     let lo = _mm_sub_epi16(x, _mm_mullo_epi16(hi, _mm_set1_epi16(100)));
