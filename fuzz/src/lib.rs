@@ -361,6 +361,18 @@ pub fn check_decode(format: Format, data: &[u8]) {
     let (schema, key) = split_key_input(data);
     match tuple::decode(format, key, schema.as_deref()) {
         Ok(comps) => {
+            // Strings that the decoders take as ASCII skip `from_utf8`
+            // (`from_utf8_unchecked`): every decoded string must still be
+            // valid UTF-8.
+            for c in &comps {
+                if let Value::Str(s) = &c.value {
+                    assert!(
+                        std::str::from_utf8(s.as_bytes()).is_ok(),
+                        "invalid UTF-8 in a decoded string of {}",
+                        show(key)
+                    );
+                }
+            }
             if let Some(s) = &schema {
                 assert_eq!(comps.len(), s.len(), "component count != schema length");
                 for (c, f) in comps.iter().zip(s) {
