@@ -150,8 +150,8 @@ pub(crate) fn hex16(v: u64) -> [u8; 16] {
 #[inline]
 fn hex16_sse2(v: u64) -> [u8; 16] {
     use core::arch::x86_64::{
-        _mm_add_epi8, _mm_and_si128, _mm_cmpgt_epi8, _mm_cvtsi128_si64, _mm_cvtsi64_si128,
-        _mm_set1_epi8, _mm_srli_epi16, _mm_unpackhi_epi64, _mm_unpacklo_epi8,
+        _mm_add_epi8, _mm_and_si128, _mm_cmpgt_epi8, _mm_cvtsi64_si128, _mm_set1_epi8,
+        _mm_srli_epi16, _mm_unpacklo_epi8,
     };
     // `as i64`/`as i8`: bit patterns, not values.
     let x = _mm_cvtsi64_si128(v.swap_bytes() as i64);
@@ -161,8 +161,19 @@ fn hex16_sse2(v: u64) -> [u8; 16] {
     let n = _mm_unpacklo_epi8(hi, lo);
     let letter = _mm_and_si128(_mm_cmpgt_epi8(n, _mm_set1_epi8(9)), _mm_set1_epi8(7));
     let ascii = _mm_add_epi8(_mm_add_epi8(n, _mm_set1_epi8(b'0' as i8)), letter);
-    let first = _mm_cvtsi128_si64(ascii) as u64;
-    let second = _mm_cvtsi128_si64(_mm_unpackhi_epi64(ascii, ascii)) as u64;
+    sse2_bytes(ascii)
+}
+
+/// The 16 bytes of an SSE2 register, lane 0 first (two 64-bit moves out of
+/// the register: no store through a pointer, so no `unsafe`).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[target_feature(enable = "sse2")]
+#[inline]
+pub(crate) fn sse2_bytes(x: core::arch::x86_64::__m128i) -> [u8; 16] {
+    use core::arch::x86_64::{_mm_cvtsi128_si64, _mm_unpackhi_epi64};
+    // `as u64`: bit patterns, not values.
+    let first = _mm_cvtsi128_si64(x) as u64;
+    let second = _mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)) as u64;
     let mut out = [0u8; 16];
     out[..8].copy_from_slice(&first.to_le_bytes());
     out[8..].copy_from_slice(&second.to_le_bytes());

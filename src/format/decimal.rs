@@ -384,10 +384,10 @@ fn digits16_swar(a: u32, b: u32) -> [u8; 16] {
 #[inline]
 fn digits16_sse2(a: u32, b: u32) -> [u8; 16] {
     use core::arch::x86_64::{
-        _mm_add_epi16, _mm_add_epi8, _mm_cvtsi128_si64, _mm_mul_epu32, _mm_mulhi_epu16,
-        _mm_mullo_epi16, _mm_or_si128, _mm_set1_epi16, _mm_set1_epi64x, _mm_set1_epi8,
-        _mm_set_epi64x, _mm_slli_epi16, _mm_slli_epi32, _mm_slli_epi64, _mm_srli_epi16,
-        _mm_srli_epi64, _mm_sub_epi16, _mm_sub_epi64, _mm_unpackhi_epi64,
+        _mm_add_epi16, _mm_add_epi8, _mm_mul_epu32, _mm_mulhi_epu16, _mm_mullo_epi16, _mm_or_si128,
+        _mm_set1_epi16, _mm_set1_epi64x, _mm_set1_epi8, _mm_set_epi64x, _mm_slli_epi16,
+        _mm_slli_epi32, _mm_slli_epi64, _mm_srli_epi16, _mm_srli_epi64, _mm_sub_epi16,
+        _mm_sub_epi64,
     };
     // `as i64`/`as i16`: bit patterns (every value here is below 2^27).
     // a and b in the two 64-bit lanes, split into [x / 10^4, x % 10^4] in
@@ -407,12 +407,7 @@ fn digits16_sse2(a: u32, b: u32) -> [u8; 16] {
         _mm_add_epi16(tens, _mm_slli_epi16::<8>(ones)),
         _mm_set1_epi8(b'0' as i8),
     );
-    let first = _mm_cvtsi128_si64(d) as u64;
-    let second = _mm_cvtsi128_si64(_mm_unpackhi_epi64(d, d)) as u64;
-    let mut out = [0u8; 16];
-    out[..8].copy_from_slice(&first.to_le_bytes());
-    out[8..].copy_from_slice(&second.to_le_bytes());
-    out
+    crate::digits::sse2_bytes(d)
 }
 
 /// The 20 zero-padded ASCII digits of `v`.
