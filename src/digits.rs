@@ -164,16 +164,26 @@ fn hex16_sse2(v: u64) -> [u8; 16] {
     sse2_bytes(ascii)
 }
 
-/// The 16 bytes of an SSE2 register, lane 0 first (two 64-bit moves out of
+/// The two 64-bit lanes of an SSE2 register, lane 0 first (moves out of
 /// the register: no store through a pointer, so no `unsafe`).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[target_feature(enable = "sse2")]
 #[inline]
-pub(crate) fn sse2_bytes(x: core::arch::x86_64::__m128i) -> [u8; 16] {
+pub(crate) fn sse2_words(x: core::arch::x86_64::__m128i) -> (u64, u64) {
     use core::arch::x86_64::{_mm_cvtsi128_si64, _mm_unpackhi_epi64};
     // `as u64`: bit patterns, not values.
-    let first = _mm_cvtsi128_si64(x) as u64;
-    let second = _mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)) as u64;
+    (
+        _mm_cvtsi128_si64(x) as u64,
+        _mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)) as u64,
+    )
+}
+
+/// The 16 bytes of an SSE2 register, lane 0 first.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[target_feature(enable = "sse2")]
+#[inline]
+pub(crate) fn sse2_bytes(x: core::arch::x86_64::__m128i) -> [u8; 16] {
+    let (first, second) = sse2_words(x);
     let mut out = [0u8; 16];
     out[..8].copy_from_slice(&first.to_le_bytes());
     out[8..].copy_from_slice(&second.to_le_bytes());

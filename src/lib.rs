@@ -36,10 +36,11 @@
 //! The float policy (one canonical NaN after `+inf`; `-0.0 < +0.0`) is in
 //! [`value`].
 //!
-//! No `unsafe` except three audited calls, each allowed where it stands
-//! (any other is a compile error): the SSE2 hex decoder and encoder behind
-//! [`format::hex`] (calls of `#[target_feature(enable = "sse2")]`
-//! functions, whose feature is the x86_64 baseline), and
+//! No `unsafe` except two kinds of audited call, each allowed where it
+//! stands (any other is a compile error): calls of the
+//! `#[target_feature(enable = "sse2")]` digit functions (hex decode and
+//! encode, base64 and decimal encode; their feature is the x86_64
+//! baseline, and they take and return plain values), and
 //! `str::from_utf8_unchecked` on a string just checked to be ASCII (the
 //! decoders' shortcut past `from_utf8`'s byte-by-byte pass).
 #![deny(unsafe_code)]

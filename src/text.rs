@@ -126,7 +126,7 @@ pub(crate) fn escape_into(s: &[u8], out: &mut Vec<u8>) {
         // Short strings: gathered into one word; without an escape (the
         // common case) it is appended whole and cut back to length.
         let n = s.len();
-        let w = gather_short(s);
+        let w = crate::bytes::gather_short(s);
         if escape_bits_exact(w) & ((1u64 << (8 * n)) - 1) == 0 {
             out.extend_from_slice(&w.to_le_bytes());
             out.truncate(out.len() - (8 - n));
@@ -172,26 +172,6 @@ pub(crate) fn escape_into(s: &[u8], out: &mut Vec<u8>) {
         out.truncate(out.len() - 8 + k);
         push_escape(s[i + k], out);
         i += k + 1;
-    }
-}
-
-/// The bytes of `s` (`s.len() < 8`) in one little-endian word, zeros
-/// above: read as two overlapping 4-byte pieces, or three single bytes
-/// (overlapping pieces OR the same byte into the same place), so no loop
-/// whose length varies from string to string (its exit mispredicts).
-#[inline(always)]
-fn gather_short(s: &[u8]) -> u64 {
-    let n = s.len();
-    if n >= 4 {
-        let lo = u32::from_le_bytes(s[..4].try_into().unwrap_or([0; 4]));
-        let hi = u32::from_le_bytes(s[n - 4..].try_into().unwrap_or([0; 4]));
-        u64::from(lo) | u64::from(hi) << (8 * (n - 4))
-    } else if n > 0 {
-        u64::from(s[0])
-            | u64::from(s[n / 2]) << (8 * (n / 2))
-            | u64::from(s[n - 1]) << (8 * (n - 1))
-    } else {
-        0
     }
 }
 
@@ -848,16 +828,6 @@ mod tests {
                     }
                 }
             }
-        }
-    }
-
-    #[test]
-    fn gather_short_reads_every_byte_in_place() {
-        for n in 0..8usize {
-            let s: Vec<u8> = (0..n).map(|i| 0x21 + i as u8 * 0x11).collect();
-            let mut want = [0u8; 8];
-            want[..n].copy_from_slice(&s);
-            assert_eq!(super::gather_short(&s), u64::from_le_bytes(want), "n {n}");
         }
     }
 

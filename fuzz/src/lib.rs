@@ -8,7 +8,7 @@
 //!
 //! | target | input | property |
 //! |---|---|---|
-//! | `decode_<fmt>` | schema header + arbitrary key bytes | `tuple::decode`, `tuple::decode_reusing` (same result, error and partial output as `decode_into`, over a vector holding stale owned strings), `Format::decode_component` and the scalar decoders never panic; every error's offset lies inside the key; a decoded tuple matches the schema |
+//! | `decode_<fmt>` | schema header + arbitrary key bytes | `tuple::decode`, `tuple::decode_reusing` (same result, error and partial output as `decode_into`, over a vector holding stale owned strings), `Format::decode_component` and the scalar decoders never panic; every error's offset lies inside the key; a decoded tuple matches the schema, and its strings are valid UTF-8 (the decoders take ASCII strings with `from_utf8_unchecked`) |
 //! | `redecode_<fmt>` | schema header + arbitrary key bytes | whenever a decoder succeeds, encoding its result gives back exactly the input (canonical decode) |
 //! | `roundtrip_<fmt>` | two structured tuples of one schema | value → key → value; text keys are UTF-8 without C0 bytes; key order equals tuple order |
 //! | `parse_component` | UTF-8 text | `TYPE[.desc]:VALUE` parse → print → parse gives the same component (also UUID and hex syntax) |

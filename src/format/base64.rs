@@ -430,8 +430,7 @@ fn b64_11(v: u64) -> [u8; 11] {
 #[inline]
 fn sextets_sse2(a: u64, b: u64) -> (u64, u64) {
     use core::arch::x86_64::{
-        _mm_add_epi8, _mm_and_si128, _mm_cmpgt_epi8, _mm_cvtsi128_si64, _mm_set1_epi8,
-        _mm_set_epi64x, _mm_unpackhi_epi64,
+        _mm_add_epi8, _mm_and_si128, _mm_cmpgt_epi8, _mm_set1_epi8, _mm_set_epi64x,
     };
     // `as i64`: bit patterns, not values.
     let x = _mm_set_epi64x(b as i64, a as i64);
@@ -442,10 +441,7 @@ fn sextets_sse2(a: u64, b: u64) -> (u64, u64) {
         _mm_add_epi8(_mm_add_epi8(x, _mm_set1_epi8(0x2D)), step(0, 2)),
         _mm_add_epi8(_mm_add_epi8(step(10, 7), step(36, 4)), step(37, 1)),
     );
-    (
-        _mm_cvtsi128_si64(y) as u64,
-        _mm_cvtsi128_si64(_mm_unpackhi_epi64(y, y)) as u64,
-    )
+    crate::digits::sse2_words(y)
 }
 
 /// The 8 bytes of an 11-character body, or `None` when a character is not

@@ -375,10 +375,10 @@ fn digits16_swar(a: u32, b: u32) -> [u8; 16] {
 }
 
 /// [`digits16`] with SSE2: the four 4-digit groups (`a` and `b` split by
-/// a 32 × 32 → 64-bit multiply by a reciprocal) one per 32-bit lane, each split into two 2-digit
-/// halves (`x / 100` as `mulhi(x, 5243) >> 3`, exact below 10^4) in its
-/// two 16-bit lanes, each of those into tens and ones (`mulhi(x, 6554)`,
-/// exact below 100) in its two bytes, plus `'0'`.
+/// a 32 × 32 → 64-bit multiply by a reciprocal) one per 32-bit lane, each
+/// split into two 2-digit halves (`x / 100` as `mulhi(x, 5243) >> 3`,
+/// exact below 10^4) in its two 16-bit lanes, each of those into tens and
+/// ones (`mulhi(x, 6554)`, exact below 100) in its two bytes, plus `'0'`.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[target_feature(enable = "sse2")]
 #[inline]
@@ -413,16 +413,23 @@ fn digits16_sse2(a: u32, b: u32) -> [u8; 16] {
 /// The 20 zero-padded ASCII digits of `v`.
 #[inline]
 fn digits20(v: u64) -> [u8; 20] {
-    // Both quotients straight from `v` (two independent multiplications
-    // by a reciprocal, not a chain of divisions), the remainders from them.
-    let top = v / 10_000_000_000_000_000; // < 1845
+    let (top, mid, low) = split20(v); // top < 1845
+    let mut out = [0u8; 20];
+    out[..4].copy_from_slice(&digits4(top as u32));
+    out[4..].copy_from_slice(&digits16(mid, low));
+    out
+}
+
+/// `v` as `top · 10^16 + mid · 10^8 + low` (`mid`, `low` < 10^8): both
+/// quotients straight from `v` (two independent multiplications by a
+/// reciprocal, not a chain of divisions), the remainders from them.
+#[inline(always)]
+fn split20(v: u64) -> (u64, u32, u32) {
+    let top = v / 10_000_000_000_000_000;
     let high = v / 100_000_000;
     let mid = high - top * 100_000_000;
     let low = v - high * 100_000_000;
-    let mut out = [0u8; 20];
-    out[..4].copy_from_slice(&digits4(top as u32));
-    out[4..].copy_from_slice(&digits16(mid as u32, low as u32));
-    out
+    (top, mid as u32, low as u32)
 }
 
 /// The value of 8 ASCII digits (first digit in the low byte of `c`), or
@@ -459,12 +466,9 @@ pub fn encode_i64(v: i64) -> [u8; 20] {
     // x < 10^19, so the top quotient is below 1000: its three digits come
     // from a table (one load instead of a chain of multiply-and-shift
     // steps), after the sign, which takes the place of the leading 0.
-    let top = x / 10_000_000_000_000_000;
-    let high = x / 100_000_000;
-    let mid = high - top * 100_000_000;
-    let low = x - high * 100_000_000;
+    let (top, mid, low) = split20(x);
     let head = TOP3[(top as usize).min(999)] | u32::from(sign);
-    let rest = digits16(mid as u32, low as u32);
+    let rest = digits16(mid, low);
     let mut out = [0u8; 20];
     out[..4].copy_from_slice(&head.to_le_bytes());
     out[4..].copy_from_slice(&rest);
