@@ -18,8 +18,9 @@
 //! # Ok::<(), lexikey::EncodeError>(())
 //! ```
 //!
-//! **Building and reading keys**: [`tuple::encode`] / [`tuple::decode`];
-//! in a loop, [`tuple::encode_into`] a reused `Vec<u8>` and
+//! **Building and reading keys**: [`tuple::encode`] / [`tuple::decode`]
+//! (`encode` returns a [`Key`], which holds a key of up to 62 bytes with no
+//! heap allocation and reads as `[u8]`); in a loop, [`tuple::encode_into`] a reused `Vec<u8>` and
 //! [`tuple::decode_into`] a reused `Vec<Component>`, which allocate
 //! nothing per key (strings are borrowed from the key unless they hold an
 //! escape); [`tuple::decode_reusing`] a `Vec<Component>` that is never
@@ -54,6 +55,7 @@ pub mod format;
 pub mod geo;
 pub mod input;
 pub mod interop;
+pub mod key;
 pub mod queue;
 pub mod range;
 pub mod render;
@@ -70,6 +72,7 @@ pub use alloc::{AllocError, Allocator, AllocatorConfig};
 pub use dec::Dec;
 pub use error::{DecodeError, EncodeError};
 pub use format::Format;
+pub use key::Key;
 pub use range::KeyRange;
 pub use value::{Component, Dir, Field, ParseError, Type, Value};
 

@@ -285,7 +285,7 @@ pub fn to_key<T: Serialize + ?Sized>(
     dirs: &[Dir],
 ) -> Result<Vec<u8>, Error> {
     let components = to_components(value, dirs)?;
-    Ok(crate::tuple::encode(format, &components)?)
+    Ok(crate::tuple::encode(format, &components)?.into_vec())
 }
 
 /// The key components of `value` (to encode with a prefix of your own,

@@ -23,11 +23,12 @@
 //! itself is excluded, as in FoundationDB's `Subspace::range`).
 
 use std::borrow::Cow;
-use std::cell::Cell;
+use std::cell::RefCell;
 
 use crate::bytes::{find_byte, prefix_end};
 use crate::error::{DecodeError, EncodeError};
 use crate::format::{base64, decimal, hex, Format};
+use crate::key::Key;
 use crate::text::{self, Body, SEP, SEP_END};
 use crate::value::{Component, Dir, Field, Type, Value};
 
@@ -61,30 +62,61 @@ pub fn check_len(key: &[u8], max: usize) -> Result<(), EncodeError> {
     Ok(())
 }
 
-/// Encodes a tuple into a new key.
+/// Encodes a tuple into a new [`Key`].
 ///
-/// The key is written into a scratch buffer kept per thread (it grows to
-/// the longest key encoded on the thread; one longer than 4 KiB is not
-/// kept) and then copied into a `Vec` of exactly its length: one
-/// allocation per key, of the right size, with no pass to measure the key
-/// first.
+/// A key of at most [`Key::INLINE`] (62) bytes is held in the returned
+/// value itself, with no heap allocation; a longer one gets one allocation
+/// of exactly its length. The key is first written into a scratch buffer
+/// kept per thread (it grows to the longest key encoded on the thread; one
+/// longer than 4 KiB is not kept), so there is no pass to measure the key.
+/// `Key` derefs to `[u8]` and compares equal to the same bytes;
+/// [`Key::into_vec`] gives a `Vec<u8>`. In a loop,
+/// [`encode_into`] a reused `Vec` is the fastest path.
 ///
 /// # Errors
 /// The first component's [`EncodeError`], if any.
-pub fn encode(format: Format, components: &[Component<'_>]) -> Result<Vec<u8>, EncodeError> {
+#[inline]
+pub fn encode(format: Format, components: &[Component<'_>]) -> Result<Key, EncodeError> {
     thread_local! {
-        static SCRATCH: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+        static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     }
-    // `take` leaves an empty `Vec` behind (no allocation), so a nested
-    // call never shares the buffer; during thread teardown (`try_with`
-    // fails) a new one is used.
-    let mut buf = SCRATCH.try_with(Cell::take).unwrap_or_default();
-    buf.clear();
-    encode_into(format, components, &mut buf)?;
-    let key = buf.as_slice().to_vec();
-    if buf.capacity() <= SCRATCH_MAX {
-        let _ = SCRATCH.try_with(|s| s.set(buf));
+    let mut ret = Ok(Key::default());
+    let mut write = |buf: &mut Vec<u8>| {
+        buf.clear();
+        match (encode_into(format, components, buf), &mut ret) {
+            (Ok(()), Ok(key)) => key.set(buf),
+            (Err(e), _) => ret = Err(e),
+            (Ok(()), Err(_)) => {}
+        }
+    };
+    // The scratch is borrowed, not taken out and put back (three words
+    // moved each way). It is busy only if this call runs inside another
+    // (it cannot: encoding calls no user code) and gone during thread
+    // teardown; then a new buffer serves.
+    let kept = SCRATCH.try_with(|s| match s.try_borrow_mut() {
+        Ok(mut buf) => {
+            write(&mut buf);
+            if buf.capacity() > SCRATCH_MAX {
+                *buf = Vec::new();
+            }
+            true
+        }
+        Err(_) => false,
+    });
+    if kept != Ok(true) {
+        write(&mut Vec::new());
     }
+    ret
+}
+
+/// [`encode`] into a new `Vec`, for the callers that go on to extend the
+/// key (prefixes, guard keys).
+pub(crate) fn encode_vec(
+    format: Format,
+    components: &[Component<'_>],
+) -> Result<Vec<u8>, EncodeError> {
+    let mut key = Vec::new();
+    encode_into(format, components, &mut key)?;
     Ok(key)
 }
 
@@ -140,7 +172,7 @@ pub fn prefix_range(
     format: Format,
     prefix: &[Component<'_>],
 ) -> Result<(Vec<u8>, Option<Vec<u8>>), EncodeError> {
-    let mut start = encode(format, prefix)?;
+    let mut start = encode_vec(format, prefix)?;
     let end = extension_end(format, &start, prefix.is_empty());
     if !prefix.is_empty() {
         // Text: the separator; binary: just above the key of P itself,
@@ -776,7 +808,7 @@ mod tests {
                 let mut want = Vec::new();
                 encode_into(format, &c, &mut want).unwrap();
                 assert_eq!(key, want, "{format} {s:?}");
-                assert_eq!(key.capacity(), key.len(), "{format} {s:?}");
+                assert_eq!(key.is_inline(), key.len() <= Key::INLINE, "{format} {s:?}");
             }
         }
         // A key longer than the scratch kept between calls.
@@ -861,7 +893,7 @@ mod tests {
                             },
                             Component::asc(s),
                         ];
-                        let key = encode(format, &c).unwrap();
+                        let key = encode(format, &c).unwrap().into_vec();
                         let mut keys = vec![key.clone(), Vec::new()];
                         for i in 0..=key.len() {
                             let b = bytes[(next() % bytes.len() as u64) as usize];

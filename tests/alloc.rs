@@ -220,7 +220,7 @@ impl Store for Crash {
 fn keys_are_the_tuple_encoding_in_every_format() -> Result<(), AllocError> {
     for format in Format::ALL {
         let a = Allocator::new(MemStore::new(), config(format))?;
-        let mut previous: Option<Vec<u8>> = None;
+        let mut previous: Option<lexikey::Key> = None;
         for id in [0, 1, 41, 42, 255, 256, u64::MAX / 2, u64::MAX - 1, u64::MAX] {
             let mut comps = comments();
             comps.push(Component::asc(Value::U64(id)));

@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use std::cell::Cell;
 
 use lexikey::format::{base64, binary, decimal, hex};
-use lexikey::{tuple, Component, Field, Format, Type, Value};
+use lexikey::{tuple, Component, Field, Format, Key, Type, Value};
 
 struct Counting;
 
@@ -223,24 +223,40 @@ fn tuple_encode_into_a_reused_buffer_allocates_nothing() {
 }
 
 /// `tuple::encode` builds the key in a per-thread scratch buffer and
-/// copies it out: one allocation per key, of exactly its length (once the
+/// copies it out: a key of at most `Key::INLINE` bytes is held in the
+/// returned `Key` (no allocation), a longer one in one allocation (once the
 /// thread's scratch has grown: the first call allocates it too).
 #[test]
-fn tuple_encode_allocates_the_key_once() {
-    let tuples = tuples();
+fn tuple_encode_allocates_only_for_long_keys() {
+    let long = "a long row key part, longer than what a Key holds in place: ".repeat(2);
+    let mut tuples = tuples();
+    tuples.push(vec![Component::asc(long.as_str()), Component::asc(7_i64)]);
+    tuples.push(vec![Component::asc("x".repeat(Key::INLINE))]);
+    tuples.push(vec![Component::asc("x".repeat(Key::INLINE + 1))]);
+    let (mut short, mut long) = (0, 0);
     for format in Format::ALL {
         for t in &tuples {
             let Ok(first) = tuple::encode(format, t) else {
                 continue; // decimal refuses floats
             };
+            let inline = first.len() <= Key::INLINE;
             let n = allocations(|| {
                 let key = tuple::encode(format, t).unwrap();
                 assert_eq!(key, first);
-                assert_eq!(key.capacity(), key.len(), "{format} {t:?}");
+                assert_eq!(key.is_inline(), inline, "{format} {t:?}");
             });
-            assert_eq!(n, 1, "{format} {t:?}");
+            assert_eq!(n, usize::from(!inline), "{format} {t:?}");
+            if inline {
+                short += 1;
+            } else {
+                long += 1;
+            }
         }
     }
+    assert!(
+        short >= 40 && long >= 8,
+        "{short} short keys, {long} long ones"
+    );
 }
 
 #[test]
@@ -250,7 +266,11 @@ fn borrowed_tuple_decode_of_escape_free_strings_allocates_nothing() {
         let keys: Vec<Vec<u8>> = PLAIN
             .iter()
             .flat_map(|s| I64S.map(|i| (*s, i)))
-            .map(|(s, i)| tuple::encode(format, &[Component::asc(s), Component::asc(i)]).unwrap())
+            .map(|(s, i)| {
+                tuple::encode(format, &[Component::asc(s), Component::asc(i)])
+                    .unwrap()
+                    .into_vec()
+            })
             .collect();
         let mut parts: Vec<Component<'_>> = Vec::with_capacity(4);
         let n = allocations(|| {
@@ -278,7 +298,7 @@ fn borrowed_tuple_decode_of_escape_free_strings_allocates_nothing() {
                 .flat_map(|s| F64S.map(|f| (*s, f)))
                 .map(|(s, f)| {
                     let c = [Component::asc(-1_i64), Component::asc(f), Component::asc(s)];
-                    tuple::encode(format, &c).unwrap()
+                    tuple::encode(format, &c).unwrap().into_vec()
                 })
                 .collect();
             let n = allocations(|| {

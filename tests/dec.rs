@@ -37,7 +37,9 @@ fn key(f: Format, d: &Dec, dir: Dir) -> Vec<u8> {
         dir,
         width: None,
     };
-    tuple::encode(f, &[c]).expect("dec encodes in every format")
+    tuple::encode(f, &[c])
+        .expect("dec encodes in every format")
+        .into_vec()
 }
 
 proptest! {

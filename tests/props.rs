@@ -5,11 +5,18 @@
 mod common;
 
 use common::*;
-use lexikey::{tuple, Component, Dir, Field, Format, Type, Value};
+use lexikey::{tuple, Component, Dir, Field, Format, Key, Type, Value};
 use proptest::prelude::*;
 
-fn enc(format: Format, comps: &[Component<'_>]) -> Vec<u8> {
+/// The key as `tuple::encode` returns it: the properties below compare
+/// `Key`s, so they also prove that a `Key` orders and compares as its bytes.
+fn enc(format: Format, comps: &[Component<'_>]) -> Key {
     tuple::encode(format, comps).expect("supported type")
+}
+
+fn hash_of<T: std::hash::Hash + ?Sized>(t: &T) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+    BuildHasherDefault::<DefaultHasher>::default().hash_one(t)
 }
 
 fn check_text_safety(format: Format, key: &[u8]) -> Result<(), TestCaseError> {
@@ -22,6 +29,28 @@ fn check_text_safety(format: Format, key: &[u8]) -> Result<(), TestCaseError> {
 
 proptest! {
     #![proptest_config(config())]
+
+    /// `Key` is its bytes: equality, order and hash agree with the
+    /// `[u8]` it was built from, on both sides of the in-place limit, and
+    /// it gives those bytes back.
+    #[test]
+    fn key_is_its_bytes(
+        a in proptest::collection::vec(any::<u8>(), 0..=2 * Key::INLINE),
+        b in proptest::collection::vec(any::<u8>(), 0..=2 * Key::INLINE),
+    ) {
+        let (ka, kb) = (Key::from_slice(&a), Key::from(b.clone()));
+        prop_assert_eq!(ka.is_inline(), a.len() <= Key::INLINE);
+        prop_assert_eq!(kb.is_inline(), b.len() <= Key::INLINE);
+        prop_assert_eq!(ka.cmp(&kb), a.cmp(&b));
+        prop_assert_eq!(ka == kb, a == b);
+        prop_assert_eq!(ka.partial_cmp(&b), Some(a.cmp(&b)));
+        prop_assert_eq!(b.partial_cmp(&ka), Some(b.cmp(&a)));
+        prop_assert_eq!(&ka, &a);
+        prop_assert_eq!(&*ka, &a[..]);
+        prop_assert_eq!(hash_of(&ka), hash_of(&a[..]));
+        prop_assert_eq!(ka.into_vec(), a);
+        prop_assert_eq!(Vec::from(kb), b);
+    }
 
     /// One component: order (reversed for desc), round trip, canonical
     /// decode, text safety — every type, format and direction.
@@ -179,7 +208,7 @@ proptest! {
         byte in any::<u8>(),
         truncate in any::<bool>(),
     ) {
-        let mut key = enc(format, &rows[0]);
+        let mut key = enc(format, &rows[0]).into_vec();
         if key.is_empty() { return Ok(()); }
         let i = pos.index(key.len());
         if truncate { key.truncate(i); } else { key[i] = byte; }

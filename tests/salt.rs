@@ -34,7 +34,9 @@ fn keys() -> BoxedStrategy<Vec<u8>> {
         2 => common::bytes(),
         1 => common::strings().prop_map(String::into_bytes),
         1 => (common::strings(), common::i64s()).prop_map(|(s, n)| {
-            tuple::encode(Format::Hex, &[Component::asc(s), Component::asc(n)]).expect("hex encodes")
+            tuple::encode(Format::Hex, &[Component::asc(s), Component::asc(n)])
+                .expect("hex encodes")
+                .into_vec()
         }),
     ]
     .boxed()

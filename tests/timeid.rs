@@ -45,7 +45,9 @@ fn reference_decode(s: &[u8], lenient: bool) -> Result<u128, usize> {
 }
 
 fn key(format: Format, c: Component<'_>) -> Vec<u8> {
-    tuple::encode(format, &[c]).expect("uuid components encode in every format")
+    tuple::encode(format, &[c])
+        .expect("uuid components encode in every format")
+        .into_vec()
 }
 
 fn ulid_texts() -> impl Strategy<Value = String> {

@@ -632,7 +632,7 @@ fn roundtrip_one(format: Format, fields: &[Field], t: &[Component<'static>]) -> 
     for c in t {
         check_scalar(format, c);
     }
-    Some(key)
+    Some(key.into_vec())
 }
 
 /// The scalar fast paths agree with the component encoder.

@@ -288,7 +288,7 @@ fn rendered_ranges_return_exactly_the_expected_rows() {
             let rows = rows(&mut rng, dirs, 120);
             let keys: Vec<Vec<u8>> = rows
                 .iter()
-                .map(|r| tuple::encode(format, r).unwrap())
+                .map(|r| tuple::encode(format, r).unwrap().into_vec())
                 .collect();
             let table = format!("live_{fi}_{di}_{}", std::process::id());
             // Load PostgreSQL.

@@ -3,7 +3,7 @@
 
 use anyhow::{anyhow, bail, Context, Result};
 use lexikey::salt::Salter;
-use lexikey::{input, text::SEP, tuple, Component, Format};
+use lexikey::{input, text::SEP, tuple, Component, Format, Key};
 
 use crate::args::{utf8_positionals, EncodeArgs, GeoArgs, KeyFormatArgs, SaltArgs};
 use crate::common::{self, FLUSH_AT};
@@ -229,21 +229,23 @@ pub fn components(
 /// # Errors
 /// The component's encode error.
 pub fn encode_components(format: Format, comps: &[Component<'_>]) -> Result<Vec<u8>> {
-    tuple::encode(format, comps).map_err(|e| {
-        // Find the culprit for the message.
-        let mut scratch = Vec::new();
-        match comps
-            .iter()
-            .position(|c| format.encode_component(c, &mut scratch).is_err())
-        {
-            Some(i) => anyhow!(
-                "component {} ({}): {e}",
-                i + 1,
-                input::component_to_string(&comps[i])
-            ),
-            None => anyhow!(e),
-        }
-    })
+    tuple::encode(format, comps)
+        .map(Key::into_vec)
+        .map_err(|e| {
+            // Find the culprit for the message.
+            let mut scratch = Vec::new();
+            match comps
+                .iter()
+                .position(|c| format.encode_component(c, &mut scratch).is_err())
+            {
+                Some(i) => anyhow!(
+                    "component {} ({}): {e}",
+                    i + 1,
+                    input::component_to_string(&comps[i])
+                ),
+                None => anyhow!(e),
+            }
+        })
 }
 
 /// The options of bulk mode.
