@@ -94,7 +94,7 @@
 //! let salter = Salter::new(4, SaltMode::Fast)?.for_format(Format::Hex);
 //! let store = MemStore::new();
 //! let key = |ms: i64| -> Result<Vec<u8>, Box<dyn std::error::Error>> {
-//!     Ok(tuple::encode(Format::Hex, &[Component::asc("events"), Component::asc(reverse(ms)?)])?)
+//!     Ok(tuple::encode(Format::Hex, &[Component::asc("events"), Component::asc(reverse(ms)?)])?.into_vec())
 //! };
 //! for ms in [1_700_000_000_000_i64, 1_700_000_000_500, 1_700_000_001_000, 1_700_000_002_000] {
 //!     store.put_if_absent(&salter.salted_key(&key(ms)?), ms.to_string().as_bytes())?;
