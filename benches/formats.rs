@@ -11,7 +11,8 @@
 //!   API (`tuple::encode_into` a reused buffer, `tuple::decode_into` a
 //!   reused `Vec` with the schema; `_noschema`: without one; `_reusing`:
 //!   `tuple::decode_reusing` into a vector that is never cleared),
-//!   `lexikey_hex_alloc` the allocating `tuple::encode`, `lexikey_hex_push`
+//!   `lexikey_hex_alloc` the allocating `tuple::encode` (`_moved`: its
+//!   `Result` moved through `black_box`), `lexikey_hex_push`
 //!   `KeyWriter::push` per component, and `lexikey_*_typed` the same keys
 //!   through `format::typed::{KeyWriter, KeyReader}` (no `Component`);
 //! - `naive`: what a hand-rolled `format!` / `from_str_radix` / `str::parse`
@@ -1222,8 +1223,24 @@ fn tuple_encode<S: Shape>(g: &mut BenchmarkGroup<'_, WallTime>, values: &[S], fu
     run("memcomparable", &|t, o| t.memcomparable(o));
     run("fdb_tuple", &|t, o| t.fdb(o));
     if full {
-        // A new `Vec` per key, dropped at once.
+        // A new `Key` per key, used by reference and dropped at once, as a
+        // caller does (`store.put(&key, …)`): like `encode_into`'s rows,
+        // which black-box only the output, not a copy of each result.
         g.bench_function(format!("{name}/lexikey_hex_alloc"), |b| {
+            b.iter(|| {
+                for t in values {
+                    let key = black_box(t)
+                        .with_components(|c| tuple::encode(Format::Hex, c))
+                        .unwrap();
+                    black_box(&key);
+                }
+            })
+        });
+        // The same, with the whole `Result` moved through `black_box`
+        // (the form of this row until issue 16's fourth round): each key
+        // then also pays a copy the caller does not make, whose loads
+        // wait on the stores just made (store forwarding).
+        g.bench_function(format!("{name}/lexikey_hex_alloc_moved"), |b| {
             b.iter(|| {
                 for t in values {
                     black_box(black_box(t).with_components(|c| tuple::encode(Format::Hex, c)))

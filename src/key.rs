@@ -1,126 +1,143 @@
 //! [`Key`]: the owned key [`tuple::encode`](crate::tuple::encode) returns.
 //!
-//! Most row keys are short (`population#l80000000003A783C` is 28 bytes), and
-//! a heap allocation and its free cost about as much as encoding such a key
-//! (BENCHMARKS.md, issue 16). So a [`Key`] holds up to [`Key::INLINE`] bytes
-//! in place, with no allocation at all, and a longer key in one heap
-//! allocation of exactly its length, as sled's `IVec` and `smol_str` do.
+//! A heap allocation and its free cost about as much as encoding a typical
+//! row key (`population#l80000000003A783C`; BENCHMARKS.md, issue 16), and
+//! the usual life of a key is short: encode it, hand it to the store, drop
+//! it. So a dropped [`Key`] gives its buffer back to its thread (one spare
+//! buffer per thread, of at most [`Key::RECYCLE_MAX`] bytes), and the
+//! thread's next [`tuple::encode`](crate::tuple::encode) writes straight
+//! into that buffer: encode, use, drop in a loop costs no allocation and no
+//! copy (once the buffer has grown to what the encoders reserve: it may
+//! grow on the first keys). With no spare buffer (the keys are kept), each
+//! key gets one allocation of exactly its length, as a `Vec` would.
 //!
 //! It reads as the bytes it holds: it derefs to `[u8]`, compares, orders and
 //! hashes as those bytes (so a `HashMap<Key, _>` is looked up by `&[u8]`),
 //! and equals a `Vec<u8>`, a slice or a byte-string literal of the same
 //! bytes. Store clients that take `AsRef<[u8]>` take it as is;
-//! [`Key::into_vec`] (or `Vec::from`) hands it to those that want a `Vec`.
+//! [`Key::into_vec`] (or `Vec::from`) hands the buffer, without a copy, to
+//! those that want a `Vec`.
 //!
 //! ```
 //! use lexikey::{tuple, Component, Format, Key};
 //! let key: Key = tuple::encode(Format::Hex, &[Component::asc("population"), Component::asc(3_831_868_i64)])?;
 //! assert_eq!(key, b"population#l80000000003A783C");
 //! assert_eq!(key.len(), 28);
-//! assert!(key.is_inline());
 //! let bytes: Vec<u8> = key.into_vec();
 //! assert_eq!(bytes, b"population#l80000000003A783C");
 //! # Ok::<(), lexikey::EncodeError>(())
 //! ```
 
 use std::borrow::Borrow;
+use std::cell::Cell;
 use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 
-/// An owned key: up to [`Key::INLINE`] bytes stored in place (no heap
-/// allocation), longer keys in one heap allocation of exactly their length.
-/// See the [module docs](self).
-#[derive(Clone)]
-pub struct Key(Repr);
+/// An owned key: its bytes in a heap buffer that goes back to the thread
+/// for the next [`tuple::encode`](crate::tuple::encode) when the key is
+/// dropped. See the [module docs](self).
+pub struct Key(Vec<u8>);
 
-#[derive(Clone)]
-enum Repr {
-    /// `len <= Key::INLINE`; the bytes past `len` are zero.
-    Inline {
-        len: u8,
-        buf: [u8; Key::INLINE],
-    },
-    Heap(Box<[u8]>),
+thread_local! {
+    /// The buffer of the last key dropped on this thread (empty: none).
+    static SPARE: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
 }
 
 impl Key {
-    /// The longest key held in place: 62 bytes, so that a `Key` is 64 bytes
-    /// (one cache line) on 64-bit targets.
-    pub const INLINE: usize = 62;
+    /// The largest buffer (capacity, bytes) a dropped key gives back for
+    /// reuse: a reused buffer is kept by the key written into it, so this
+    /// bounds what a kept key can hold beyond its length.
+    pub const RECYCLE_MAX: usize = 256;
 
-    /// A key holding a copy of `bytes`.
+    /// A key holding a copy of `bytes` (one allocation, of exactly their
+    /// length).
     ///
     /// ```
     /// use lexikey::Key;
-    /// let short = Key::from_slice(b"usa#california");
-    /// assert!(short.is_inline());
-    /// let long = Key::from_slice(&[b'a'; 100]);
-    /// assert!(!long.is_inline());
-    /// assert_eq!(long.len(), 100);
+    /// let key = Key::from_slice(b"usa#california");
+    /// assert_eq!(key, b"usa#california");
+    /// assert_eq!(key.len(), 14);
     /// ```
     #[inline]
     pub fn from_slice(bytes: &[u8]) -> Key {
-        let mut key = Key::default();
-        key.set(bytes);
-        key
-    }
-
-    /// Sets the bytes of an empty key (as [`Key::default`] makes it: the
-    /// bytes past its length are zero), in place when they fit.
-    #[inline]
-    pub(crate) fn set(&mut self, bytes: &[u8]) {
-        debug_assert!(self.is_empty() && self.is_inline());
-        let n = bytes.len();
-        match &mut self.0 {
-            Repr::Inline { len, buf } if n <= Key::INLINE => {
-                buf[..n].copy_from_slice(bytes);
-                *len = n as u8;
-            }
-            _ => self.0 = Repr::Heap(bytes.into()),
-        }
+        Key(bytes.to_vec())
     }
 
     /// The key's bytes.
     #[inline]
     pub fn as_bytes(&self) -> &[u8] {
-        match &self.0 {
-            Repr::Inline { len, buf } => &buf[..usize::from(*len)],
-            Repr::Heap(b) => b,
-        }
+        &self.0
     }
 
-    /// Whether the key is held in place (it is at most [`Key::INLINE`]
-    /// bytes long) rather than on the heap.
+    /// The size of the key's buffer: its length, except for a key written
+    /// into a reused buffer (at most [`Key::RECYCLE_MAX`]).
     #[inline]
-    pub fn is_inline(&self) -> bool {
-        matches!(self.0, Repr::Inline { .. })
+    pub fn capacity(&self) -> usize {
+        self.0.capacity()
     }
 
-    /// The key's bytes as a `Vec` (no copy for a key on the heap).
+    /// The key's bytes as a `Vec` (its buffer: no copy; it is then not
+    /// given back for reuse).
     ///
     /// ```
     /// use lexikey::Key;
     /// assert_eq!(Key::from_slice(b"usa#").into_vec(), b"usa#".to_vec());
     /// ```
     #[inline]
-    pub fn into_vec(self) -> Vec<u8> {
-        match self.0 {
-            Repr::Inline { .. } => self.as_bytes().to_vec(),
-            Repr::Heap(b) => b.into_vec(),
+    pub fn into_vec(mut self) -> Vec<u8> {
+        std::mem::take(&mut self.0)
+    }
+
+    /// A key made of `buf`.
+    #[inline]
+    pub(crate) fn from_vec(buf: Vec<u8>) -> Key {
+        Key(buf)
+    }
+
+    /// The key's buffer, to write the key into.
+    #[inline]
+    pub(crate) fn buf_mut(&mut self) -> &mut Vec<u8> {
+        &mut self.0
+    }
+
+    /// The thread's spare buffer, if a dropped key left one (capacity 0 if
+    /// none). Its contents are stale: clear it before use.
+    #[inline]
+    pub(crate) fn take_spare() -> Vec<u8> {
+        SPARE.try_with(Cell::take).unwrap_or_default()
+    }
+}
+
+impl Drop for Key {
+    /// Gives the buffer to the thread's next `tuple::encode` when its
+    /// capacity is at most [`Key::RECYCLE_MAX`] (a buffer already waiting
+    /// there is freed); frees it otherwise.
+    #[inline]
+    fn drop(&mut self) {
+        let cap = self.0.capacity();
+        if cap != 0 && cap <= Key::RECYCLE_MAX {
+            let buf = std::mem::take(&mut self.0);
+            // During thread teardown the closure is dropped unrun, and the
+            // buffer with it.
+            let _ = SPARE.try_with(move |s| drop(s.replace(buf)));
         }
     }
 }
 
+impl Clone for Key {
+    /// A copy of exactly the key's length.
+    fn clone(&self) -> Key {
+        Key::from_slice(&self.0)
+    }
+}
+
 impl Default for Key {
-    /// The empty key.
+    /// The empty key (no allocation).
     #[inline]
     fn default() -> Key {
-        Key(Repr::Inline {
-            len: 0,
-            buf: [0; Key::INLINE],
-        })
+        Key(Vec::new())
     }
 }
 
@@ -154,14 +171,10 @@ impl From<&[u8]> for Key {
 }
 
 impl From<Vec<u8>> for Key {
-    /// Keeps the `Vec`'s allocation (shrunk to fit) for a long key; a short
-    /// one is copied in place and the `Vec` freed.
+    /// Takes the `Vec`'s buffer (no copy).
+    #[inline]
     fn from(v: Vec<u8>) -> Key {
-        if v.len() <= Key::INLINE {
-            Key::from_slice(&v)
-        } else {
-            Key(Repr::Heap(v.into_boxed_slice()))
-        }
+        Key(v)
     }
 }
 
@@ -263,22 +276,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn one_cache_line() {
-        assert_eq!(std::mem::size_of::<Key>(), 64);
-    }
-
-    #[test]
-    fn inline_up_to_the_limit_heap_beyond() {
-        for n in 0..=Key::INLINE + 2 {
-            let bytes: Vec<u8> = (0..n).map(|i| (i * 37 + 1) as u8).collect();
-            let k = Key::from_slice(&bytes);
-            assert_eq!(k.is_inline(), n <= Key::INLINE, "{n}");
-            assert_eq!(k, bytes);
-            assert_eq!(k.clone().into_vec(), bytes);
-            let from_vec = Key::from(bytes.clone());
-            assert_eq!(from_vec.is_inline(), n <= Key::INLINE);
-            assert_eq!(from_vec, k);
-        }
+    fn a_dropped_key_leaves_its_buffer_for_the_next() {
+        let key = Key::from_slice(b"usa#california");
+        let ptr = key.as_ptr();
+        drop(key);
+        let spare = Key::take_spare();
+        assert_eq!(spare.as_ptr(), ptr);
+        assert!(Key::take_spare().capacity() == 0, "taken once");
+        // Too large a buffer is freed, not kept.
+        drop(Key::from_slice(&[0; Key::RECYCLE_MAX + 1]));
+        assert_eq!(Key::take_spare().capacity(), 0);
+        // into_vec hands the buffer over: nothing left behind.
+        let v = Key::from_slice(b"a").into_vec();
+        assert_eq!(v, b"a");
+        assert_eq!(Key::take_spare().capacity(), 0);
     }
 
     #[test]

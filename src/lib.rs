@@ -19,8 +19,8 @@
 //! ```
 //!
 //! **Building and reading keys**: [`tuple::encode`] / [`tuple::decode`]
-//! (`encode` returns a [`Key`], which holds a key of up to 62 bytes with no
-//! heap allocation and reads as `[u8]`); in a loop, [`tuple::encode_into`] a reused `Vec<u8>` and
+//! (`encode` returns a [`Key`], which reads as `[u8]` and, once dropped,
+//! leaves its buffer to the thread's next `encode`); in a loop, [`tuple::encode_into`] a reused `Vec<u8>` and
 //! [`tuple::decode_into`] a reused `Vec<Component>`, which allocate
 //! nothing per key (strings are borrowed from the key unless they hold an
 //! escape); [`tuple::decode_reusing`] a `Vec<Component>` that is never

@@ -23,7 +23,7 @@
 //! itself is excluded, as in FoundationDB's `Subspace::range`).
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::Cell;
 
 use crate::bytes::{find_byte, prefix_end};
 use crate::error::{DecodeError, EncodeError};
@@ -64,49 +64,39 @@ pub fn check_len(key: &[u8], max: usize) -> Result<(), EncodeError> {
 
 /// Encodes a tuple into a new [`Key`].
 ///
-/// A key of at most [`Key::INLINE`] (62) bytes is held in the returned
-/// value itself, with no heap allocation; a longer one gets one allocation
-/// of exactly its length. The key is first written into a scratch buffer
-/// kept per thread (it grows to the longest key encoded on the thread; one
-/// longer than 4 KiB is not kept), so there is no pass to measure the key.
+/// When a key dropped earlier on this thread left its buffer (see
+/// [`Key`]), the key is written straight into it: encode, use, drop in a
+/// loop allocates nothing (once that buffer has grown). Otherwise the key is written into a scratch
+/// buffer kept per thread (it grows to the longest key encoded on the
+/// thread; one longer than 4 KiB is not kept) and copied into one
+/// allocation of exactly its length, with no pass to measure it first.
 /// `Key` derefs to `[u8]` and compares equal to the same bytes;
-/// [`Key::into_vec`] gives a `Vec<u8>`. In a loop,
-/// [`encode_into`] a reused `Vec` is the fastest path.
+/// [`Key::into_vec`] gives a `Vec<u8>`. [`encode_into`] a reused `Vec`
+/// remains the fastest path.
 ///
 /// # Errors
 /// The first component's [`EncodeError`], if any.
-#[inline]
 pub fn encode(format: Format, components: &[Component<'_>]) -> Result<Key, EncodeError> {
+    let mut spare = Key::take_spare();
+    if spare.capacity() != 0 {
+        spare.clear();
+        // On error the buffer goes back, as a dropped key's would.
+        let mut key = Key::from_vec(spare);
+        return encode_into(format, components, key.buf_mut()).map(|()| key);
+    }
     thread_local! {
-        static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+        static SCRATCH: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
     }
-    let mut ret = Ok(Key::default());
-    let mut write = |buf: &mut Vec<u8>| {
-        buf.clear();
-        match (encode_into(format, components, buf), &mut ret) {
-            (Ok(()), Ok(key)) => key.set(buf),
-            (Err(e), _) => ret = Err(e),
-            (Ok(()), Err(_)) => {}
-        }
-    };
-    // The scratch is borrowed, not taken out and put back (three words
-    // moved each way). It is busy only if this call runs inside another
-    // (it cannot: encoding calls no user code) and gone during thread
-    // teardown; then a new buffer serves.
-    let kept = SCRATCH.try_with(|s| match s.try_borrow_mut() {
-        Ok(mut buf) => {
-            write(&mut buf);
-            if buf.capacity() > SCRATCH_MAX {
-                *buf = Vec::new();
-            }
-            true
-        }
-        Err(_) => false,
-    });
-    if kept != Ok(true) {
-        write(&mut Vec::new());
+    // `take` leaves an empty `Vec` behind (no allocation), so a nested
+    // call never shares the buffer; during thread teardown (`try_with`
+    // fails) a new one is used.
+    let mut buf = SCRATCH.try_with(Cell::take).unwrap_or_default();
+    buf.clear();
+    let key = encode_into(format, components, &mut buf).map(|()| Key::from_slice(&buf));
+    if buf.capacity() <= SCRATCH_MAX {
+        let _ = SCRATCH.try_with(|s| s.set(buf));
     }
-    ret
+    key
 }
 
 /// [`encode`] into a new `Vec`, for the callers that go on to extend the
@@ -789,7 +779,7 @@ mod tests {
     }
 
     #[test]
-    fn encode_allocates_exactly_the_key() {
+    fn encode_reuses_a_spare_buffer_or_allocates_exactly() {
         for format in Format::ALL {
             for s in [
                 "",
@@ -804,11 +794,18 @@ mod tests {
                     Component::asc(-5_i64),
                     Component::desc(s),
                 ];
-                let key = encode(format, &c).unwrap();
                 let mut want = Vec::new();
                 encode_into(format, &c, &mut want).unwrap();
+                // No spare buffer: scratch, then an exact copy.
+                drop(Key::take_spare());
+                let key = encode(format, &c).unwrap();
                 assert_eq!(key, want, "{format} {s:?}");
-                assert_eq!(key.is_inline(), key.len() <= Key::INLINE, "{format} {s:?}");
+                assert_eq!(key.capacity(), key.len(), "{format} {s:?}");
+                // A spare buffer holding a stale, longer key: cleared first.
+                drop(Key::from_slice(&[b'z'; 200]));
+                let key = encode(format, &c).unwrap();
+                assert_eq!(key, want, "{format} {s:?}");
+                assert_eq!(key.capacity(), 200, "{format} {s:?}");
             }
         }
         // A key longer than the scratch kept between calls.
@@ -816,9 +813,15 @@ mod tests {
         let key = encode(Format::Hex, &[Component::asc(long.as_str())]).unwrap();
         assert_eq!(key, long.as_bytes());
         assert_eq!(encode(Format::Hex, &[Component::asc("a")]).unwrap(), b"a");
-        // An error leaves nothing behind for the next key.
-        assert!(encode(Format::Decimal, &[Component::asc("a"), Component::asc(1.5)]).is_err());
-        assert_eq!(encode(Format::Hex, &[Component::asc("b")]).unwrap(), b"b");
+        // An error leaves nothing behind for the next key, on either path.
+        for spare in [false, true] {
+            drop(Key::take_spare());
+            if spare {
+                drop(Key::from_slice(b"stale"));
+            }
+            assert!(encode(Format::Decimal, &[Component::asc("a"), Component::asc(1.5)]).is_err());
+            assert_eq!(encode(Format::Hex, &[Component::asc("b")]).unwrap(), b"b");
+        }
     }
 
     /// `decode_reusing` into `reused` (holding whatever the previous key

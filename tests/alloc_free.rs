@@ -222,41 +222,64 @@ fn tuple_encode_into_a_reused_buffer_allocates_nothing() {
     assert_eq!(n, 0, "decimal: tuple encode allocated");
 }
 
-/// `tuple::encode` builds the key in a per-thread scratch buffer and
-/// copies it out: a key of at most `Key::INLINE` bytes is held in the
-/// returned `Key` (no allocation), a longer one in one allocation (once the
-/// thread's scratch has grown: the first call allocates it too).
+/// `tuple::encode` writes into the buffer the last dropped `Key` left on
+/// the thread: encode and drop in a loop allocates nothing once that
+/// buffer has grown (after the first two keys). Kept keys get
+/// one allocation each, of exactly their length (the per-thread scratch
+/// they are written into first has grown by then).
 #[test]
-fn tuple_encode_allocates_only_for_long_keys() {
-    let long = "a long row key part, longer than what a Key holds in place: ".repeat(2);
+fn tuple_encode_reuses_a_dropped_keys_buffer() {
+    let long = "a long row key part, longer than a reused buffer may be: ".repeat(5);
     let mut tuples = tuples();
     tuples.push(vec![Component::asc(long.as_str()), Component::asc(7_i64)]);
-    tuples.push(vec![Component::asc("x".repeat(Key::INLINE))]);
-    tuples.push(vec![Component::asc("x".repeat(Key::INLINE + 1))]);
-    let (mut short, mut long) = (0, 0);
+    // Every key once, all kept (so no buffer is left for reuse): the
+    // thread's scratch grows to the longest of them.
+    let warm: Vec<Key> = Format::ALL
+        .iter()
+        .flat_map(|&f| tuples.iter().filter_map(move |t| tuple::encode(f, t).ok()))
+        .collect();
+    drop(warm);
+    let (mut reused, mut fresh) = (0, 0);
     for format in Format::ALL {
         for t in &tuples {
             let Ok(first) = tuple::encode(format, t) else {
                 continue; // decimal refuses floats
             };
-            let inline = first.len() <= Key::INLINE;
+            let first = first.into_vec(); // takes the buffer: none left
+            let recycled = first.len() <= Key::RECYCLE_MAX;
+            // Encode and drop, twice: the first key gets an exact
+            // allocation and leaves it behind; the second, written into
+            // it, may grow it once to what the encoders reserve (upper
+            // bounds); from then on it is reused as it is.
+            for _ in 0..2 {
+                drop(tuple::encode(format, t).unwrap());
+            }
             let n = allocations(|| {
                 let key = tuple::encode(format, t).unwrap();
                 assert_eq!(key, first);
-                assert_eq!(key.is_inline(), inline, "{format} {t:?}");
             });
-            assert_eq!(n, usize::from(!inline), "{format} {t:?}");
-            if inline {
-                short += 1;
+            assert_eq!(n, usize::from(!recycled), "{format} {t:?}");
+            // Keys that are kept: one allocation each, exactly sized.
+            let mut kept = Vec::with_capacity(3);
+            let n = allocations(|| {
+                for _ in 0..3 {
+                    kept.push(tuple::encode(format, t).unwrap());
+                }
+            });
+            assert_eq!(n, 3 - usize::from(recycled), "{format} {t:?}");
+            // The first took the spare buffer; the others are exact.
+            for k in &kept[usize::from(recycled)..] {
+                assert_eq!(k.capacity(), k.len(), "{format} {t:?}");
+            }
+            assert!(kept.iter().all(|k| *k == first));
+            if recycled {
+                reused += 1;
             } else {
-                long += 1;
+                fresh += 1;
             }
         }
     }
-    assert!(
-        short >= 40 && long >= 8,
-        "{short} short keys, {long} long ones"
-    );
+    assert!(reused >= 40 && fresh >= 4, "{reused} reused, {fresh} not");
 }
 
 #[test]
