@@ -437,7 +437,7 @@ pub fn default_guard_key(format: Format, prefix: &[Component<'_>]) -> Result<Vec
                 .into(),
         ));
     }
-    let mut key = tuple::encode_vec(format, prefix)?;
+    let mut key = tuple::encode(format, prefix)?.into_vec();
     if format.is_text() {
         key.extend_from_slice(b"$lwm");
     } else {
@@ -577,7 +577,7 @@ impl<S: Store> Allocator<S> {
             start: (!start.is_empty()).then_some(start),
             end,
         };
-        let mut row_prefix = tuple::encode_vec(format, &config.prefix)?;
+        let mut row_prefix = tuple::encode(format, &config.prefix)?.into_vec();
         if format.is_text() && !config.prefix.is_empty() {
             row_prefix.push(SEP);
         }

@@ -47,8 +47,9 @@ thread_local! {
 
 impl Key {
     /// The largest buffer (capacity, bytes) a dropped key gives back for
-    /// reuse: a reused buffer is kept by the key written into it, so this
-    /// bounds what a kept key can hold beyond its length.
+    /// reuse. A reused buffer stays with the key written into it, so a kept
+    /// key can hold more than its length: up to this much, unless the key
+    /// outgrew the buffer (it then grows as a `Vec` does).
     pub const RECYCLE_MAX: usize = 256;
 
     /// A key holding a copy of `bytes` (one allocation, of exactly their
@@ -72,7 +73,8 @@ impl Key {
     }
 
     /// The size of the key's buffer: its length, except for a key written
-    /// into a reused buffer (at most [`Key::RECYCLE_MAX`]).
+    /// into a reused buffer (up to [`Key::RECYCLE_MAX`], or more when the
+    /// key outgrew that buffer and it grew as a `Vec` does).
     #[inline]
     pub fn capacity(&self) -> usize {
         self.0.capacity()
@@ -88,12 +90,6 @@ impl Key {
     #[inline]
     pub fn into_vec(mut self) -> Vec<u8> {
         std::mem::take(&mut self.0)
-    }
-
-    /// A key made of `buf`.
-    #[inline]
-    pub(crate) fn from_vec(buf: Vec<u8>) -> Key {
-        Key(buf)
     }
 
     /// The key's buffer, to write the key into.

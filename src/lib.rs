@@ -20,10 +20,11 @@
 //!
 //! **Building and reading keys**: [`tuple::encode`] / [`tuple::decode`]
 //! (`encode` returns a [`Key`], which reads as `[u8]` and, once dropped,
-//! leaves its buffer to the thread's next `encode`); in a loop, [`tuple::encode_into`] a reused `Vec<u8>` and
-//! [`tuple::decode_into`] a reused `Vec<Component>`, which allocate
-//! nothing per key (strings are borrowed from the key unless they hold an
-//! escape); [`tuple::decode_reusing`] a `Vec<Component>` that is never
+//! leaves its buffer to the thread's next `encode`); in a loop,
+//! [`tuple::encode_into`] a reused `Vec<u8>` and [`tuple::decode_into`] a
+//! reused `Vec<Component>`, which allocate nothing per key (strings are
+//! borrowed from the key unless they hold an escape);
+//! [`tuple::decode_reusing`] a `Vec<Component>` that is never
 //! cleared allocates nothing per key even for escaped strings (it
 //! unescapes them into the strings the vector already holds).
 //! [`format::typed::KeyWriter`] / [`KeyReader`](format::typed::KeyReader)

@@ -267,7 +267,7 @@ impl QueueKeys {
         prefix: &[Component<'_>],
         width: IdWidth,
     ) -> Result<QueueKeys, QueueError> {
-        let mut head = tuple::encode_vec(format, prefix)?;
+        let mut head = tuple::encode(format, prefix)?.into_vec();
         let meta_head = format.is_text().then(|| {
             let mut m = head.clone();
             m.extend_from_slice(b"$meta#");
@@ -317,7 +317,7 @@ impl QueueKeys {
                 crate::escape_key(&start)
             )));
         }
-        let mut head = tuple::encode_vec(self.format, meta_prefix)?;
+        let mut head = tuple::encode(self.format, meta_prefix)?.into_vec();
         if self.format.is_text() {
             head.push(SEP);
         }

@@ -66,10 +66,11 @@ pub fn check_len(key: &[u8], max: usize) -> Result<(), EncodeError> {
 ///
 /// When a key dropped earlier on this thread left its buffer (see
 /// [`Key`]), the key is written straight into it: encode, use, drop in a
-/// loop allocates nothing (once that buffer has grown). Otherwise the key is written into a scratch
-/// buffer kept per thread (it grows to the longest key encoded on the
-/// thread; one longer than 4 KiB is not kept) and copied into one
-/// allocation of exactly its length, with no pass to measure it first.
+/// loop allocates nothing (once that buffer has grown). Otherwise the key
+/// is written into a scratch buffer kept per thread (it grows to the
+/// longest key encoded on the thread; one longer than 4 KiB is not kept)
+/// and copied into one allocation of exactly its length, with no pass to
+/// measure it first.
 /// `Key` derefs to `[u8]` and compares equal to the same bytes;
 /// [`Key::into_vec`] gives a `Vec<u8>`. [`encode_into`] a reused `Vec`
 /// remains the fastest path.
@@ -81,7 +82,7 @@ pub fn encode(format: Format, components: &[Component<'_>]) -> Result<Key, Encod
     if spare.capacity() != 0 {
         spare.clear();
         // On error the buffer goes back, as a dropped key's would.
-        let mut key = Key::from_vec(spare);
+        let mut key = Key::from(spare);
         return encode_into(format, components, key.buf_mut()).map(|()| key);
     }
     thread_local! {
@@ -97,17 +98,6 @@ pub fn encode(format: Format, components: &[Component<'_>]) -> Result<Key, Encod
         let _ = SCRATCH.try_with(|s| s.set(buf));
     }
     key
-}
-
-/// [`encode`] into a new `Vec`, for the callers that go on to extend the
-/// key (prefixes, guard keys).
-pub(crate) fn encode_vec(
-    format: Format,
-    components: &[Component<'_>],
-) -> Result<Vec<u8>, EncodeError> {
-    let mut key = Vec::new();
-    encode_into(format, components, &mut key)?;
-    Ok(key)
 }
 
 /// The largest scratch buffer [`encode`] keeps between calls (bytes):
@@ -162,7 +152,7 @@ pub fn prefix_range(
     format: Format,
     prefix: &[Component<'_>],
 ) -> Result<(Vec<u8>, Option<Vec<u8>>), EncodeError> {
-    let mut start = encode_vec(format, prefix)?;
+    let mut start = encode(format, prefix)?.into_vec();
     let end = extension_end(format, &start, prefix.is_empty());
     if !prefix.is_empty() {
         // Text: the separator; binary: just above the key of P itself,
