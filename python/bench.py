@@ -1,12 +1,21 @@
-"""Schema("str,i64").encode_many of 1,000,000 (str, int) rows against a
-straightforward pure-Python implementation of the same hex keys.
+"""Schema.encode_many and decode_many in every format, against baselines.
 
     pip install ./python        # the release build (maturin build --release)
     python python/bench.py [ROWS]
 
-Prints which `lexikey` it measures, rows per second for both and the ratio;
-the keys are checked equal first. Targets (issue #13): >= 2,000,000 rows/s
-and >= 10x the baseline.
+For each format a two-field (str, int) schema of ROWS rows (default
+1,000,000): hex, base64, decimal, binary ("str,i64"), fdb-tuple
+("str,int"), hbase-ordered ("text,int64"), phoenix ("varchar,bigint"); then
+"str,ts" (hex) and a schema with every scalar type (hex, ROWS / 4 rows).
+Each line gives rows per second for encode_many and decode_many (the best
+of RUNS calls). Baselines in the same run: a straightforward pure-Python
+implementation of the hex keys (checked equal first), and FoundationDB's
+own `fdb.tuple.pack`/`unpack` (PyPI `foundationdb`, if installed) on the
+same rows as the fdb-tuple schema (checked byte-equal first).
+
+Targets (issue #27): encode_many >= 4,000,000 rows/s in every format,
+fdb-tuple >= 5x fdb.tuple.pack; (issue #13) hex >= 10x the pure-Python
+keys.
 
 The package measured is the installed one: this script's own directory
 (python/, which Python puts first on sys.path) is taken off the path, since
@@ -16,10 +25,13 @@ development venv that build is still the one found (its .pth file names
 python/): the path printed says so.
 """
 
+import datetime
+import decimal
 import os
 import sys
 import time
-from typing import Callable, List, Tuple
+import uuid
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 _here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _here]
@@ -50,26 +62,94 @@ def best_of(runs: int, f: Callable[[], object]) -> Tuple[float, float]:
     return wall, cpu
 
 
+def show(name: str, n: int, t: Tuple[float, float]) -> None:
+    print(f"{name:44} {n / t[0]:>12,.0f} rows/s wall   {n / t[1]:>12,.0f} rows/s CPU")
+
+
+def scalar_rows(n: int) -> List[Tuple[Any, ...]]:
+    utc = datetime.timezone.utc
+    start = datetime.datetime(2024, 5, 1, tzinfo=utc)
+    return [
+        (
+            f"city {i % 5000}",
+            i * 7919 - 4_000_000_000,
+            i * 104729,
+            i - n // 2,
+            i,
+            i * 0.25,
+            float(i % 1000),
+            i % 2 == 0,
+            i.to_bytes(4, "big"),
+            start + datetime.timedelta(milliseconds=i),
+            uuid.UUID(int=i * 2654435761),
+            decimal.Decimal(i) / 100,
+        )
+        for i in range(n)
+    ]
+
+
+SCALARS = "str,i64,u64,i32,u32,f64,f32,bool,bytes,ts,uuid,dec"
+
+
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
     rows: List[Tuple[str, int]] = [(f"city {i % 5000}", i * 7919 - 4_000_000_000) for i in range(n)]
-    schema = lexikey.Schema("str,i64")
-    sample = rows[:1000] + [("a#b%c", -(2**63)), ("", 2**63 - 1)]
-    assert schema.encode_many(sample) == [python_hex_key(s, v) for s, v in sample]
-
-    def show(name: str, t: Tuple[float, float]) -> None:
-        print(f"{name:28} {n / t[0]:>12,.0f} rows/s wall ({t[0]:.3f} s)   {n / t[1]:>12,.0f} rows/s CPU ({t[1]:.3f} s)")
-
-    # The same number of runs for both: the best of RUNS.
-    ours = best_of(RUNS, lambda: schema.encode_many(rows))
-    base = best_of(RUNS, lambda: [python_hex_key(s, v) for s, v in rows])
     print(f"lexikey {lexikey.__version__} from {os.path.dirname(lexikey.__file__)}")
-    print(f"rows: {n:,}; load average {os.getloadavg()[0]:.1f} (1 min)")
-    show("lexikey Schema.encode_many", ours)
-    show("pure-Python hex keys", base)
-    print(f"speed-up: {base[0] / ours[0]:.1f}x wall, {base[1] / ours[1]:.1f}x CPU")
-    keys = schema.encode_many(rows)
-    show("lexikey Schema.decode_many", best_of(RUNS, lambda: schema.decode_many(keys)))
+    print(f"rows: {n:,}; load average {os.getloadavg()[0]:.1f} (1 min); best of {RUNS}")
+
+    hex_schema = lexikey.Schema("str,i64")
+    sample = rows[:1000] + [("a#b%c", -(2**63)), ("", 2**63 - 1)]
+    assert hex_schema.encode_many(sample) == [python_hex_key(s, v) for s, v in sample]
+
+    cases: List[Tuple[str, str, Sequence[Tuple[Any, ...]]]] = [
+        ("hex", "str,i64", rows),
+        ("base64", "str,i64", rows),
+        ("decimal", "str,i64", rows),
+        ("binary", "str,i64", rows),
+        ("fdb-tuple", "str,int", rows),
+        ("hbase-ordered", "text,int64", rows),
+        ("phoenix", "varchar,bigint", rows),
+    ]
+    ts_rows = [(s, datetime.datetime(2024, 5, 1, tzinfo=datetime.timezone.utc) + datetime.timedelta(milliseconds=v % 10**9)) for s, v in rows]
+    cases.append(("hex", "str,ts", ts_rows))
+    cases.append(("hex", SCALARS, scalar_rows(n // 4)))
+
+    fdb_pack: Optional[Tuple[float, float]] = None
+    fdb_encode: Optional[Tuple[float, float]] = None
+    fdb_unpack: Optional[Tuple[float, float]] = None
+    fdb_decode: Optional[Tuple[float, float]] = None
+    for fmt, spec, data in cases:
+        s = lexikey.Schema(spec, fmt)
+        m = len(data)
+        enc = best_of(RUNS, lambda: s.encode_many(data))
+        keys = s.encode_many(data)
+        assert s.decode_many(keys[:1000]) == list(data[:1000]) or spec == SCALARS
+        dec = best_of(RUNS, lambda: s.decode_many(keys))
+        show(f"encode_many {fmt} {spec if len(spec) < 20 else 'every scalar'}", m, enc)
+        show(f"decode_many {fmt} {spec if len(spec) < 20 else 'every scalar'}", m, dec)
+        if fmt == "fdb-tuple":
+            fdb_encode, fdb_decode = enc, dec
+            try:
+                import fdb.tuple as ft  # type: ignore[import-not-found]
+            except ImportError:
+                print("(fdb.tuple not installed: no FoundationDB baseline)")
+                continue
+            assert [ft.pack(r) for r in data[:1000]] == keys[:1000]
+            fdb_pack = best_of(RUNS, lambda: [ft.pack(r) for r in data])
+            fdb_unpack = best_of(RUNS, lambda: [ft.unpack(k) for k in keys])
+            show("fdb.tuple.pack (FoundationDB's)", m, fdb_pack)
+            show("fdb.tuple.unpack (FoundationDB's)", m, fdb_unpack)
+
+    base = best_of(RUNS, lambda: [python_hex_key(s, v) for s, v in rows])
+    ours = best_of(RUNS, lambda: hex_schema.encode_many(rows))
+    show("pure-Python hex keys", n, base)
+    print(f"hex encode_many vs pure Python: {base[0] / ours[0]:.1f}x wall, {base[1] / ours[1]:.1f}x CPU")
+    if fdb_pack and fdb_encode and fdb_unpack and fdb_decode:
+        print(
+            f"fdb-tuple encode_many vs fdb.tuple.pack: {fdb_pack[0] / fdb_encode[0]:.1f}x wall, "
+            f"{fdb_pack[1] / fdb_encode[1]:.1f}x CPU; decode_many vs unpack: "
+            f"{fdb_unpack[0] / fdb_decode[0]:.1f}x wall, {fdb_unpack[1] / fdb_decode[1]:.1f}x CPU"
+        )
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Fuzz every lexikey decoder and parser with cargo-fuzz (libFuzzer).
+# Fuzz every lexikey decoder, parser and range builder with cargo-fuzz
+# (libFuzzer): every target in fuzz/Cargo.toml, range_profile and
+# parse_kind_component included.
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #

@@ -2,11 +2,13 @@
 # Records a history of the allocator under faults and checks it (issue #15).
 #
 #   scripts/history.sh --store STORE [--clients N] [--seconds S] [--faults LIST]
-#                      [--guard] [--deletes] [--out FILE] [--max-attempts N]
-#                      [--broken]
+#                      [--guard] [--deletes] [--salt-buckets N] [--out FILE]
+#                      [--max-attempts N] [--broken]
 #
 # STORE: redb, rocksdb, redis, postgres, etcd, etcd-cluster, slatedb (once
-#   lexikey-stores has the SlateDB adapter: `slatedb:PATH`, run like RocksDB).
+#   lexikey-stores has the SlateDB adapter: `slatedb:PATH`, run like RocksDB),
+#   bigtable (the Bigtable emulator; in memory only, so no `kill`: a killed
+#   emulator loses every row — pause and kill-client apply).
 # N client processes (default 8) allocate in a loop for S seconds (default
 #   60) in table `hist`, each logging every call (lexikey-history client).
 #   RocksDB is one process per database: its N clients are N threads of one
@@ -30,6 +32,10 @@
 # --deletes: the deleter without the guard — IDs of deleted rows are then
 #   handed out again, and the checker must report `reuse` (a real bug for
 #   the checker to find; --guard is the fix).
+# --salt-buckets N: the table's rows spread over N salt buckets (1 to 255;
+#   issue 28): every client, the deleter and the final read open it salted,
+#   and the checker holds it to the same rules (real-time order included);
+#   the report's label ends with ` salt=N`.
 # --max-attempts N: attempts per call before the allocator gives up (default
 #   64, the allocator's default); a small N makes calls give up during
 #   outages, so the history gets `fail` (nothing written) and `info`
@@ -53,7 +59,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 
-store="" clients=8 seconds=60 faults=none guard="" deletes="" out="" broken="" attempts=64
+store="" clients=8 seconds=60 faults=none guard="" deletes="" out="" broken="" attempts=64 salt=""
 FAULT_EVERY=${FAULT_EVERY:-6}
 die() {
   echo "history.sh: $*" >&2
@@ -69,6 +75,7 @@ while [ $# -gt 0 ]; do
     --deletes) deletes=1; shift ;;
     --broken) broken=1; shift ;;
     --max-attempts) attempts=${2:?}; shift 2 ;;
+    --salt-buckets) salt=${2:?}; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
@@ -78,6 +85,11 @@ done
 case "$clients" in '' | *[!0-9]* | 0) die "--clients must be a positive number" ;; esac
 case "$seconds" in '' | *[!0-9]* | 0) die "--seconds must be a positive whole number" ;; esac
 case "$attempts" in '' | *[!0-9]* | 0) die "--max-attempts must be a positive number" ;; esac
+if [ -n "$salt" ]; then
+  case "$salt" in *[!0-9]*) salt=x ;; esac
+  [ "$salt" != x ] && [ "$salt" -ge 1 ] && [ "$salt" -le 255 ] ||
+    die "--salt-buckets must be a number from 1 to 255"
+fi
 out=${out:-history-$store.jsonl}
 svg=${out%.jsonl}.svg
 IFS=, read -r -a fault_list <<<"$faults"
@@ -90,9 +102,11 @@ for f in "${fault_list[@]}"; do
   case "$store:$f" in
     redb:kill | redb:pause | rocksdb:kill | rocksdb:pause | slatedb:kill | slatedb:pause)
       die "$store is embedded: no server to $f (use kill-client)" ;;
+    bigtable:kill)
+      die "the Bigtable emulator keeps everything in memory: a kill loses every row (use pause or kill-client)" ;;
   esac
 done
-label="$store $faults${deletes:+,deletes}"
+label="$store $faults${deletes:+,deletes}${salt:+ salt=$salt}"
 
 # --- the binary ---------------------------------------------------------------
 bin=${LEXIKEY_HISTORY_BIN:-}
@@ -100,7 +114,7 @@ if [ -z "$bin" ]; then
   features=all-servers
   [ -n "$broken" ] && features=$features,broken-allocator
   (cd "$root" && cargo build -q -p lexikey-history --features "$features" -j2)
-  bin=$root/target/debug/lexikey-history
+  bin=${CARGO_TARGET_DIR:-$root/target}/debug/lexikey-history
 fi
 
 # --- servers -----------------------------------------------------------------
@@ -127,12 +141,12 @@ trap 'exit 143' TERM
 # and its client URL in store_url.
 server=""
 case "$store" in
-  redis | postgres | etcd | etcd-cluster) server=$store ;;
+  redis | postgres | etcd | etcd-cluster | bigtable) server=$store ;;
   redb | rocksdb) ;;
   # SlateDB (one writer per database, like RocksDB: see single_process
   # below): runs as soon as lexikey-stores opens `slatedb:PATH` URLs.
   slatedb) ;;
-  *) die "unknown store '$store' (redb, rocksdb, redis, postgres, etcd, etcd-cluster, slatedb)" ;;
+  *) die "unknown store '$store' (redb, rocksdb, redis, postgres, etcd, etcd-cluster, slatedb, bigtable)" ;;
 esac
 # PARTITION: with `partition` in LIST, the etcd cluster runs in network
 # namespaces this script makes (not with stores.sh): a bridge `lkhNNNNNbr` in
@@ -254,6 +268,8 @@ store_url() {
     postgres) echo "$LEXIKEY_POSTGRES_URL?$q&timeout_ms=1000" ;;
     etcd) echo "$LEXIKEY_ETCD_URL?$q&timeout_ms=1000" ;;
     etcd-cluster) echo "$LEXIKEY_ETCD_CLUSTER_URL?$q&timeout_ms=1000" ;;
+    # The URL holds ?emulator=HOST:PORT already.
+    bigtable) echo "$LEXIKEY_BIGTABLE_URL&$q&timeout_ms=1000" ;;
   esac
 }
 url=$(store_url)
@@ -262,7 +278,7 @@ url=$(store_url)
 server_dirs() {
   case "$store" in
     etcd-cluster) echo "$dir/etcd-cluster/m1 $dir/etcd-cluster/m2 $dir/etcd-cluster/m3" ;;
-    redis | postgres | etcd) echo "$dir/$store" ;;
+    redis | postgres | etcd | bigtable) echo "$dir/$store" ;;
   esac
 }
 
@@ -313,6 +329,7 @@ start_client() { # start_client PROC_INDEX
   incarnation=$((incarnation + 1))
   "$bin" client --store "$url" --table hist --client "$first" --threads "$threads" \
     --seconds "$left" --log "$dir/client-$i.$incarnation.log" ${guard:+--guard} \
+    ${salt:+--salt-buckets "$salt"} \
     --max-attempts "$attempts" ${in_process_deleter:+--delete-log "$dir/deleter.$incarnation.log"} \
     ${broken:+--broken} 2>>"$dir/clients.err" &
   client_pid[$i]=$!
@@ -321,6 +338,7 @@ start_client() { # start_client PROC_INDEX
 for i in $(seq 0 $((procs - 1))); do start_client "$i"; done
 if [ -n "$deletes" ] && [ -z "$in_process_deleter" ]; then
   "$bin" deleter --store "$url" --table hist --seconds "$seconds" ${guard:+--guard} \
+    ${salt:+--salt-buckets "$salt"} \
     --interval-ms 200 --log "$dir/deleter.log" 2>>"$dir/clients.err" &
   deleter_pid=$!
 fi
@@ -434,7 +452,7 @@ if [ -s "$dir/clients.err" ]; then
   grep -v '^lexikey-history \(client\|deleter\): ' "$dir/clients.err" | sed 's/^/history.sh: client: /' >&2 || true
 fi
 for d in $(server_dirs); do "$d/start"; "$d/ready"; done
-"$bin" read --store "$url" --table hist >"$dir/reads.log"
+"$bin" read --store "$url" --table hist ${salt:+--salt-buckets "$salt"} >"$dir/reads.log"
 "$bin" merge "$dir"/client-*.log ${deletes:+"$dir"/deleter*.log} "$fault_log" "$dir/reads.log" --out "$out"
 set +e
 "$bin" check "$out" --svg "$svg" --label "$label" >"$dir/report.txt"

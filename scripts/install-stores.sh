@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Install the store servers and libraries the lexikey-stores tests use:
-# Redis, etcd (server + etcdctl), PostgreSQL 15 and Debian's RocksDB library
+# Redis, etcd (server + etcdctl), PostgreSQL 15, Debian's RocksDB library
 # (plus libclang: the `rocksdb` crate's build script runs bindgen even when
-# it links the system library).
+# it links the system library), and the Cloud Bigtable emulator and `cbt`
+# (Google Cloud's Debian packages google-cloud-cli-bigtable-emulator and
+# google-cloud-cli-cbt, from its apt repository packages.cloud.google.com).
 #
 # Idempotent: only missing packages are installed, and `apt-get update` is
 # skipped when nothing is missing, so a second run costs almost nothing.
@@ -23,6 +25,8 @@ PACKAGES=(
   iproute2 # `ip netns` for the etcd partition of scripts/history.sh
   procps   # `ps --ppid`: scripts/history.sh pauses PostgreSQL's backends
   openssl
+  google-cloud-cli-bigtable-emulator # cbtemulator (in-memory Bigtable)
+  google-cloud-cli-cbt               # cbt: the --for cbt lines are run by it
 )
 
 missing=()
@@ -45,5 +49,12 @@ fi
 echo "install-stores: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=300 update -qq
-"${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "${missing[@]}"
+if ! "${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "${missing[@]}"; then
+  case " ${missing[*]} " in
+    *" google-cloud-cli-"*)
+      echo "install-stores: google-cloud-cli-bigtable-emulator and google-cloud-cli-cbt come from Google Cloud's apt repository (https://packages.cloud.google.com/apt, suite cloud-sdk): add it to apt's sources, then run this again" >&2
+      ;;
+  esac
+  exit 1
+fi
 echo "install-stores: done"

@@ -7,14 +7,17 @@
 # setup is idempotent (only what is missing is installed): python3-venv and
 # Java 17 (for PySpark) from Debian when absent; a venv in target/pyvenv
 # (LEXIKEY_PY_VENV to change); maturin, pytest, hypothesis, foundationdb,
-# mypy, pyspark and pyarrow (reads the Spark job's Parquet) from PyPI; then
+# mypy, pyspark, pyarrow (reads the Spark job's Parquet) and
+# google-cloud-bigtable (scans the Bigtable emulator with lexikey ranges)
+# from PyPI; then
 # the package is built into the venv with the workspace's target dir and
 # cargo's `test` profile, so the crates `cargo test --workspace` compiles
 # are reused (see setup below).
 #
 # scripts/test.sh runs setup, then test inside scripts/with-stores.sh (the
 # allocator tests use LEXIKEY_REDIS_URL, LEXIKEY_POSTGRES_URL,
-# LEXIKEY_ETCD_URL).
+# LEXIKEY_ETCD_URL; the Bigtable tests LEXIKEY_BIGTABLE_URL and
+# BIGTABLE_EMULATOR_HOST). The module is built with the `bigtable` store.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
@@ -40,7 +43,7 @@ setup() {
   fi
   local missing=()
   local pkg mod
-  for pkg in maturin:maturin pytest:pytest hypothesis:hypothesis foundationdb:fdb mypy:mypy pyspark:pyspark pyarrow:pyarrow; do
+  for pkg in maturin:maturin pytest:pytest hypothesis:hypothesis foundationdb:fdb mypy:mypy pyspark:pyspark pyarrow:pyarrow google-cloud-bigtable:google.cloud.bigtable; do
     mod=${pkg#*:}
     "$venv/bin/python" -c "import $mod" >/dev/null 2>&1 || missing+=("${pkg%%:*}")
   done
@@ -54,8 +57,8 @@ setup() {
   # another profile and compile them all again). The venv imports the
   # package from python/ (an editable install, as `maturin develop` makes).
   PATH="$venv/bin:$PATH" PYO3_PYTHON="$venv/bin/python" PYO3_BUILD_EXTENSION_MODULE=1 \
-    cargo build -p lexikey-python --profile test -j2 --quiet
-  cp target/debug/liblexikey.so python/lexikey/lexikey.abi3.so
+    cargo build -p lexikey-python --features bigtable --profile test -j2 --quiet
+  cp "${CARGO_TARGET_DIR:-target}/debug/liblexikey.so" python/lexikey/lexikey.abi3.so
   local site
   site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
   echo "$root/python" > "$site/lexikey-dev.pth"

@@ -9,9 +9,16 @@
 #                                            DIR (by the PIDs it recorded)
 #   scripts/stores.sh env DIR                print DIR/env
 #
-# STORE is any of: redis postgres etcd etcd-cluster, and their secure twins
-# redis-tls postgres-tls etcd-tls etcd-cluster-tls (default: all eight, or
-# the space/comma-separated list in $LEXIKEY_WITH_STORES).
+# STORE is any of: redis postgres etcd etcd-cluster bigtable, and the secure
+# twins redis-tls postgres-tls etcd-tls etcd-cluster-tls, and self-signed
+# (default: all ten, or the space/comma-separated list in
+# $LEXIKEY_WITH_STORES).
+#
+# `bigtable` is the Cloud Bigtable emulator (`cbtemulator -host 127.0.0.1
+# -port P`, from the Debian package google-cloud-cli-bigtable-emulator; in
+# memory only: a restart loses every table). Its binary is found on the
+# PATH, else where that package puts it, else in $LEXIKEY_CBTEMULATOR; when
+# it is missing, start fails naming the package.
 #
 # The secure twins run with TLS and authentication on, as production does:
 #   redis-tls         TLS only (--port 0 --tls-port P, client certificates
@@ -26,6 +33,16 @@
 # 127.0.0.1/localhost, one client certificate, and a second, untrusted CA
 # for tests. One random password per run for every secure server.
 #
+# `self-signed` is the common small set-up: Redis (TLS only), PostgreSQL
+# (hostssl only, trust) and one etcd node (HTTPS), all three with one
+# self-signed certificate made by
+#   openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 \
+#     -addext subjectAltName=IP:127.0.0.1 …
+# which the clients are given as their CA file (each server's readiness is
+# checked by redis-cli --tls --cacert, psql sslmode=verify-full and etcdctl
+# --cacert with it); and a second one made the same way, which signed
+# nothing of theirs.
+#
 # DIR/env holds `export` lines a shell can source:
 #   LEXIKEY_STORES_DIR            DIR
 #   LEXIKEY_REDIS_URL             redis://127.0.0.1:PORT
@@ -35,6 +52,9 @@
 #   LEXIKEY_ETCD_CLUSTER_MEMBERS  m1,m2,m3 (member directories, see below)
 #   LEXIKEY_ETCD_CLUSTER_PIDS     PID1,PID2,PID3 (at start; a restarted
 #                                 member's PID is in its pid file)
+#   LEXIKEY_BIGTABLE_URL          bigtable://lexikey/test?emulator=127.0.0.1:PORT
+#   BIGTABLE_EMULATOR_HOST        127.0.0.1:PORT (read by cbt, Google's
+#                                 clients and the lexikey adapter)
 # and for the secure twins:
 #   LEXIKEY_REDIS_TLS_URL         rediss://lexikey:PW@127.0.0.1:PORT?cacert=…&cert=…&key=…
 #   LEXIKEY_POSTGRES_TLS_URL      postgres://postgres:PW@127.0.0.1:PORT/postgres?sslmode=verify-full&sslrootcert=…
@@ -43,9 +63,15 @@
 #   LEXIKEY_TLS_PASSWORD          PW (every secure server's password)
 #   LEXIKEY_TLS_CA, LEXIKEY_TLS_CERT, LEXIKEY_TLS_KEY   CA, client cert, key
 #   LEXIKEY_TLS_OTHER_CA          a CA that signed none of them (untrusted)
+# and for self-signed:
+#   LEXIKEY_REDIS_SELF_SIGNED_URL     rediss://127.0.0.1:PORT
+#   LEXIKEY_POSTGRES_SELF_SIGNED_URL  postgres://postgres@127.0.0.1:PORT/postgres
+#   LEXIKEY_ETCD_SELF_SIGNED_URL      etcd+https://127.0.0.1:PORT
+#   LEXIKEY_SELF_SIGNED_CERT          the certificate (give it as the CA file)
+#   LEXIKEY_SELF_SIGNED_OTHER         another self-signed certificate
 #
 # Every server has a directory, for fault tests that stop and restart it:
-#   DIR/redis, DIR/postgres, DIR/etcd, DIR/etcd-cluster/m1 … m3
+#   DIR/redis, DIR/postgres, DIR/etcd, DIR/etcd-cluster/m1 … m3, DIR/bigtable
 # holding:
 #   start     starts it again (same command, same port, existing data) in
 #             the background; a no-op if it runs
@@ -219,6 +245,37 @@ start_redis() {
     --daemonize no --logfile "$dir/log" --protected-mode yes
   "$dir/start"
   ENV_LINES+=("export LEXIKEY_REDIS_URL=redis://127.0.0.1:$port")
+}
+
+# The Bigtable emulator's binary (empty when missing).
+cbtemulator_bin() {
+  if [ -n "${LEXIKEY_CBTEMULATOR:-}" ]; then
+    [ -x "$LEXIKEY_CBTEMULATOR" ] && echo "$LEXIKEY_CBTEMULATOR"
+    return 0
+  fi
+  if command -v cbtemulator 2>/dev/null; then
+    return 0
+  fi
+  local p=/usr/lib/google-cloud-sdk/platform/bigtable-emulator/cbtemulator
+  if [ -x "$p" ]; then echo "$p"; fi
+  return 0
+}
+
+BIGTABLE_MISSING="the Bigtable emulator (cbtemulator) is missing: install the Debian package google-cloud-cli-bigtable-emulator (scripts/install-stores.sh does), or point LEXIKEY_CBTEMULATOR at the binary"
+
+start_bigtable() {
+  local dir=$1/bigtable port bin
+  bin=$(cbtemulator_bin)
+  [ -n "$bin" ] || die "$BIGTABLE_MISSING"
+  mkdir -p "$dir"
+  port=$(free_port)
+  echo "127.0.0.1:$port" >"$dir/endpoint"
+  # Ready when it accepts a connection (it listens ~15 ms after start).
+  write_scripts "$dir" "(exec 3<>/dev/tcp/127.0.0.1/$port)" \
+    "$bin" -host 127.0.0.1 -port "$port"
+  "$dir/start"
+  ENV_LINES+=("export LEXIKEY_BIGTABLE_URL='bigtable://lexikey/test?emulator=127.0.0.1:$port'")
+  ENV_LINES+=("export BIGTABLE_EMULATOR_HOST=127.0.0.1:$port")
 }
 
 # start_postgres BASE [NAME INITDB_AUTH_FLAGS EXTRA_SERVER_OPTS PG_HBA_LINES]
@@ -488,6 +545,68 @@ etcd_enable_auth() {
     die "could not enable etcd auth at $ep"
 }
 
+# --- one self-signed certificate (the common small set-up) ---------------------
+
+start_self_signed() {
+  local base=$1/self-signed port cport pport
+  local c=$base/cert
+  mkdir -p "$c"
+  chmod 755 "$base" "$c"
+  command -v openssl >/dev/null || die "openssl missing: run scripts/install-stores.sh"
+  (
+    cd "$c"
+    for n in server other; do
+      openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 \
+        -addext subjectAltName=IP:127.0.0.1 -days 2 -keyout "$n.key" -out "$n.pem"
+    done
+    chmod 644 ./*.pem ./*.key
+  ) >"$c/openssl.log" 2>&1 || {
+    cat "$c/openssl.log" >&2
+    die "could not make the self-signed certificates"
+  }
+  ENV_LINES+=("export LEXIKEY_SELF_SIGNED_CERT=$c/server.pem")
+  ENV_LINES+=("export LEXIKEY_SELF_SIGNED_OTHER=$c/other.pem")
+
+  # Redis, TLS only.
+  mkdir -p "$base/redis"
+  port=$(free_port)
+  echo "127.0.0.1:$port" >"$base/redis/endpoint"
+  write_scripts "$base/redis" \
+    "[ \"\$(redis-cli --tls --cacert $c/server.pem -h 127.0.0.1 -p $port ping 2>/dev/null)\" = PONG ]" \
+    redis-server --bind 127.0.0.1 --port 0 --tls-port "$port" \
+    --tls-cert-file "$c/server.pem" --tls-key-file "$c/server.key" \
+    --tls-auth-clients no --dir "$base/redis" --save '' --appendonly no \
+    --daemonize no --logfile "$base/redis/log" --protected-mode no
+  "$base/redis/start"
+  ENV_LINES+=("export LEXIKEY_REDIS_SELF_SIGNED_URL=rediss://127.0.0.1:$port")
+
+  # PostgreSQL: TLS only (hostssl), no password.
+  local pg=$base/postgres
+  mkdir -p "$pg"
+  cp "$c/server.pem" "$c/server.key" "$pg/"
+  chmod 600 "$pg/server.key"
+  if [ "$(id -u)" -eq 0 ]; then
+    chown -R postgres: "$pg"
+  fi
+  start_postgres "$1" self-signed/postgres "-A trust" \
+    "-c ssl=on -c ssl_cert_file=$pg/server.pem -c ssl_key_file=$pg/server.key" \
+    "local all all trust
+hostssl all all 127.0.0.1/32 trust"
+  port=$(cut -d: -f2 "$pg/endpoint")
+  write_ready "$pg" "psql -Xqtc 'select 1' 'postgres://postgres@127.0.0.1:$port/postgres?sslmode=verify-full&sslrootcert=$c/server.pem'"
+  ENV_LINES+=("export LEXIKEY_POSTGRES_SELF_SIGNED_URL=postgres://postgres@127.0.0.1:$port/postgres")
+
+  # One etcd node, HTTPS for clients (no client certificate asked).
+  cport=$(free_port)
+  pport=$(free_port)
+  ETCD_SCHEME=https etcd_member "$base/etcd" n "$cport" "$pport" \
+    "n=https://127.0.0.1:$pport" "lexikey-self-$cport" \
+    --cert-file "$c/server.pem" --key-file "$c/server.key" \
+    --peer-cert-file "$c/server.pem" --peer-key-file "$c/server.key"
+  write_ready "$base/etcd" "ETCDCTL_API=3 etcdctl --endpoints=https://127.0.0.1:$cport --cacert $c/server.pem --dial-timeout=1s --command-timeout=2s endpoint health"
+  ENV_LINES+=("export LEXIKEY_ETCD_SELF_SIGNED_URL=etcd+https://127.0.0.1:$cport")
+}
+
 # What a store needs once all its servers are ready.
 after_ready() {
   case "$2" in
@@ -500,6 +619,7 @@ after_ready() {
 server_dirs() {
   case "$2" in
     etcd-cluster | etcd-cluster-tls) echo "$1/$2/m1" "$1/$2/m2" "$1/$2/m3" ;;
+    self-signed) echo "$1/$2/redis" "$1/$2/postgres" "$1/$2/etcd" ;;
     *) echo "$1/$2" ;;
   esac
 }
@@ -510,8 +630,9 @@ cmd_stop() {
   local dir=$1 d
   [ -d "$dir" ] || return 0
   # Test data is disposable: kill, don't shut down.
-  for d in "$dir"/redis "$dir"/postgres "$dir"/etcd "$dir"/etcd-cluster/m* \
-    "$dir"/redis-tls "$dir"/postgres-tls "$dir"/etcd-tls "$dir"/etcd-cluster-tls/m*; do
+  for d in "$dir"/redis "$dir"/postgres "$dir"/etcd "$dir"/etcd-cluster/m* "$dir"/bigtable \
+    "$dir"/redis-tls "$dir"/postgres-tls "$dir"/etcd-tls "$dir"/etcd-cluster-tls/m* \
+    "$dir"/self-signed/redis "$dir"/self-signed/postgres "$dir"/self-signed/etcd; do
     [ -x "$d/kill" ] || continue
     "$d/kill" || log "could not stop $d"
   done
@@ -524,7 +645,7 @@ cmd_start() {
   if [ $# -gt 0 ]; then
     stores=("$@")
   else
-    local list=${LEXIKEY_WITH_STORES:-redis postgres etcd etcd-cluster redis-tls postgres-tls etcd-tls etcd-cluster-tls}
+    local list=${LEXIKEY_WITH_STORES:-redis postgres etcd etcd-cluster bigtable redis-tls postgres-tls etcd-tls etcd-cluster-tls self-signed}
     # shellcheck disable=SC2206
     stores=(${list//,/ })
   fi
@@ -535,7 +656,12 @@ cmd_start() {
       redis | redis-tls) command -v redis-server >/dev/null || missing=1 ;;
       postgres | postgres-tls) [ -x "$PG_BIN/postgres" ] || missing=1 ;;
       etcd | etcd-cluster | etcd-tls | etcd-cluster-tls) command -v etcd >/dev/null || missing=1 ;;
-      *) die "unknown store '$s' (redis, postgres, etcd, etcd-cluster, redis-tls, postgres-tls, etcd-tls, etcd-cluster-tls)" ;;
+      bigtable) [ -n "$(cbtemulator_bin)" ] || die "$BIGTABLE_MISSING" ;;
+      self-signed)
+        command -v redis-server >/dev/null && [ -x "$PG_BIN/postgres" ] &&
+          command -v etcd >/dev/null || missing=1
+        ;;
+      *) die "unknown store '$s' (redis, postgres, etcd, etcd-cluster, bigtable, redis-tls, postgres-tls, etcd-tls, etcd-cluster-tls, self-signed)" ;;
     esac
   done
   [ -z "$missing" ] || die "store servers missing: run scripts/install-stores.sh"

@@ -3,16 +3,19 @@
 #
 #   scripts/with-stores.sh CMD [ARGS...]
 #
-# Starts Redis, PostgreSQL, a single etcd node and a 3-node etcd cluster on
-# free high ports of 127.0.0.1 under a fresh temporary directory, waits until
-# each is ready, exports their URLs (LEXIKEY_REDIS_URL, LEXIKEY_POSTGRES_URL,
-# LEXIKEY_ETCD_URL, LEXIKEY_ETCD_CLUSTER_URL, ... — see scripts/stores.sh),
+# Starts Redis, PostgreSQL, a single etcd node, a 3-node etcd cluster and the
+# Bigtable emulator on free high ports of 127.0.0.1 under a fresh temporary
+# directory, waits until each is ready, exports their URLs
+# (LEXIKEY_REDIS_URL, LEXIKEY_POSTGRES_URL, LEXIKEY_ETCD_URL,
+# LEXIKEY_ETCD_CLUSTER_URL, LEXIKEY_BIGTABLE_URL and BIGTABLE_EMULATOR_HOST,
+# ... — see scripts/stores.sh),
 # runs CMD, then stops every server it started (by PID) and deletes the
 # directory, whatever happens. The exit code is CMD's.
 #
 # LEXIKEY_WITH_STORES="redis postgres" starts only those stores (default:
-# redis postgres etcd etcd-cluster). Servers must be installed
-# (scripts/install-stores.sh).
+# every store of scripts/stores.sh, bigtable included). Servers must be
+# installed (scripts/install-stores.sh); a missing one fails the start with
+# a message naming its Debian package.
 set -euo pipefail
 
 if [ $# -eq 0 ]; then

@@ -46,18 +46,50 @@
 //!    [`AllocatorConfig::backoff_cap`]) and go to 1 — at most
 //!    [`AllocatorConfig::max_attempts`] times in all, then
 //!    [`AllocError::Contention`]. A non-retryable error is returned at once
-//!    as [`AllocError::Store`]. After a failed put the next attempt first
-//!    reads the row back (see *Guarantees*).
+//!    as [`AllocError::Store`]. After a put whose outcome is unknown (a
+//!    timeout) the next attempt first settles it: it reads the row back and,
+//!    if it is absent, *burns* the ID (below) before writing anywhere else.
 //!
 //! `put_if_absent` is the only arbiter of who owns an ID, so two clients can
 //! never both be told the same ID by step 4, whatever the interleaving.
+//!
+//! # Burned IDs: exactly once under delayed writes
+//!
+//! A put that timed out may still be inside the store (held by a network
+//! partition, a paused server, a queue) and land later. Reading the row
+//! back and finding nothing proves only that it has not landed *yet*: a
+//! client that then wrote its value under the next ID would leave two rows
+//! with one value once the late put lands (an *orphan copy*). So after an
+//! ambiguous put of row `id` whose read-back finds the row absent, the
+//! allocator writes a **tombstone** there, `put_if_absent(key(id),
+//! `[`BURNED`]`)`, and only then goes on:
+//!
+//! - the tombstone wins → the late put, itself a put-if-absent, will find
+//!   the key taken and fail: the value can only ever be in the row this call
+//!   goes on to write. The ID is *burned*: never handed out (allocation goes
+//!   below it like below any key), never a row ([`Allocator::newest`],
+//!   [`Allocator::oldest`], [`Allocator::scan`] pass over it,
+//!   [`Allocator::delete`] leaves it), counted in [`AllocStats::burned`];
+//! - the tombstone loses → the key was written meanwhile, perhaps by the
+//!   late put: read it again (our value → ours, as below; another value or
+//!   another tombstone → taken, go on);
+//! - its outcome is unknown too → the next attempt reads the key again.
+//!
+//! The normal path is unchanged (one read, one put); burning costs one more
+//! put, only after an ambiguous write. A tombstone is a row value that no
+//! caller's value can equal: stored values that start with [`FRAME`] are
+//! framed ([`encode_value`], [`decode_value`]) — every other value, text
+//! included, is stored as it is. Tombstones are never removed: they are a
+//! few bytes each, one per ambiguous write that did not land.
 //!
 //! # The reuse guard (`guard: true`)
 //!
 //! Without the guard an ID is free whenever its row is absent: **deleting the
 //! newest row lets its ID be handed out again** (step 1 then sees the row
-//! before it). With the guard, a *low-water mark* (LWM) key outside the
-//! table's range holds the smallest ID ever reserved, and IDs only go down:
+//! before it). That is the one thing only the guard does: exactly-once
+//! under delayed writes holds without it (see *Burned IDs*). With the
+//! guard, a *low-water mark* (LWM) key outside the table's range holds the
+//! smallest ID ever reserved, and IDs only go down:
 //!
 //! 1. Read the LWM ([`Store::get`]). If it is absent (a new table, or a table
 //!    created before the guard was turned on), read the first row instead.
@@ -78,6 +110,52 @@
 //! formats and `enc(P)` without its last byte in binary (see
 //! [`default_guard_key`] for why), or [`AllocatorConfig::guard_key`].
 //!
+//! # Salted tables (`salt: Some(salter)`)
+//!
+//! Consecutive IDs are consecutive keys, so every insert of an unsalted
+//! table writes to the same place — the first key of the table, one region
+//! of an HBase or Bigtable table, one server: a *hot spot*. A salted table
+//! spreads its rows over N buckets ([`crate::salt`]) and keeps every other
+//! promise:
+//!
+//! - **Row keys.** Row `id` lives at `salt(b) + key(id)`, where `key(id)`
+//!   is the unsalted row key above and `b` is [`Salter::bucket`]`(key(id))`:
+//!   a function of the ID alone. Two clients racing for the same next ID
+//!   race on the same key, and `put_if_absent` still decides.
+//! - **Step 1** reads the first key of every bucket ([`Store::first_keys`]:
+//!   one round trip on the adapters that can batch, N one-row reads in turn
+//!   on the others) and takes the smallest ID among them: the table's
+//!   smallest ID, as the one first key of an unsalted table is. Steps 2–4,
+//!   the guard, burned IDs, floors, exhaustion and every fault rule are the
+//!   unsalted ones, unchanged: a salted allocator hands out exactly the IDs
+//!   an unsalted one would, in the same order (a property test runs both
+//!   through the same interleavings of concurrent clients). Concurrent
+//!   reads of the N buckets need not be one snapshot: a stale bucket can
+//!   only make the proposal an ID that exists, which `put_if_absent`
+//!   refuses (a retry), never one below a gap.
+//! - **Reads.** [`Allocator::newest`] and [`Allocator::scan`] scan the
+//!   buckets and merge them ([`merge_sorted`]): newest first, as unsalted.
+//!   [`Allocator::oldest`] stays a `get` of the constant start key
+//!   ([`Allocator::start_key`], salted).
+//! - **The salt record.** A salted table has one more key, `enc(P) +
+//!   "#!salt"` (text formats; `enc(P) + "!salt"` in binary,
+//!   [`SALT_RECORD_SUFFIX`]) holding `buckets=N mode=fast|phoenix`
+//!   ([`salt_record`]), written by the first insert. Opening a salted
+//!   allocator ([`Allocator::new`]) reads it and refuses a table with
+//!   other buckets or another hash ([`AllocError::SaltMismatch`]), or a
+//!   table that already holds unsalted keys ([`AllocError::NotSalted`]).
+//!   The record lies in the *unsalted* range of the table, where an
+//!   unsalted allocator looks first: one opened on a salted table meets it
+//!   at its first read and fails with [`AllocError::SaltMismatch`] too (at
+//!   no cost to unsalted tables, which have no record). One race is left:
+//!   a salted and an unsalted client creating the same new table at the
+//!   same moment can both succeed.
+//!
+//! The cost: step 1 reads N keys instead of one (in one round trip where
+//! the store allows), and a scan of `n` rows reads about `n / N + n / 4N`
+//! rows of each bucket. The guard's low-water mark is still one key that
+//! every guarded insert writes: salting spreads the rows, not the LWM.
+//!
 //! # Guarantees, precisely
 //!
 //! Both modes, under any number of concurrent clients on a store that
@@ -96,10 +174,15 @@
 //!   [`AllocError::CorruptGuard`]). Nothing ever wraps below the floor.
 //! - **No lost row:** every row written by an `Ok` call stays where it was
 //!   written; the allocator never overwrites or deletes.
+//! - **Exactly once:** a call's value is in at most one row — also when a
+//!   write that timed out lands late (guard off: the ID was burned first;
+//!   guard on: the ID is the call's alone). An `Ok(id)` call's value is in
+//!   row `id` and nowhere else.
 //! - Without faults, IDs are **contiguous** from `start` down in both modes.
-//!   Under the faults below, guard off they stay contiguous (a fault can
-//!   leave an orphan row, never a hole); guard on, an ambiguous CAS or a
-//!   client killed after its CAS can leave holes.
+//!   Under the faults below, guard off the keys stay contiguous (a fault can
+//!   leave an orphan row of a killed client or a burned ID, never a gap);
+//!   guard on, an ambiguous CAS or a client killed after its CAS can leave
+//!   holes.
 //!
 //! Under faults:
 //!
@@ -133,14 +216,19 @@
 //!     orphan, and resolved by reads, so even a store that applies every
 //!     write and loses every answer still yields IDs;
 //!   - guard off, put of the row: the next attempt first reads the row.
-//!     Absent → start over; another value → lost, start over; *our* value →
+//!     Absent → burn the ID (see *Burned IDs*), then start over; another
+//!     value or a tombstone → lost, start over; *our* value →
 //!     it may be ours, or another client may have inserted identical bytes
 //!     there. The allocator cannot tell, so it returns
 //!     [`AllocError::Ambiguous`] with the ID (read the row, decide) unless
 //!     [`AllocatorConfig::assume_unique_values`] says values are unique (e.g.
-//!     they embed a request ID), in which case it claims the row. One more
-//!     limit: a write delayed inside the store that lands *after* the
-//!     read-back found nothing leaves an orphan copy of the value.
+//!     they embed a request ID), in which case it claims the row. A write
+//!     delayed inside the store that lands after the read-back found
+//!     nothing finds the tombstone and fails: no orphan copy. One limit
+//!     remains: if the key held *another* client's row when we read it, and
+//!     that row is deleted while our put is still held in the store, the
+//!     late put can land in the freed key (deleting rows is what the guard
+//!     is for).
 //!
 //!   Adapters must report a write whose outcome is unknown as retryable; a
 //!   non-retryable error is taken to mean "not applied" and is returned at
@@ -185,13 +273,14 @@
 //! search over the next byte, O(key length × log 256) probes.
 
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
 
 use crate::error::{DecodeError, EncodeError};
 use crate::format::Format;
 use crate::range::{prefix_end, KeyRange};
+use crate::salt::{merge_sorted, SaltMode, Salter};
 use crate::store::{Store, StoreError};
 use crate::text::SEP;
 use crate::tuple;
@@ -229,6 +318,16 @@ pub enum AllocError {
         /// Why it does not decode; the offset indexes `key`.
         error: DecodeError,
     },
+    /// A row key whose value starts with [`FRAME`] but is neither a
+    /// tombstone nor an escaped value (see [`encode_value`]): foreign data,
+    /// or written by a later version of lexikey.
+    #[error("row key {} holds {}, which starts like a lexikey-framed value but is none", crate::escape_key(.key), crate::escape_key(.value))]
+    CorruptValue {
+        /// The row key.
+        key: Vec<u8>,
+        /// What it holds.
+        value: Vec<u8>,
+    },
     /// A key or prefix that the format cannot encode.
     #[error("cannot encode the table prefix: {0}")]
     Encode(#[from] EncodeError),
@@ -260,6 +359,55 @@ pub enum AllocError {
     /// The configuration cannot work (start below floor, no guard key, …).
     #[error("invalid allocator configuration: {0}")]
     Config(String),
+    /// The table's salt is not this allocator's: its salt record (see
+    /// *Salted tables* in the module docs) names other buckets or another
+    /// hash, or the table is salted and this allocator is not. Nothing was
+    /// written.
+    #[error("{}", salt_mismatch_message(.key, .table, .client))]
+    SaltMismatch {
+        /// The salt record's key.
+        key: Vec<u8>,
+        /// The table's salt (bucket count, hash), as its record says.
+        table: (u8, crate::salt::SaltMode),
+        /// This allocator's salt (`None`: unsalted).
+        client: Option<(u8, crate::salt::SaltMode)>,
+    },
+    /// A salted allocator was opened on a table that already holds keys
+    /// written without salt: the table is unsalted. Nothing was written.
+    #[error("the table already holds keys written without salt (e.g. {}): it is an unsalted table, open it without salt buckets", crate::escape_key(.key))]
+    NotSalted {
+        /// One of the unsalted keys.
+        key: Vec<u8>,
+    },
+    /// The salt record holds something other than `buckets=N mode=M`.
+    #[error("salt record {} holds {}, not `buckets=N mode=fast|phoenix`", crate::escape_key(.key), crate::escape_key(.value))]
+    CorruptSaltRecord {
+        /// The salt record's key.
+        key: Vec<u8>,
+        /// What it holds.
+        value: Vec<u8>,
+    },
+}
+
+fn salt_mismatch_message(
+    key: &[u8],
+    table: &(u8, crate::salt::SaltMode),
+    client: &Option<(u8, crate::salt::SaltMode)>,
+) -> String {
+    let opened = match client {
+        None => "without salt".to_string(),
+        Some((n, mode)) => format!("with {n} salt buckets ({mode} hash)"),
+    };
+    format!(
+        "the table is salted with {} buckets ({} hash), as its salt record {} says, but was \
+         opened {opened}: open it with {} salt buckets and the {} hash (every client of a table \
+         must use the same salt)",
+        table.0,
+        table.1,
+        crate::escape_key(key),
+        table.0,
+        table.1
+    )
 }
 
 /// How an [`Allocator`] is set up. Build it with [`AllocatorConfig::new`] and
@@ -299,6 +447,14 @@ pub struct AllocatorConfig {
     /// identical values) instead of returning [`AllocError::Ambiguous`].
     /// Default `false`.
     pub assume_unique_values: bool,
+    /// Salted rows (see *Salted tables* in the module docs): row `id` lives
+    /// at `salt(id) + key(id)`, spread over the salter's buckets, instead
+    /// of at `key(id)`. The salt's layout follows [`AllocatorConfig::format`]
+    /// (two hex digits and `#` for the text formats, one byte for binary),
+    /// whatever [`Salter::for_format`] the salter was given. Every client
+    /// of a table must give the same bucket count and hash; a table
+    /// remembers them (its salt record) and refuses another. Default `None`.
+    pub salt: Option<Salter>,
     /// **A deliberate bug, for testing the history checker** (cargo feature
     /// `broken-allocator`, off by default): guard off, forget a write whose
     /// outcome is unknown instead of reading it back, and start over. When
@@ -323,9 +479,25 @@ impl AllocatorConfig {
             guard: false,
             guard_key: None,
             assume_unique_values: false,
+            salt: None,
             #[cfg(feature = "broken-allocator")]
             broken_skip_read_back: false,
         }
+    }
+
+    /// Sets [`AllocatorConfig::salt`]: rows salted over `salter`'s buckets.
+    ///
+    /// ```
+    /// use lexikey::alloc::AllocatorConfig;
+    /// use lexikey::salt::{SaltMode, Salter};
+    /// use lexikey::{Component, Format};
+    /// let c = AllocatorConfig::new(Format::Hex, &[Component::asc("q")]).with_salt(Salter::new(16, SaltMode::Fast)?);
+    /// assert_eq!(c.salt.map(|s| s.buckets()), Some(16));
+    /// # Ok::<(), lexikey::salt::BucketsError>(())
+    /// ```
+    pub fn with_salt(mut self, salter: Salter) -> Self {
+        self.salt = Some(salter);
+        self
     }
 
     /// Sets [`AllocatorConfig::start`].
@@ -453,6 +625,124 @@ pub fn default_guard_key(format: Format, prefix: &[Component<'_>]) -> Result<Vec
     Ok(key)
 }
 
+/// The first bytes of every *framed* row value: `FF` then `lexikey:`. A
+/// stored row value that starts with them is not the caller's bytes as
+/// they are: what follows says what it is ([`BURNED`] or an escaped value,
+/// see [`encode_value`]). No UTF-8 text starts with `FF`.
+pub const FRAME: &[u8] = b"\xFFlexikey:";
+
+/// The tombstone of a burned ID: [`FRAME`] then `burned`. A row key that
+/// holds it is no row: [`Allocator::newest`], [`Allocator::oldest`] and
+/// [`Allocator::scan`] pass over it, [`Allocator::delete`] leaves it, and
+/// allocation goes below it like below any key, so the ID is never handed
+/// out. A caller's value equal to these bytes is stored escaped, so it is
+/// never taken for a tombstone.
+pub const BURNED: &[u8] = b"\xFFlexikey:burned";
+
+/// What follows the row prefix (`enc(P) + "#"` in the text formats,
+/// `enc(P)` in binary) in the key of a salted table's *salt record*: e.g.
+/// `comments#!salt`. See *Salted tables* in the module docs.
+pub const SALT_RECORD_SUFFIX: &[u8] = b"!salt";
+
+/// The value of a salt record: `buckets=N mode=fast|phoenix`.
+///
+/// ```
+/// use lexikey::alloc::salt_record;
+/// use lexikey::salt::SaltMode;
+/// assert_eq!(salt_record(16, SaltMode::Fast), b"buckets=16 mode=fast");
+/// ```
+pub fn salt_record(buckets: u8, mode: SaltMode) -> Vec<u8> {
+    format!("buckets={buckets} mode={mode}").into_bytes()
+}
+
+/// Reads a salt record written by [`salt_record`] (canonical decimal,
+/// 1 to 255 buckets, a known hash); `None` for anything else.
+fn parse_salt_record(v: &[u8]) -> Option<(u8, SaltMode)> {
+    let text = std::str::from_utf8(v).ok()?;
+    let (n, mode) = text.strip_prefix("buckets=")?.split_once(" mode=")?;
+    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) || n.starts_with('0') {
+        return None;
+    }
+    let n: u8 = n.parse().ok()?;
+    Some((n, SaltMode::from_name(mode)?))
+}
+
+/// What a row key of a table holds (see [`Allocator::read_entry`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Slot {
+    /// A row: its ID and the caller's value.
+    Row {
+        /// The row's ID.
+        id: u64,
+        /// The value, as the caller inserted it.
+        value: Vec<u8>,
+    },
+    /// A tombstone: the ID was burned after an ambiguous write (see the
+    /// module docs) and is no row.
+    Burned {
+        /// The burned ID.
+        id: u64,
+    },
+}
+
+impl Slot {
+    /// The ID of the row or of the burned ID.
+    pub fn id(&self) -> u64 {
+        match self {
+            Slot::Row { id, .. } | Slot::Burned { id } => *id,
+        }
+    }
+}
+
+/// The bytes a row holds for the caller's `value`: `value` itself, unless
+/// it starts with [`FRAME`]; then `FRAME + "=" + value`. So every value can
+/// be stored, and no value is ever stored as [`BURNED`]. Values that do not
+/// start with `FF` (all text among them) are stored unchanged, without a
+/// copy.
+///
+/// ```
+/// use lexikey::alloc::{decode_value, encode_value, Stored, BURNED};
+/// assert_eq!(&*encode_value(b"first!"), b"first!");
+/// assert_eq!(&*encode_value(BURNED), b"\xFFlexikey:=\xFFlexikey:burned");
+/// assert_eq!(decode_value(&encode_value(BURNED)), Some(Stored::Value(BURNED)));
+/// assert_eq!(decode_value(BURNED), Some(Stored::Burned));
+/// assert_eq!(decode_value(b"\xFFlexikey:what"), None);
+/// ```
+pub fn encode_value(value: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if value.starts_with(FRAME) {
+        let mut v = Vec::with_capacity(FRAME.len() + 1 + value.len());
+        v.extend_from_slice(FRAME);
+        v.push(b'=');
+        v.extend_from_slice(value);
+        std::borrow::Cow::Owned(v)
+    } else {
+        std::borrow::Cow::Borrowed(value)
+    }
+}
+
+/// What stored row bytes mean (the inverse of [`encode_value`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stored<'a> {
+    /// The caller's value.
+    Value(&'a [u8]),
+    /// A tombstone ([`BURNED`]).
+    Burned,
+}
+
+/// Reads stored row bytes: the caller's value, or a tombstone; `None` for
+/// bytes that start with [`FRAME`] but are neither [`BURNED`] nor an
+/// escaped value (foreign data, or a later version of the framing).
+pub fn decode_value(stored: &[u8]) -> Option<Stored<'_>> {
+    match stored.strip_prefix(FRAME) {
+        None => Some(Stored::Value(stored)),
+        Some(b"burned") => Some(Stored::Burned),
+        Some(rest) => rest
+            .strip_prefix(b"=")
+            .filter(|v| v.starts_with(FRAME))
+            .map(Stored::Value),
+    }
+}
+
 /// Counters of an [`Allocator`], summed over all calls since it was built
 /// (a snapshot from [`Allocator::stats`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -472,6 +762,14 @@ pub struct AllocStats {
     /// Guard on: IDs reserved but given up because their row already
     /// existed (written by a client without the guard, or before the guard).
     pub skipped: u64,
+    /// IDs this allocator burned: after an ambiguous write whose read-back
+    /// found the row absent, it wrote a tombstone ([`BURNED`]) there so
+    /// that the write, if it was only delayed, can never land (see the
+    /// module docs). A burned ID is never handed out and is no row. A
+    /// tombstone whose write answered with an error is counted when it is
+    /// read back (so in the rare case of two clients burning one ID after
+    /// lost answers, both count it).
+    pub burned: u64,
 }
 
 /// The result of [`Allocator::insert_with_stats`].
@@ -492,6 +790,7 @@ struct Counters {
     store_errors: AtomicU64,
     ambiguous: AtomicU64,
     skipped: AtomicU64,
+    burned: AtomicU64,
 }
 
 fn bump(c: &AtomicU64) {
@@ -504,12 +803,22 @@ fn bump(c: &AtomicU64) {
 pub struct Allocator<S> {
     store: S,
     config: AllocatorConfig,
+    /// The range of the (unsalted) row keys: `tuple::prefix_range(P)`.
     range: KeyRange,
+    /// Where the rows are: `[range]`, or one range per salt bucket.
+    ranges: Vec<KeyRange>,
+    /// The salt, with the format's layout.
+    salter: Option<Salter>,
     /// `enc(P) + "#"` (text, non-empty `P`), `enc(P)` (binary) or empty.
     row_prefix: Vec<u8>,
     schema: Vec<Field>,
     start_key: Vec<u8>,
     guard_key: Option<Vec<u8>>,
+    /// The key of the salt record: `row_prefix + "!salt"`.
+    salt_key: Vec<u8>,
+    /// Salted: the salt record is known to be in the store (read at
+    /// opening, or written by the first insert).
+    salt_recorded: AtomicBool,
     counters: Counters,
 }
 
@@ -518,6 +827,7 @@ impl<S> fmt::Debug for Allocator<S> {
         f.debug_struct("Allocator")
             .field("config", &self.config)
             .field("range", &self.range)
+            .field("salt", &self.salter)
             .field(
                 "guard_key",
                 &self.guard_key.as_deref().map(crate::escape_key),
@@ -541,6 +851,7 @@ impl<S> Allocator<S> {
             store_errors: get(&c.store_errors),
             ambiguous: get(&c.ambiguous),
             skipped: get(&c.skipped),
+            burned: get(&c.burned),
         }
     }
 }
@@ -556,11 +867,21 @@ enum Step {
 impl<S: Store> Allocator<S> {
     /// An allocator for the table `config.prefix` in `store`.
     ///
+    /// Without salt this reads nothing. With [`AllocatorConfig::salt`] it
+    /// reads the table's salt record (and, when there is none, checks that
+    /// the table holds no unsalted keys): a table created with other
+    /// buckets or another hash is refused here. Retryable store errors are
+    /// retried as an insert retries them ([`AllocatorConfig::max_attempts`],
+    /// with backoff). It writes nothing: the first insert into a new table
+    /// writes the record.
+    ///
     /// # Errors
     /// [`AllocError::Encode`] when the prefix does not encode in the format;
     /// [`AllocError::Config`] when `start < floor`, `max_attempts == 0`, or
     /// the guard is on and no guard key outside the table's range exists
-    /// (see [`default_guard_key`]) or the one given lies inside it.
+    /// (see [`default_guard_key`]) or the one given lies inside it. Salted:
+    /// [`AllocError::SaltMismatch`], [`AllocError::NotSalted`],
+    /// [`AllocError::CorruptSaltRecord`], [`AllocError::Store`].
     pub fn new(store: S, config: AllocatorConfig) -> Result<Self, AllocError> {
         if config.start < config.floor {
             return Err(AllocError::Config(format!(
@@ -587,12 +908,20 @@ impl<S: Store> Allocator<S> {
             .map(Component::field)
             .chain([Field::asc(Type::U64)])
             .collect();
+        let salter = config.salt.map(|s| s.for_format(format));
+        let ranges = match &salter {
+            None => vec![range.clone()],
+            Some(s) => s.ranges(&range),
+        };
+        let mut salt_key = row_prefix.clone();
+        salt_key.extend_from_slice(SALT_RECORD_SUFFIX);
+        let in_rows = |k: &[u8]| ranges.iter().any(|r| r.contains(k));
         let guard_key = if config.guard {
             let key = match &config.guard_key {
                 Some(k) => k.clone(),
                 None => default_guard_key(format, &config.prefix)?,
             };
-            if key.is_empty() || range.contains(&key) {
+            if key.is_empty() || range.contains(&key) || in_rows(&key) {
                 return Err(AllocError::Config(format!(
                     "guard key {} must be non-empty and outside the table's range {range:?}",
                     crate::escape_key(&key)
@@ -602,19 +931,115 @@ impl<S: Store> Allocator<S> {
         } else {
             None
         };
+        if salter.is_some() && in_rows(&salt_key) {
+            // Only a prefix that spells a salt can do this.
+            return Err(AllocError::Config(format!(
+                "the salt record's key {} falls inside a salt bucket of the table: choose another \
+                 table prefix",
+                crate::escape_key(&salt_key)
+            )));
+        }
         let mut a = Allocator {
             store,
             config,
             range,
+            ranges,
+            salter,
             row_prefix,
             schema,
             start_key: Vec::new(),
             guard_key,
+            salt_key,
+            salt_recorded: AtomicBool::new(false),
             counters: Counters::default(),
         };
         a.start_key = a.key(a.config.start);
-        debug_assert!(a.range.contains(&a.start_key));
+        debug_assert!(a.ranges.iter().any(|r| r.contains(&a.start_key)));
+        if a.salter.is_some() {
+            a.open_salted()?;
+        }
         Ok(a)
+    }
+
+    /// Salted: reads the salt record at opening (see [`Allocator::new`]).
+    fn open_salted(&self) -> Result<(), AllocError> {
+        let mut rng = SplitMix::seeded();
+        let mut last = None;
+        for attempt in 1..=self.config.max_attempts {
+            if attempt > 1 {
+                self.backoff(&mut rng, attempt - 1);
+            }
+            let r = match self.store.get(&self.salt_key) {
+                Ok(Some(v)) => self.check_salt_record(&v).map(|()| {
+                    self.salt_recorded.store(true, Ordering::Relaxed);
+                }),
+                // A new table, or an unsalted one: its (unsalted) range
+                // holds nothing but, perhaps, the record itself.
+                Ok(None) => match self.store.scan(&self.range, 2) {
+                    Ok(keys) => match keys.into_iter().find(|(k, _)| *k != self.salt_key) {
+                        Some((key, _)) => Err(AllocError::NotSalted { key }),
+                        None => Ok(()),
+                    },
+                    Err(e) => Err(AllocError::Store(e)),
+                },
+                Err(e) => Err(AllocError::Store(e)),
+            };
+            match r {
+                Err(AllocError::Store(e)) if e.retryable => last = Some(e),
+                r => return r,
+            }
+        }
+        Err(AllocError::Store(last.unwrap_or_else(|| {
+            StoreError::transient("store", "the salt record could not be read")
+        })))
+    }
+
+    /// Salted: the record `v` read from the store names this allocator's
+    /// salt.
+    fn check_salt_record(&self, v: &[u8]) -> Result<(), AllocError> {
+        let table = parse_salt_record(v).ok_or_else(|| AllocError::CorruptSaltRecord {
+            key: self.salt_key.clone(),
+            value: v.to_vec(),
+        })?;
+        let client = self.salter.map(|s| (s.buckets(), s.mode()));
+        if client == Some(table) {
+            Ok(())
+        } else {
+            Err(AllocError::SaltMismatch {
+                key: self.salt_key.clone(),
+                table,
+                client,
+            })
+        }
+    }
+
+    /// Salted: writes the salt record if it is not known to be there
+    /// (once per allocator: the first insert into a new table). `Some`:
+    /// the attempt ends here (a retryable store error).
+    fn ensure_salt_record(&self) -> Result<Option<Step>, AllocError> {
+        let Some(s) = &self.salter else {
+            return Ok(None);
+        };
+        if self.salt_recorded.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let record = salt_record(s.buckets(), s.mode());
+        // A put with an unknown outcome is harmless: the record holds one
+        // value per salt, so the next attempt's put or read settles it.
+        let written = match self.store.put_if_absent(&self.salt_key, &record) {
+            Ok(w) => w,
+            Err(e) => return self.retry_or_fail(e).map(Some),
+        };
+        if !written {
+            match self.store.get(&self.salt_key) {
+                Ok(Some(v)) => self.check_salt_record(&v)?,
+                // Deleted meanwhile: write it again.
+                Ok(None) => return Ok(Some(Step::Retry)),
+                Err(e) => return self.retry_or_fail(e).map(Some),
+            }
+        }
+        self.salt_recorded.store(true, Ordering::Relaxed);
+        Ok(None)
     }
 
     /// The store.
@@ -627,9 +1052,30 @@ impl<S: Store> Allocator<S> {
         &self.config
     }
 
-    /// The table's key range, [`tuple::prefix_range`] of the prefix.
+    /// The range of the table's row keys without salt,
+    /// [`tuple::prefix_range`] of the prefix: where the rows are in an
+    /// unsalted table. A salted table's rows are in [`Allocator::ranges`].
     pub fn range(&self) -> &KeyRange {
         &self.range
+    }
+
+    /// Where the table's rows are, as the store holds them: the one range
+    /// [`Allocator::range`] without salt, one range per salt bucket (bucket
+    /// order) with. A reader of the raw store scans these.
+    pub fn ranges(&self) -> &[KeyRange] {
+        &self.ranges
+    }
+
+    /// The salt of the table's rows (with the format's layout), if salted.
+    pub fn salter(&self) -> Option<&Salter> {
+        self.salter.as_ref()
+    }
+
+    /// The key of the table's salt record (see *Salted tables* in the
+    /// module docs): `enc(P) + "#!salt"` in the text formats,
+    /// `enc(P) + "!salt"` in binary. Only salted tables have one.
+    pub fn salt_record_key(&self) -> &[u8] {
+        &self.salt_key
     }
 
     /// The low-water-mark key, when the guard is on.
@@ -637,17 +1083,23 @@ impl<S: Store> Allocator<S> {
         self.guard_key.as_deref()
     }
 
-    /// The key of row `id`: `tuple::encode(format, P ++ [Component::asc(id)])`.
+    /// The key of row `id`: `tuple::encode(format, P ++ [Component::asc(id)])`,
+    /// with its salt in front in a salted table.
     ///
     /// ```
     /// use lexikey::alloc::{Allocator, AllocatorConfig};
+    /// use lexikey::salt::{SaltMode, Salter};
     /// use lexikey::{store::MemStore, Component, Format};
     /// let p = [Component::asc("comments")];
     /// let a = Allocator::new(MemStore::new(), AllocatorConfig::new(Format::Decimal, &p))?;
     /// assert_eq!(a.key(42), b"comments#00000000000000000042");
     /// let a = Allocator::new(MemStore::new(), AllocatorConfig::new(Format::Binary, &p))?;
     /// assert_eq!(a.key(42), b"comments\x00\x01\x00\x00\x00\x00\x00\x00\x00\x2A");
-    /// # Ok::<(), lexikey::alloc::AllocError>(())
+    /// let salted = AllocatorConfig::new(Format::Decimal, &p).with_salt(Salter::new(4, SaltMode::Fast)?);
+    /// let a = Allocator::new(MemStore::new(), salted)?;
+    /// assert_eq!(a.key(42), b"00#comments#00000000000000000042");
+    /// assert_eq!(a.key(41), b"02#comments#00000000000000000041");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn key(&self, id: u64) -> Vec<u8> {
         let mut key = self.row_prefix.clone();
@@ -657,7 +1109,28 @@ impl<S: Store> Allocator<S> {
             .format
             .encode_component(&Component::asc(id), &mut key)
             .expect("an ascending u64 encodes in every format");
-        key
+        match &self.salter {
+            None => key,
+            Some(s) => s.salted_key(&key),
+        }
+    }
+
+    /// The salt bucket row `id` is written to (`None` without salt): where
+    /// the row goes, before it is written.
+    ///
+    /// ```
+    /// use lexikey::alloc::{Allocator, AllocatorConfig};
+    /// use lexikey::salt::{SaltMode, Salter};
+    /// use lexikey::{store::MemStore, Component, Format};
+    /// let c = AllocatorConfig::new(Format::Decimal, &[Component::asc("comments")]);
+    /// let a = Allocator::new(MemStore::new(), c.clone().with_salt(Salter::new(4, SaltMode::Fast)?))?;
+    /// assert_eq!((a.bucket_of(42), a.bucket_of(41)), (Some(0), Some(2)));
+    /// assert_eq!(Allocator::new(MemStore::new(), c)?.bucket_of(42), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn bucket_of(&self, id: u64) -> Option<u8> {
+        let s = self.salter.as_ref()?;
+        s.unsalt(&self.key(id)).ok().map(|(bucket, _)| bucket)
     }
 
     /// The constant key of the oldest row (the start ID).
@@ -668,24 +1141,37 @@ impl<S: Store> Allocator<S> {
     /// The ID of a row key of this table.
     ///
     /// # Errors
-    /// [`AllocError::NotInTable`] for a key outside the table's range;
+    /// [`AllocError::NotInTable`] for a key outside the table's range (a
+    /// salted table: outside every bucket's range);
     /// [`AllocError::Corrupt`] for a key inside it that is not a row key
-    /// (does not decode with `P's fields ++ [u64]`, or does not re-encode to
-    /// itself).
+    /// (a salt that is not the key's bucket, a key that does not decode
+    /// with `P's fields ++ [u64]`, or does not re-encode to itself);
+    /// [`AllocError::SaltMismatch`] when an unsalted allocator meets a
+    /// salted table's salt record.
     pub fn decode_id(&self, key: &[u8]) -> Result<u64, AllocError> {
-        if !self.range.contains(key) {
+        if !self.ranges.iter().any(|r| r.contains(key)) {
             return Err(AllocError::NotInTable { key: key.to_vec() });
         }
         let corrupt = |error| AllocError::Corrupt {
             key: key.to_vec(),
             error,
         };
-        let parts = tuple::decode(self.config.format, key, Some(&self.schema)).map_err(corrupt)?;
+        let (body, salt_len) = match &self.salter {
+            None => (key, 0),
+            Some(s) => (s.unsalt(key).map_err(corrupt)?.1, s.salt_len()),
+        };
+        let parts = match tuple::decode(self.config.format, body, Some(&self.schema)) {
+            Ok(parts) => parts,
+            Err(e) if self.salter.is_none() && key == self.salt_key => {
+                return Err(self.salted_table(e))
+            }
+            Err(e) => return Err(corrupt(e.shift(salt_len))),
+        };
         let id = match parts.last().map(|c| &c.value) {
             Some(Value::U64(id)) => *id,
             _ => {
                 return Err(corrupt(DecodeError::NonCanonical {
-                    offset: self.row_prefix.len(),
+                    offset: salt_len + self.row_prefix.len(),
                     reason: "the last component is not a u64",
                 }))
             }
@@ -705,6 +1191,28 @@ impl<S: Store> Allocator<S> {
         Ok(id)
     }
 
+    /// Unsalted, the salt record met among the rows: the table is salted.
+    /// Reads the record for the error (`error`: why the key is no row, in
+    /// case the record cannot be read).
+    fn salted_table(&self, error: DecodeError) -> AllocError {
+        let key = self.salt_key.clone();
+        match self
+            .store
+            .get(&key)
+            .ok()
+            .flatten()
+            .as_deref()
+            .and_then(parse_salt_record)
+        {
+            Some(table) => AllocError::SaltMismatch {
+                key,
+                table,
+                client: None,
+            },
+            None => AllocError::Corrupt { key, error },
+        }
+    }
+
     /// Allocates the next (smaller) ID and stores `value` as its row.
     ///
     /// # Errors
@@ -722,11 +1230,14 @@ impl<S: Store> Allocator<S> {
     /// As [`Allocator::insert`].
     pub fn insert_with_stats(&self, value: &[u8]) -> Result<Inserted, AllocError> {
         bump(&self.counters.calls);
+        // What the row holds: the value itself, unless it starts like a
+        // framed value (see `encode_value`): then it is escaped.
+        let stored = encode_value(value);
         let mut rng = SplitMix::seeded();
         let mut state = if self.guard_key.is_some() {
             State::Guarded(Guarded::default())
         } else {
-            State::Plain(None)
+            State::Plain(None, false)
         };
         let max = self.config.max_attempts;
         for attempt in 1..=max {
@@ -735,8 +1246,8 @@ impl<S: Store> Allocator<S> {
             }
             bump(&self.counters.attempts);
             let step = match &mut state {
-                State::Plain(pending) => self.attempt_plain(value, pending),
-                State::Guarded(g) => self.attempt_guarded(value, g),
+                State::Plain(pending, burn_sent) => self.attempt_plain(&stored, pending, burn_sent),
+                State::Guarded(g) => self.attempt_guarded(&stored, g),
             }?;
             if let Step::Done(id) = step {
                 bump(&self.counters.inserted);
@@ -747,7 +1258,7 @@ impl<S: Store> Allocator<S> {
             }
         }
         let unresolved = match state {
-            State::Plain(pending) => pending,
+            State::Plain(pending, _) => pending,
             State::Guarded(g) => g.reserved.zip(g.put_error),
         };
         match unresolved {
@@ -756,42 +1267,39 @@ impl<S: Store> Allocator<S> {
         }
     }
 
-    /// One attempt without the guard. `pending`: an ID whose put had an
-    /// unknown outcome, and the error that made it so.
+    /// One attempt without the guard. `stored`: the row's bytes (the
+    /// caller's value, framed); `pending`: an ID whose put had an unknown
+    /// outcome, and the error that made it so; `burn_sent`: a tombstone
+    /// for it was written with an unknown outcome.
     fn attempt_plain(
         &self,
-        value: &[u8],
+        stored: &[u8],
         pending: &mut Option<(u64, StoreError)>,
+        burn_sent: &mut bool,
     ) -> Result<Step, AllocError> {
         #[cfg(feature = "broken-allocator")]
         if self.config.broken_skip_read_back {
             // The deliberate bug: no read-back, the write is forgotten.
             *pending = None;
         }
-        if let Some((id, _)) = pending {
-            let id = *id;
-            match self.store.get(&self.key(id)) {
-                Ok(Some(v)) if v == value => {
-                    let (id, error) = pending.take().expect("pending is Some");
-                    if self.config.assume_unique_values {
-                        return Ok(Step::Done(id));
-                    }
-                    return Err(AllocError::Ambiguous { id, error });
-                }
-                // Absent (our write did not land) or someone else's row.
-                Ok(_) => *pending = None,
-                Err(e) => return self.retry_or_ambiguous(e, pending),
+        if pending.is_some() {
+            if let Some(step) = self.resolve_plain(stored, pending, burn_sent)? {
+                return Ok(step);
             }
+            *burn_sent = false;
+        }
+        if let Some(step) = self.ensure_salt_record()? {
+            return Ok(step);
         }
         // 1. The newest row.
-        let first = match self.store.first_key(&self.range) {
-            Ok(k) => k,
+        let first = match self.first_id()? {
+            Ok(id) => id,
             Err(e) => return self.retry_or_fail(e),
         };
         // 2. Propose.
-        let id = self.propose(first.as_deref().map(|k| self.decode_id(k)).transpose()?)?;
+        let id = self.propose(first)?;
         // 3. Put.
-        match self.store.put_if_absent(&self.key(id), value) {
+        match self.store.put_if_absent(&self.key(id), stored) {
             Ok(true) => Ok(Step::Done(id)),
             Ok(false) => {
                 bump(&self.counters.conflicts);
@@ -807,8 +1315,83 @@ impl<S: Store> Allocator<S> {
         }
     }
 
+    /// Guard off: settles a put of row `id` whose outcome was unknown
+    /// (`pending`), before this call may write anywhere else. `Ok(None)`:
+    /// settled, and the write can no longer land (the key holds another
+    /// client's row or a tombstone): go on allocating. `Ok(Some(step))`:
+    /// the attempt ends here (the row is ours, or the store failed and the
+    /// next attempt looks again).
+    ///
+    /// Read the row. Our value → ours (or an identical value of another
+    /// client: [`AllocError::Ambiguous`] unless values are unique).
+    /// Another value or a tombstone → the key is taken, and a put-if-absent
+    /// delayed in the store can never land there. Absent → the write did
+    /// not land *yet*: burn the ID by a put-if-absent of [`BURNED`]. If that
+    /// wins, a late put of ours will find the key taken and fail; if it
+    /// loses, someone (perhaps our late put) wrote the key: read again.
+    fn resolve_plain(
+        &self,
+        stored: &[u8],
+        pending: &mut Option<(u64, StoreError)>,
+        burn_sent: &mut bool,
+    ) -> Result<Option<Step>, AllocError> {
+        let Some((id, _)) = pending else {
+            return Ok(None);
+        };
+        let key = self.key(*id);
+        // Twice at most: a lost burn means the key was written, and the
+        // second read sees by whom (unless it was deleted meanwhile: then
+        // the next attempt starts here again).
+        for _ in 0..2 {
+            match self.store.get(&key) {
+                Ok(Some(v)) if v == stored => {
+                    let (id, error) = pending.take().expect("pending is Some");
+                    if self.config.assume_unique_values {
+                        return Ok(Some(Step::Done(id)));
+                    }
+                    return Err(AllocError::Ambiguous { id, error });
+                }
+                // Someone else's row, or a tombstone (ours from an earlier
+                // burn whose answer was lost — counted now —, or another
+                // client's whose ambiguous write had the same ID): the key
+                // is taken.
+                Ok(Some(v)) => {
+                    if *burn_sent && v == BURNED {
+                        bump(&self.counters.burned);
+                    }
+                    *pending = None;
+                    return Ok(None);
+                }
+                Ok(None) => {}
+                Err(e) => return self.retry_or_ambiguous(e, pending).map(Some),
+            }
+            match self.store.put_if_absent(&key, BURNED) {
+                Ok(true) => {
+                    bump(&self.counters.burned);
+                    *pending = None;
+                    return Ok(None);
+                }
+                Ok(false) => {}
+                // The burn's outcome is unknown too: the next attempt
+                // reads the key again (it holds our row, a tombstone, or
+                // nothing yet).
+                Err(e) if e.retryable => {
+                    bump(&self.counters.store_errors);
+                    bump(&self.counters.ambiguous);
+                    *burn_sent = true;
+                    return Ok(Some(Step::Retry));
+                }
+                Err(e) => return self.retry_or_ambiguous(e, pending).map(Some),
+            }
+        }
+        Ok(Some(Step::Retry))
+    }
+
     /// One attempt with the guard.
-    fn attempt_guarded(&self, value: &[u8], g: &mut Guarded) -> Result<Step, AllocError> {
+    fn attempt_guarded(&self, stored: &[u8], g: &mut Guarded) -> Result<Step, AllocError> {
+        if let Some(step) = self.ensure_salt_record()? {
+            return Ok(step);
+        }
         let gk = self.guard_key.as_deref().unwrap_or_default();
         let id = match g.reserved {
             Some(id) => id,
@@ -830,8 +1413,8 @@ impl<S: Store> Allocator<S> {
                     // 2. Propose below the LWM, or below the first row.
                     let base = match &current {
                         Some(v) => Some(self.parse_guard(v)?),
-                        None => match self.store.first_key(&self.range) {
-                            Ok(k) => k.as_deref().map(|k| self.decode_id(k)).transpose()?,
+                        None => match self.first_id()? {
+                            Ok(id) => id,
                             Err(e) => return self.retry_or_fail(e),
                         },
                     };
@@ -879,7 +1462,7 @@ impl<S: Store> Allocator<S> {
             // too: a store whose every write commits but times out would
             // never resolve), a read does.
             match self.store.get(&key) {
-                Ok(Some(v)) if v == value => return Ok(Step::Done(id)),
+                Ok(Some(v)) if v == stored => return Ok(Step::Done(id)),
                 Ok(Some(_)) => return Ok(self.skip(g)),
                 Ok(None) => {}
                 Err(e) if e.retryable => {
@@ -889,13 +1472,13 @@ impl<S: Store> Allocator<S> {
                 Err(e) => return Err(AllocError::Ambiguous { id, error: e }),
             }
         }
-        match self.store.put_if_absent(&key, value) {
+        match self.store.put_if_absent(&key, stored) {
             Ok(true) => Ok(Step::Done(id)),
             Ok(false) => {
                 if g.put_error.is_some() {
                     // An earlier put of ours may have landed.
                     match self.store.get(&key) {
-                        Ok(Some(v)) if v == value => return Ok(Step::Done(id)),
+                        Ok(Some(v)) if v == stored => return Ok(Step::Done(id)),
                         Ok(_) => {}
                         Err(e) => {
                             return if e.retryable {
@@ -919,6 +1502,40 @@ impl<S: Store> Allocator<S> {
             Err(e) if g.put_error.is_some() => Err(AllocError::Ambiguous { id, error: e }),
             Err(e) => Err(AllocError::Store(e)),
         }
+    }
+
+    /// Step 1: the smallest ID of the table, a row's or a burned one's
+    /// (`None`: the table is empty). Unsalted, the first key of the range;
+    /// salted, the smallest ID among the first keys of the buckets (one
+    /// [`Store::first_keys`] call). The inner error is the store's, for the
+    /// caller's retry rule.
+    fn first_id(&self) -> Result<Result<Option<u64>, StoreError>, AllocError> {
+        if self.salter.is_none() {
+            return Ok(match self.store.first_key(&self.range) {
+                Ok(k) => Ok(k.as_deref().map(|k| self.decode_id(k)).transpose()?),
+                Err(e) => Err(e),
+            });
+        }
+        let keys = match self.store.first_keys(&self.ranges) {
+            Ok(keys) if keys.len() == self.ranges.len() => keys,
+            Ok(keys) => {
+                return Ok(Err(StoreError::fatal(
+                    "store",
+                    format!(
+                        "first_keys answered {} ranges of {}",
+                        keys.len(),
+                        self.ranges.len()
+                    ),
+                )))
+            }
+            Err(e) => return Ok(Err(e)),
+        };
+        let mut min: Option<u64> = None;
+        for key in keys.iter().flatten() {
+            let id = self.decode_id(key)?;
+            min = Some(min.map_or(id, |m| m.min(id)));
+        }
+        Ok(Ok(min))
     }
 
     /// Guard on: the reserved ID's row was written by someone else (a
@@ -988,37 +1605,82 @@ impl<S: Store> Allocator<S> {
         std::thread::sleep(Duration::from_nanos(nanos));
     }
 
-    /// The newest row (smallest ID), if any: one forward scan of one row.
+    /// What the row key `key` holding `stored` is: a row (its ID and the
+    /// caller's value) or a burned ID. For readers of the raw store (a
+    /// paged scan of [`Allocator::range`]) that want what
+    /// [`Allocator::scan`] shows, or the tombstones too.
+    ///
+    /// # Errors
+    /// As [`Allocator::decode_id`]; [`AllocError::CorruptValue`] for a value
+    /// that starts with [`FRAME`] but is no framed value.
+    pub fn read_entry(&self, key: &[u8], stored: Vec<u8>) -> Result<Slot, AllocError> {
+        let id = self.decode_id(key)?;
+        match decode_value(&stored) {
+            Some(Stored::Burned) => Ok(Slot::Burned { id }),
+            Some(Stored::Value(v)) if v.len() == stored.len() => {
+                Ok(Slot::Row { id, value: stored })
+            }
+            Some(Stored::Value(v)) => Ok(Slot::Row {
+                id,
+                value: v.to_vec(),
+            }),
+            None => Err(AllocError::CorruptValue {
+                key: key.to_vec(),
+                value: stored,
+            }),
+        }
+    }
+
+    /// The newest row (smallest ID), if any: one forward scan of one row
+    /// (and more only when the first keys are tombstones); salted, one
+    /// one-row scan per bucket, merged.
     ///
     /// # Errors
     /// [`AllocError::Store`] (retryable or not: reads are not retried here),
-    /// [`AllocError::Corrupt`] when the first key is not a row key.
+    /// [`AllocError::Corrupt`] when the first key is not a row key,
+    /// [`AllocError::CorruptValue`].
     pub fn newest(&self) -> Result<Option<(u64, Vec<u8>)>, AllocError> {
-        let rows = self.store.scan(&self.range, 1)?;
-        match rows.into_iter().next() {
-            None => Ok(None),
-            Some((k, v)) => Ok(Some((self.decode_id(&k)?, v))),
-        }
+        Ok(self.scan(1)?.pop())
     }
 
     /// The oldest row (largest ID): a `get` of the constant start key. When
     /// that row is absent (deleted, or a hole left by a crashed guarded
-    /// client) it falls back to [`last_key`] over the table's range.
+    /// client) or burned, it falls back to [`last_key`] over the table's
+    /// range (salted: over each bucket's, taking the largest ID), below any
+    /// tombstones it meets.
     ///
     /// # Errors
     /// As [`Allocator::newest`].
     pub fn oldest(&self) -> Result<Option<(u64, Vec<u8>)>, AllocError> {
         if let Some(v) = self.store.get(&self.start_key)? {
-            return Ok(Some((self.config.start, v)));
+            if let Slot::Row { id, value } = self.read_entry(&self.start_key, v)? {
+                return Ok(Some((id, value)));
+            }
         }
+        let mut ranges = self.ranges.clone();
         // The row found may be deleted before we read it: search again.
-        for _ in 0..self.config.max_attempts {
-            let Some(key) = last_key(&self.store, &self.range)? else {
+        let mut gone = 0;
+        while gone < self.config.max_attempts {
+            // The largest key of each range; the largest ID among them.
+            let mut best: Option<(u64, usize, Vec<u8>)> = None;
+            for (i, range) in ranges.iter().enumerate() {
+                if let Some(key) = last_key(&self.store, range)? {
+                    let id = self.decode_id(&key)?;
+                    if best.as_ref().is_none_or(|b| id > b.0) {
+                        best = Some((id, i, key));
+                    }
+                }
+            }
+            let Some((_, i, key)) = best else {
                 return Ok(None);
             };
-            let id = self.decode_id(&key)?;
-            if let Some(v) = self.store.get(&key)? {
-                return Ok(Some((id, v)));
+            match self.store.get(&key)? {
+                None => gone += 1,
+                Some(v) => match self.read_entry(&key, v)? {
+                    Slot::Row { id, value } => return Ok(Some((id, value))),
+                    // Search below the tombstone.
+                    Slot::Burned { .. } => ranges[i].end = Some(key),
+                },
             }
         }
         Err(AllocError::Contention {
@@ -1026,25 +1688,190 @@ impl<S: Store> Allocator<S> {
         })
     }
 
-    /// Up to `limit` rows, newest first.
+    /// Up to `limit` rows, newest first. Tombstones are passed over (the
+    /// store is read again after them, so `limit` rows come back when the
+    /// table has them). Salted, the buckets are scanned and merged
+    /// ([`merge_sorted`]): for `limit` rows about `limit / N` (plus a
+    /// quarter) of each bucket, and more of a bucket that runs short.
     ///
     /// # Errors
     /// As [`Allocator::newest`], for any key of the scan.
     pub fn scan(&self, limit: usize) -> Result<Vec<(u64, Vec<u8>)>, AllocError> {
-        self.store
-            .scan(&self.range, limit)?
+        self.scan_after(None, limit)
+    }
+
+    /// Like [`Allocator::scan`], for the rows with IDs above `after` only
+    /// (all rows when `None`): a reader pages through a table by passing
+    /// the last ID of each page.
+    ///
+    /// ```
+    /// use lexikey::alloc::{Allocator, AllocatorConfig};
+    /// use lexikey::salt::{SaltMode, Salter};
+    /// use lexikey::{store::MemStore, Component, Format};
+    /// let c = AllocatorConfig::new(Format::Hex, &[Component::asc("t")]).with_start(10);
+    /// let a = Allocator::new(MemStore::new(), c.with_salt(Salter::new(4, SaltMode::Fast)?))?;
+    /// for v in [b"a", b"b", b"c", b"d", b"e"] {
+    ///     a.insert(v)?;
+    /// }
+    /// let page = a.scan_after(None, 2)?;
+    /// assert_eq!(page, [(6, b"e".to_vec()), (7, b"d".to_vec())]);
+    /// let page = a.scan_after(Some(7), 2)?;
+    /// assert_eq!(page, [(8, b"c".to_vec()), (9, b"b".to_vec())]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Allocator::scan`].
+    pub fn scan_after(
+        &self,
+        after: Option<u64>,
+        limit: usize,
+    ) -> Result<Vec<(u64, Vec<u8>)>, AllocError> {
+        let mut out = Vec::new();
+        self.walk(after, limit, true, |slot| {
+            if let Slot::Row { id, value } = slot {
+                out.push((id, value));
+            }
+        })?;
+        Ok(out)
+    }
+
+    /// Up to `limit` keys of the table, rows and burned IDs alike, with IDs
+    /// above `after` (all when `None`), newest first: the table as stored,
+    /// for a reader that wants the tombstones too (pass the last ID of a
+    /// page to read the next).
+    ///
+    /// # Errors
+    /// As [`Allocator::scan`].
+    pub fn entries(&self, after: Option<u64>, limit: usize) -> Result<Vec<Slot>, AllocError> {
+        let mut out = Vec::new();
+        self.walk(after, limit, false, |slot| out.push(slot))?;
+        Ok(out)
+    }
+
+    /// Feeds `take` the table's keys with IDs above `after`, newest first,
+    /// until `limit` of them counted (`rows_only`: only rows count; the
+    /// burned IDs met on the way are fed too) or the table ends.
+    ///
+    /// Salted, in rounds: 1. scan a page of every bucket whose buffer is
+    /// empty and which may hold more; 2. the *horizon* is the smallest
+    /// last-read ID among the buckets that may hold more — no unread key
+    /// can come before it; 3. merge the buffers ([`merge_sorted`]), feed
+    /// the keys up to the horizon, keep the rest buffered; repeat.
+    fn walk(
+        &self,
+        after: Option<u64>,
+        limit: usize,
+        rows_only: bool,
+        mut take: impl FnMut(Slot),
+    ) -> Result<(), AllocError> {
+        let counts = |slot: &Slot| !rows_only || matches!(slot, Slot::Row { .. });
+        let mut range = self.range.clone();
+        if let Some(after) = after {
+            let mut k = self.key(after);
+            if let Some(s) = &self.salter {
+                let _ = k.drain(..s.salt_len());
+            }
+            k.push(0);
+            range.start = Some(k);
+        }
+        let mut counted = 0;
+        let Some(s) = &self.salter else {
+            while counted < limit {
+                let want = limit - counted;
+                let entries = self.store.scan(&range, want)?;
+                let full = entries.len() == want;
+                let mut last = None;
+                for (k, v) in entries {
+                    let slot = self.read_entry(&k, v)?;
+                    counted += usize::from(counts(&slot));
+                    take(slot);
+                    last = Some(k);
+                }
+                match last {
+                    Some(mut k) if full => {
+                        k.push(0);
+                        range.start = Some(k);
+                    }
+                    _ => break,
+                }
+            }
+            return Ok(());
+        };
+        struct Bucket {
+            range: KeyRange,
+            buf: std::collections::VecDeque<(Vec<u8>, Slot)>,
+            done: bool,
+        }
+        // About the bucket's share of `limit`, and a quarter more.
+        let share = limit.div_ceil(self.ranges.len());
+        let page = share.saturating_add(share / 4 + 1).min(limit);
+        let mut buckets: Vec<Bucket> = s
+            .ranges(&range)
             .into_iter()
-            .map(|(k, v)| Ok((self.decode_id(&k)?, v)))
-            .collect()
+            .map(|range| Bucket {
+                range,
+                buf: Default::default(),
+                done: false,
+            })
+            .collect();
+        while counted < limit {
+            for b in &mut buckets {
+                if b.buf.is_empty() && !b.done {
+                    let entries = self.store.scan(&b.range, page)?;
+                    b.done = entries.len() < page;
+                    if let Some((k, _)) = entries.last() {
+                        let mut next = k.clone();
+                        next.push(0);
+                        b.range.start = Some(next);
+                    }
+                    for (k, v) in entries {
+                        let slot = self.read_entry(&k, v)?;
+                        b.buf.push_back((k, slot));
+                    }
+                }
+            }
+            if buckets.iter().all(|b| b.buf.is_empty()) {
+                break;
+            }
+            // A bucket that may hold more is read up to its last ID.
+            let horizon = buckets
+                .iter()
+                .filter(|b| !b.done)
+                .filter_map(|b| b.buf.back().map(|(_, slot)| slot.id()))
+                .min();
+            let scans: Vec<_> = buckets
+                .iter_mut()
+                .map(|b| std::mem::take(&mut b.buf).into_iter())
+                .collect();
+            for (key, slot) in merge_sorted(scans, s.salt_len()) {
+                if counted < limit && horizon.is_none_or(|h| slot.id() <= h) {
+                    counted += usize::from(counts(&slot));
+                    take(slot);
+                } else {
+                    // Not final yet: back to its bucket, in order.
+                    let b = usize::from(s.bucket(&key));
+                    buckets[b].buf.push_back((s.salted_key(&key), slot));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Deletes row `id`; returns whether it existed. Without the guard its
-    /// ID may be handed out again if it was the newest.
+    /// ID may be handed out again if it was the newest. A burned ID is no
+    /// row: its tombstone stays (`false`), so the write it stopped can
+    /// never land.
     ///
     /// # Errors
     /// [`AllocError::Store`].
     pub fn delete(&self, id: u64) -> Result<bool, AllocError> {
-        Ok(self.store.delete(&self.key(id))?)
+        let key = self.key(id);
+        match self.store.get(&key)? {
+            None => Ok(false),
+            Some(v) if v == BURNED => Ok(false),
+            Some(_) => Ok(self.store.delete(&key)?),
+        }
     }
 
     /// The low-water mark: the smallest ID ever reserved (guard on; `None`
@@ -1064,7 +1891,9 @@ impl<S: Store> Allocator<S> {
 }
 
 enum State {
-    Plain(Option<(u64, StoreError)>),
+    /// The unsettled put (ID, error), and whether a tombstone for it was
+    /// sent with an unknown outcome.
+    Plain(Option<(u64, StoreError)>, bool),
     Guarded(Guarded),
 }
 

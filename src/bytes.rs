@@ -1,7 +1,9 @@
 //! Byte-level helpers that every layer shares (the formats, text keys,
-//! tuples and ranges): a word-at-a-time byte search and the prefix end of
-//! a byte string. Depends on nothing else in the crate, so no module has
-//! to reach sideways or upwards for them.
+//! tuples and ranges): a word-at-a-time byte search, the prefix end of a
+//! byte string, and the hex digits (the alphabets, their values, and the
+//! lowercase writer behind [`crate::input::push_hex`]). Depends on nothing
+//! else in the crate, so no module has to reach sideways or upwards for
+//! them.
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -129,6 +131,120 @@ pub fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
     Some(end)
 }
 
+/// The sixteen hex digits, UPPERCASE: what the `hex` format, text escapes
+/// and text salts write.
+pub(crate) const UPPER_HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+/// The sixteen hex digits, lowercase: how binary keys are shown.
+pub(crate) const LOWER_HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// Marks a byte that is not a hex digit in [`UPPER_VALUE`] and
+/// [`ANY_VALUE`] (a value no digit has: its high nibble is set).
+const NOT_HEX: u8 = 0xFF;
+
+/// The value of each byte as a hex digit: `0..=15`, or [`NOT_HEX`]; the
+/// letters `a`-`f` count only when `lowercase` is set.
+const fn digit_values(lowercase: bool) -> [u8; 256] {
+    let mut t = [NOT_HEX; 256];
+    let mut i = 0;
+    while i < 16 {
+        t[UPPER_HEX[i] as usize] = i as u8;
+        if lowercase {
+            t[LOWER_HEX[i] as usize] = i as u8;
+        }
+        i += 1;
+    }
+    t
+}
+
+/// The value of every UPPERCASE hex digit, [`NOT_HEX`] for any other byte.
+static UPPER_VALUE: [u8; 256] = digit_values(false);
+
+/// The value of every hex digit of either case, [`NOT_HEX`] for any other
+/// byte.
+static ANY_VALUE: [u8; 256] = digit_values(true);
+
+/// The two digits of every byte value in `alphabet` ([`UPPER_HEX`] or
+/// [`LOWER_HEX`]), high nibble first: one load per byte for the writers.
+pub(crate) const fn hex_pairs(alphabet: &[u8; 16]) -> [[u8; 2]; 256] {
+    let mut t = [[0u8; 2]; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = [alphabet[i >> 4], alphabet[i & 15]];
+        i += 1;
+    }
+    t
+}
+
+/// Two lowercase hex digits for every byte value.
+static LOWER_PAIRS: [[u8; 2]; 256] = hex_pairs(LOWER_HEX);
+
+/// The value of an UPPERCASE hex digit (`0-9`, `A-F`), `None` for any
+/// other byte.
+#[inline(always)]
+pub(crate) fn upper_hex_value(c: u8) -> Option<u8> {
+    match UPPER_VALUE[usize::from(c)] {
+        NOT_HEX => None,
+        v => Some(v),
+    }
+}
+
+/// The value of a hex digit of either case, `None` for any other byte.
+#[inline(always)]
+pub(crate) fn hex_value(c: u8) -> Option<u8> {
+    match ANY_VALUE[usize::from(c)] {
+        NOT_HEX => None,
+        v => Some(v),
+    }
+}
+
+/// The two lowercase hex digits of byte `b`.
+#[inline(always)]
+pub(crate) fn lower_hex_pair(b: u8) -> [u8; 2] {
+    LOWER_PAIRS[usize::from(b)]
+}
+
+/// Appends two lowercase hex digits per byte of `bytes` to `out`: the
+/// buffer is grown once, then each byte is one load of its two digits.
+#[inline]
+pub(crate) fn push_lower_hex(bytes: &[u8], out: &mut Vec<u8>) {
+    let start = out.len();
+    out.resize(start + 2 * bytes.len(), 0);
+    for (pair, &b) in out[start..].chunks_exact_mut(2).zip(bytes) {
+        pair.copy_from_slice(&lower_hex_pair(b));
+    }
+}
+
+/// Appends the bytes spelled by `hex` (digits of either case, two per
+/// byte) to `out`. On error `out` is as it was, and the error is the index
+/// of the first bad digit, or `None` for an odd number of digits (checked
+/// first).
+#[inline]
+pub(crate) fn unhex_into(hex: &[u8], out: &mut Vec<u8>) -> Result<(), Option<usize>> {
+    if !hex.len().is_multiple_of(2) {
+        return Err(None);
+    }
+    let start = out.len();
+    out.resize(start + hex.len() / 2, 0);
+    let mut bad = None;
+    for (i, (o, p)) in out[start..].iter_mut().zip(hex.chunks_exact(2)).enumerate() {
+        let (h, l) = (ANY_VALUE[usize::from(p[0])], ANY_VALUE[usize::from(p[1])]);
+        // A bad digit is NOT_HEX, the only value with its high nibble set.
+        if (h | l) > 0x0F {
+            bad = Some(if h == NOT_HEX { 2 * i } else { 2 * i + 1 });
+            break;
+        }
+        *o = h << 4 | l;
+    }
+    match bad {
+        None => Ok(()),
+        Some(at) => {
+            out.truncate(start);
+            Err(Some(at))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{find_byte, prefix_end};
@@ -195,6 +311,64 @@ mod tests {
                     assert_eq!(super::is_ascii(&s), s.is_ascii());
                     assert_eq!(super::utf8(&s), std::str::from_utf8(&s));
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn hex_digits_and_values_agree_with_std() {
+        for b in 0..=255u8 {
+            let c = b as char;
+            let any = c.to_digit(16).map(|d| d as u8);
+            assert_eq!(super::hex_value(b), any, "{b:#x}");
+            let upper = any.filter(|_| !c.is_ascii_lowercase());
+            assert_eq!(super::upper_hex_value(b), upper, "{b:#x}");
+            assert_eq!(super::lower_hex_pair(b), *format!("{b:02x}").as_bytes());
+            assert_eq!(
+                [
+                    super::UPPER_HEX[usize::from(b >> 4)],
+                    super::UPPER_HEX[usize::from(b & 15)]
+                ],
+                *format!("{b:02X}").as_bytes()
+            );
+        }
+    }
+
+    #[test]
+    fn lower_hex_round_trips_and_reports_the_first_bad_digit() {
+        let bytes: Vec<u8> = (0..=255u8).chain([0, 0xFF, 0x10]).collect();
+        for n in 0..bytes.len() {
+            let mut out = b"keep".to_vec();
+            super::push_lower_hex(&bytes[..n], &mut out);
+            let want: String = bytes[..n].iter().map(|b| format!("{b:02x}")).collect();
+            assert_eq!(&out[4..], want.as_bytes());
+            let mut back = b"x".to_vec();
+            assert_eq!(super::unhex_into(&out[4..], &mut back), Ok(()));
+            assert_eq!(&back[1..], &bytes[..n]);
+            // Upper case reads the same.
+            let mut upper = Vec::new();
+            assert_eq!(
+                super::unhex_into(want.to_ascii_uppercase().as_bytes(), &mut upper),
+                Ok(())
+            );
+            assert_eq!(upper, &bytes[..n]);
+        }
+        // Errors: odd length first, then the first bad digit of a pair;
+        // the output is left as it was.
+        for (hex, want) in [
+            (&b"abc"[..], Err(None)),
+            (b"xbc", Err(None)),
+            (b"0g", Err(Some(1))),
+            (b"g0", Err(Some(0))),
+            (b"gg", Err(Some(0))),
+            (b"00ff0 ", Err(Some(5))),
+            (b"00\xc3\xa9", Err(Some(2))),
+            (b"", Ok(())),
+        ] {
+            let mut out = b"keep".to_vec();
+            assert_eq!(super::unhex_into(hex, &mut out), want, "{hex:?}");
+            if want.is_err() {
+                assert_eq!(out, b"keep");
             }
         }
     }

@@ -7,35 +7,12 @@
 //! A lower module than every format: it depends only on [`crate::text`]'s
 //! `Body`/`Sink` traits and the error type.
 
+use crate::bytes::{hex_pairs, upper_hex_value, UPPER_HEX};
 use crate::error::DecodeError;
-use crate::text::{Body, Sink, UPPER_HEX};
+use crate::text::{Body, Sink};
 
 /// Two UPPERCASE hex digits for every byte value.
-static PAIRS: [[u8; 2]; 256] = {
-    let mut t = [[0u8; 2]; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = [UPPER_HEX[i >> 4], UPPER_HEX[i & 15]];
-        i += 1;
-    }
-    t
-};
-
-/// Nibble value of an UPPERCASE hex digit, 0xFF for anything else.
-static NIBBLE: [u8; 256] = {
-    let mut t = [0xFFu8; 256];
-    let mut i = 0;
-    while i < 10 {
-        t[b'0' as usize + i] = i as u8;
-        i += 1;
-    }
-    let mut i = 0;
-    while i < 6 {
-        t[b'A' as usize + i] = 10 + i as u8;
-        i += 1;
-    }
-    t
-};
+static PAIRS: [[u8; 2]; 256] = hex_pairs(UPPER_HEX);
 
 /// The body codec of the `hex` format: two UPPERCASE digits per byte.
 pub(crate) struct Hex;
@@ -315,14 +292,11 @@ impl Hex {
 /// The value of an UPPERCASE hex digit; the error names `offset`.
 #[inline]
 pub(crate) fn nibble(c: u8, offset: usize) -> Result<u8, DecodeError> {
-    match NIBBLE[c as usize] {
-        0xFF => Err(DecodeError::InvalidSymbol {
-            offset,
-            found: c,
-            expected: "an UPPERCASE hex digit (0-9, A-F)",
-        }),
-        v => Ok(v),
-    }
+    upper_hex_value(c).ok_or(DecodeError::InvalidSymbol {
+        offset,
+        found: c,
+        expected: "an UPPERCASE hex digit (0-9, A-F)",
+    })
 }
 
 #[cfg(test)]
@@ -363,7 +337,7 @@ mod tests {
             for b in 0..=255u8 {
                 let mut d = *b"0123456789ABCDEF";
                 d[pos] = b;
-                let ok = NIBBLE[b as usize] != 0xFF;
+                let ok = upper_hex_value(b).is_some();
                 assert_eq!(unhex16(&d).is_some(), ok, "byte {b:#x} at {pos}");
                 // Both paths, whichever `unhex16` takes: same verdict, and
                 // the value of the digits when they are all valid.

@@ -46,7 +46,8 @@ pub fn parse_value(ty: Type, text: &str) -> Result<Value<'static>, ParseError> {
     fn num<T: std::str::FromStr>(ty: Type, text: &str) -> Result<T, ParseError> {
         text.parse().map_err(|_| {
             ParseError::new(format!(
-                "invalid {ty} value {text:?}: not a number in range for {ty}"
+                "invalid {ty} value {}: not a number in range for {ty}",
+                show_input(text)
             ))
         })
     }
@@ -56,8 +57,16 @@ pub fn parse_value(ty: Type, text: &str) -> Result<Value<'static>, ParseError> {
         Type::U64 => Value::U64(num(ty, text)?),
         Type::I32 => Value::I32(num(ty, text)?),
         Type::U32 => Value::U32(num(ty, text)?),
-        Type::F64 => Value::F64(num(ty, text)?),
-        Type::F32 => Value::F32(num(ty, text)?),
+        Type::F64 => {
+            let x: f64 = num(ty, text)?;
+            check_float(ty, text, x.is_infinite(), x == 0.0)?;
+            Value::F64(x)
+        }
+        Type::F32 => {
+            let x: f32 = num(ty, text)?;
+            check_float(ty, text, x.is_infinite(), x == 0.0)?;
+            Value::F32(x)
+        }
         Type::Bool => match text {
             "true" => Value::Bool(true),
             "false" => Value::Bool(false),
@@ -72,6 +81,56 @@ pub fn parse_value(ty: Type, text: &str) -> Result<Value<'static>, ParseError> {
         Type::Uuid => Value::Uuid(parse_uuid(text)?),
         Type::Dec => Value::Dec(crate::dec::Dec::parse(text)?),
     })
+}
+
+/// Refuses a float literal that the parse silently changed: a finite
+/// number too large for the type (read as infinity) or a non-zero one too
+/// small (read as zero). Only `inf`, `-inf` (also `infinity`) spell the
+/// infinities.
+fn check_float(ty: Type, text: &str, infinite: bool, zero: bool) -> Result<(), ParseError> {
+    let (max, min) = if ty == Type::F32 {
+        ("3.4028235e38", "1e-45")
+    } else {
+        ("1.7976931348623157e308", "5e-324")
+    };
+    let lower = text.to_ascii_lowercase();
+    let body = lower.trim_start_matches(['+', '-']);
+    if infinite && !(body == "inf" || body == "infinity") {
+        return Err(ParseError::new(format!(
+            "invalid {ty} value {}: out of range for {ty} (its largest finite value is {max}; \
+             write inf or -inf for the infinities)",
+            crate::input::show_input(text)
+        )));
+    }
+    let mantissa = body.split('e').next().unwrap_or("");
+    if zero && mantissa.bytes().any(|c| matches!(c, b'1'..=b'9')) {
+        return Err(ParseError::new(format!(
+            "invalid {ty} value {}: too small for {ty}, it would be read as 0 (the smallest \
+             non-zero {ty} is {min})",
+            crate::input::show_input(text)
+        )));
+    }
+    Ok(())
+}
+
+/// A user's input as it is quoted in a message: at most 64 characters,
+/// then `…(N bytes)` — a message never echoes megabytes.
+///
+/// ```
+/// use lexikey::input::show_input;
+/// assert_eq!(show_input("i64:5"), "\"i64:5\"");
+/// assert_eq!(show_input(&"9".repeat(100)), format!("\"{}\"…(100 bytes)", "9".repeat(64)));
+/// ```
+pub fn show_input(text: &str) -> String {
+    const MAX: usize = 64;
+    if text.len() <= MAX {
+        return format!("{text:?}");
+    }
+    let mut end = MAX;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{:?}…({} bytes)", &text[..end], text.len())
 }
 
 /// Writes a value as text (the inverse of [`parse_value`]).
@@ -91,9 +150,7 @@ pub fn write_value(v: &Value<'_>, out: &mut String) {
         Value::F32(x) => write!(out, "{x:?}"),
         Value::Bool(x) => write!(out, "{x}"),
         Value::Bytes(b) => {
-            for x in b.iter() {
-                let _ = write!(out, "{x:02x}");
-            }
+            write_hex(b, out);
             Ok(())
         }
         Value::Ts(ms) => {
@@ -122,27 +179,180 @@ pub fn component_to_string(c: &Component<'_>) -> String {
     s
 }
 
-/// Parses hex bytes (either case, even length).
-pub fn parse_hex(text: &str) -> Result<Vec<u8>, ParseError> {
-    let b = text.as_bytes();
-    if !b.len().is_multiple_of(2) {
-        return Err(ParseError::new(format!(
-            "invalid hex {text:?}: odd number of digits"
-        )));
+/// Why hex text is not bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HexError {
+    /// An odd number of digits (checked before the digits themselves).
+    OddDigits,
+    /// The first byte that is not a hex digit, by its index in the text.
+    BadDigit {
+        /// The index of the bad digit (its byte offset in the text).
+        at: usize,
+    },
+}
+
+impl std::fmt::Display for HexError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HexError::OddDigits => f.write_str("odd number of digits"),
+            HexError::BadDigit { at } => write!(f, "bad digit at character {at}"),
+        }
     }
-    b.chunks_exact(2)
-        .enumerate()
-        .map(|(i, p)| {
-            let d = |c: u8| (c as char).to_digit(16);
-            match (d(p[0]), d(p[1])) {
-                (Some(h), Some(l)) => Ok((h << 4 | l) as u8),
-                _ => Err(ParseError::new(format!(
-                    "invalid hex {text:?}: bad digit at character {}",
-                    if d(p[0]).is_none() { 2 * i } else { 2 * i + 1 }
-                ))),
+}
+
+impl std::error::Error for HexError {}
+
+/// Appends `bytes` as lowercase hex (how binary keys and `bytes` values
+/// are shown) to `out`.
+///
+/// ```
+/// let mut out = b"key=".to_vec();
+/// lexikey::input::push_hex(b"\x00\xAB", &mut out);
+/// assert_eq!(out, b"key=00ab");
+/// ```
+#[inline]
+pub fn push_hex(bytes: &[u8], out: &mut Vec<u8>) {
+    crate::bytes::push_lower_hex(bytes, out);
+}
+
+/// Appends `bytes` as lowercase hex to a `String` (see [`push_hex`]).
+pub fn write_hex(bytes: &[u8], out: &mut String) {
+    out.reserve(2 * bytes.len());
+    for &b in bytes {
+        let [h, l] = crate::bytes::lower_hex_pair(b);
+        out.push(char::from(h));
+        out.push(char::from(l));
+    }
+}
+
+/// Appends the bytes spelled by `hex` (digits of either case, two per
+/// byte) to `out`, which is left as it was on error. One table load per
+/// digit, no allocation but `out`'s growth: the reader of every hex key
+/// the command line and the bindings take.
+///
+/// # Errors
+/// [`HexError::OddDigits`] for an odd number of digits (checked first),
+/// else [`HexError::BadDigit`] at the first byte that is not a hex digit.
+///
+/// ```
+/// use lexikey::input::{decode_hex_into, HexError};
+/// let mut out = Vec::new();
+/// decode_hex_into(b"00aB", &mut out)?;
+/// assert_eq!(out, [0x00, 0xAB]);
+/// assert_eq!(decode_hex_into(b"0g", &mut out), Err(HexError::BadDigit { at: 1 }));
+/// assert_eq!(decode_hex_into(b"0gz", &mut out), Err(HexError::OddDigits));
+/// assert_eq!(out, [0x00, 0xAB]);
+/// # Ok::<(), HexError>(())
+/// ```
+#[inline]
+pub fn decode_hex_into(hex: &[u8], out: &mut Vec<u8>) -> Result<(), HexError> {
+    crate::bytes::unhex_into(hex, out).map_err(|e| match e {
+        None => HexError::OddDigits,
+        Some(at) => HexError::BadDigit { at },
+    })
+}
+
+/// Why a binary key given as text does not read ([`decode_binary_key`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinaryKeyError {
+    /// Hex with an odd number of digits (`len`: the number of digits).
+    OddDigits {
+        /// How many hex digits there are.
+        len: usize,
+    },
+    /// A character that is not a hex digit, by its index in the text.
+    BadDigit {
+        /// Its index (byte offset in the text, `0x` included).
+        at: usize,
+    },
+    /// In the `Bytes.toStringBinary` form: a `\` that does not start a
+    /// `\xNN` escape, or a byte outside printable ASCII, by its index.
+    BadEscape {
+        /// Its index in the text.
+        at: usize,
+    },
+}
+
+impl BinaryKeyError {
+    /// The forms a binary key may be given in, for messages.
+    pub const FORMS: &'static str = "binary keys are read as hex (either case), 0x-prefixed hex, \
+         or HBase's Bytes.toStringBinary form with \\xNN escapes";
+}
+
+/// Reads a binary key given as text, in any of the three forms people
+/// paste: hex (either case, `6162`), `0x`-prefixed hex (`0x6162`), or the
+/// text HBase's `Bytes.toStringBinary` prints and `hbase shell` shows
+/// (printable ASCII as itself, other bytes as `\xNN`: `ab\x00\x01`).
+/// The last form is chosen when the text holds a `\x`; it is read strictly:
+/// a `\` must start a `\xNN` escape (a backslash itself is `\x5C`) and
+/// every other byte must be printable ASCII.
+///
+/// ```
+/// use lexikey::input::decode_binary_key;
+/// let mut k = Vec::new();
+/// for text in ["61620001", "0x61620001", "0X61620001", r"ab\x00\x01", r"\x61b\x00\x01"] {
+///     k.clear();
+///     decode_binary_key(text.as_bytes(), &mut k).unwrap();
+///     assert_eq!(k, b"ab\x00\x01", "{text}");
+/// }
+/// ```
+///
+/// # Errors
+/// [`BinaryKeyError`], with the index of the character at fault.
+pub fn decode_binary_key(text: &[u8], out: &mut Vec<u8>) -> Result<(), BinaryKeyError> {
+    if let Some(hex) = text
+        .strip_prefix(b"0x")
+        .or_else(|| text.strip_prefix(b"0X"))
+    {
+        if hex.is_empty() {
+            // "0x" alone: the digits are missing (the empty key is "").
+            return Err(BinaryKeyError::BadDigit { at: 2 });
+        }
+        return decode_hex_into(hex, out).map_err(|e| match e {
+            HexError::OddDigits => BinaryKeyError::OddDigits { len: hex.len() },
+            HexError::BadDigit { at } => BinaryKeyError::BadDigit { at: at + 2 },
+        });
+    }
+    if !(text.contains(&b'\\') && text.windows(2).any(|w| w == b"\\x")) {
+        return decode_hex_into(text, out).map_err(|e| match e {
+            HexError::OddDigits => BinaryKeyError::OddDigits { len: text.len() },
+            HexError::BadDigit { at } => BinaryKeyError::BadDigit { at },
+        });
+    }
+    let mut i = 0;
+    while i < text.len() {
+        match text[i] {
+            b'\\' => {
+                let digits = text
+                    .get(i + 2..i + 4)
+                    .filter(|_| text.get(i + 1) == Some(&b'x'));
+                let mut byte = Vec::with_capacity(1);
+                match digits.map(|d| decode_hex_into(d, &mut byte)) {
+                    Some(Ok(())) => out.push(byte[0]),
+                    _ => return Err(BinaryKeyError::BadEscape { at: i }),
+                }
+                i += 4;
             }
-        })
-        .collect()
+            c @ 0x20..=0x7E => {
+                out.push(c);
+                i += 1;
+            }
+            _ => return Err(BinaryKeyError::BadEscape { at: i }),
+        }
+    }
+    Ok(())
+}
+
+/// Parses hex bytes (either case, even length).
+///
+/// # Errors
+/// `invalid hex "…": odd number of digits` or `invalid hex "…": bad digit
+/// at character N` ([`HexError`]).
+pub fn parse_hex(text: &str) -> Result<Vec<u8>, ParseError> {
+    let mut out = Vec::with_capacity(text.len() / 2);
+    decode_hex_into(text.as_bytes(), &mut out)
+        .map_err(|e| ParseError::new(format!("invalid hex {text:?}: {e}")))?;
+    Ok(out)
 }
 
 /// Parses a hyphenated UUID (`8-4-4-4-12` hex digits, either case).
@@ -161,23 +371,31 @@ pub fn parse_uuid(text: &str) -> Result<u128, ParseError> {
         if [8, 13, 18, 23].contains(&i) {
             continue;
         }
-        v = v << 4 | u128::from((c as char).to_digit(16).ok_or_else(err)?);
+        v = v << 4 | u128::from(crate::bytes::hex_value(c).ok_or_else(err)?);
     }
     Ok(v)
 }
 
 /// Writes a UUID hyphenated, lowercase.
 pub fn format_uuid(u: u128, out: &mut String) {
-    let h = format!("{u:032x}");
-    out.push_str(&h[0..8]);
-    for (a, b) in [(8, 12), (12, 16), (16, 20), (20, 32)] {
+    let b = u.to_be_bytes();
+    write_hex(&b[..4], out);
+    for (from, to) in [(4, 6), (6, 8), (8, 10), (10, 16)] {
         out.push('-');
-        out.push_str(&h[a..b]);
+        write_hex(&b[from..to], out);
     }
 }
 
-/// Days since 1970-01-01 of a proleptic Gregorian date.
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+/// Days since 1970-01-01 of a proleptic Gregorian date (month 1–12, day
+/// 1–31; any year), by Howard Hinnant's algorithm; negative before 1970.
+///
+/// ```
+/// use lexikey::input::{civil_from_days, days_from_civil};
+/// assert_eq!(days_from_civil(1970, 1, 1), 0);
+/// assert_eq!(days_from_civil(2000, 3, 1), 11_017);
+/// assert_eq!(civil_from_days(11_017), (2000, 3, 1));
+/// ```
+pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = y.div_euclid(400);
     let yoe = y - era * 400;
@@ -187,8 +405,9 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-/// The date of a day number (inverse of [`days_from_civil`]).
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
+/// The date `(year, month, day)` of a day number (inverse of
+/// [`days_from_civil`]).
+pub fn civil_from_days(z: i64) -> (i64, i64, i64) {
     let z = z + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -200,31 +419,65 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
-/// Parses an RFC 3339 timestamp (or integer milliseconds) to milliseconds
-/// since the epoch. Years 0000–9999; up to 3 fraction digits (lexikey keys
-/// hold milliseconds: more digits would be silently dropped, so they are refused).
+/// Parses an RFC 3339 timestamp, or an integer with a unit (`s`, `ms`,
+/// `us`, `ns`; a bare integer is milliseconds), to milliseconds since the
+/// epoch. Years 0000–9999; up to 3 fraction digits, and `us`/`ns` only
+/// when whole milliseconds (lexikey keys hold milliseconds: more precision
+/// would be silently dropped, so it is refused).
 ///
 /// ```
 /// use lexikey::input::parse_ts;
 /// assert_eq!(parse_ts("1970-01-01T00:00:01.5Z")?, 1500);
 /// assert_eq!(parse_ts("2024-02-29T01:00:00+01:00")?, 1709164800000);
 /// assert_eq!(parse_ts("-1")?, -1);
+/// assert_eq!(parse_ts("1714564800s")?, 1714564800000);
+/// assert_eq!(parse_ts("1714564800000ms")?, 1714564800000);
+/// assert_eq!(parse_ts("1714564800000000us")?, 1714564800000);
+/// assert!(parse_ts("1714564800000000001ns").is_err());
 /// # Ok::<(), lexikey::ParseError>(())
 /// ```
 pub fn parse_ts(text: &str) -> Result<i64, ParseError> {
-    if !text.is_empty()
-        && text
-            .bytes()
-            .enumerate()
-            .all(|(i, c)| c.is_ascii_digit() || (i == 0 && c == b'-'))
-    {
-        return text
-            .parse()
-            .map_err(|_| ParseError::new(format!("invalid ts {text:?}: out of range")));
+    let is_int = |t: &str| {
+        !t.is_empty()
+            && t != "-"
+            && t.bytes()
+                .enumerate()
+                .all(|(i, c)| c.is_ascii_digit() || (i == 0 && c == b'-'))
+    };
+    if is_int(text) {
+        return text.parse().map_err(|_| {
+            ParseError::new(format!("invalid ts {}: out of range", show_input(text)))
+        });
+    }
+    // An integer with its unit: s, ms, us, ns.
+    for (unit, per_ms) in [("ms", 0), ("us", 1_000), ("ns", 1_000_000), ("s", -1)] {
+        let Some(n) = text.strip_suffix(unit).filter(|n| is_int(n)) else {
+            continue;
+        };
+        let out_of_range =
+            || ParseError::new(format!("invalid ts {}: out of range", show_input(text)));
+        let v: i128 = n.parse().map_err(|_| out_of_range())?;
+        let ms = match per_ms {
+            0 => v,
+            -1 => v.checked_mul(1000).ok_or_else(out_of_range)?,
+            d => {
+                if v % d != 0 {
+                    return Err(ParseError::new(format!(
+                        "invalid ts {}: not a whole number of milliseconds (lexikey keys \
+                         hold milliseconds; round it first)",
+                        show_input(text)
+                    )));
+                }
+                v / d
+            }
+        };
+        return i64::try_from(ms).map_err(|_| out_of_range());
     }
     let err = |why: &str| {
         ParseError::new(format!(
-            "invalid ts {text:?}: {why}; expected RFC 3339 like 2024-05-01T12:00:00.000Z or integer milliseconds"
+            "invalid ts {}: {why}; expected RFC 3339 like 2024-05-01T12:00:00.000Z, or an integer \
+             with its unit: 1714564800s, 1714564800000ms, …us, …ns (a bare integer is milliseconds)",
+            show_input(text)
         ))
     };
     // An extended year (`+12345-…`, `-0001-…`, as `format_ts` writes
@@ -342,6 +595,28 @@ pub fn format_ts(ms: i64, out: &mut String) {
     } else {
         write!(out, "{y:+05}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{f:03}Z")
     };
+}
+
+/// The one-line hint for a bare integer `ts` that is only plausible as
+/// seconds (10^8 to 10^11: 1973 to 5138 in seconds, but the first days of
+/// 1970 in milliseconds), or `None`.
+///
+/// ```
+/// use lexikey::input::ts_seconds_hint;
+/// assert!(ts_seconds_hint("1714564800").unwrap().contains("1714564800s"));
+/// assert_eq!(ts_seconds_hint("1714564800000"), None);
+/// assert_eq!(ts_seconds_hint("1714564800s"), None);
+/// ```
+pub fn ts_seconds_hint(text: &str) -> Option<String> {
+    let n: i64 = text.parse().ok()?;
+    if !(100_000_000..100_000_000_000).contains(&n.unsigned_abs()) {
+        return None;
+    }
+    let mut when = String::new();
+    format_ts(n, &mut when);
+    Some(format!(
+        "ts:{text} is read as milliseconds ({when}); if you meant seconds, write ts:{text}s"
+    ))
 }
 
 #[cfg(test)]

@@ -36,7 +36,8 @@
 //! [`format::decimal`], [`format::binary`]); composite keys: [`mod@tuple`];
 //! ranges: [`range`]; value syntax: [`input`]; the store trait: [`store`].
 //! The float policy (one canonical NaN after `+inf`; `-0.0 < +0.0`) is in
-//! [`value`].
+//! [`value`]; the float transform every format and profile shares, each
+//! with its own NaN rule, in [`order`].
 //!
 //! No `unsafe` except two kinds of audited call, each allowed where it
 //! stands (any other is a compile error): calls of the
@@ -48,6 +49,7 @@
 #![deny(unsafe_code)]
 
 pub mod alloc;
+pub mod arg;
 mod bytes;
 pub mod dec;
 mod digits;
@@ -57,12 +59,16 @@ pub mod geo;
 pub mod input;
 pub mod interop;
 pub mod key;
+pub mod kind;
+pub mod order;
+pub mod profile;
 pub mod queue;
 pub mod range;
 pub mod render;
 pub mod salt;
 #[cfg(feature = "serde")]
 pub mod serde_key;
+pub mod spec;
 pub mod store;
 pub mod text;
 pub mod timeid;
@@ -111,22 +117,25 @@ pub fn escape_key(key: &[u8]) -> String {
             b'"' => s.push_str("\\\""),
             0x20..=0x7E => s.push(b as char),
             _ => {
-                use std::fmt::Write;
-                let _ = write!(s, "\\x{b:02X}");
+                s.push_str("\\x");
+                s.push(char::from(bytes::UPPER_HEX[usize::from(b >> 4)]));
+                s.push(char::from(bytes::UPPER_HEX[usize::from(b & 15)]));
             }
         }
     }
     s
 }
 
-/// Keys as lowercase hex (how the CLI prints binary keys), with the `hex`
-/// crate.
+/// Keys as lowercase hex (how the CLI prints binary keys; see
+/// [`input::push_hex`] and, for the way back, [`input::decode_hex_into`]).
 ///
 /// ```
 /// assert_eq!(lexikey::to_hex(b"\x00\xAB"), "00ab");
 /// ```
 pub fn to_hex(key: &[u8]) -> String {
-    hex::encode(key)
+    let mut s = String::new();
+    input::write_hex(key, &mut s);
+    s
 }
 
 #[doc = include_str!("../README.md")]

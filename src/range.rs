@@ -132,9 +132,30 @@ pub enum RangeError {
     #[error(transparent)]
     Encode(#[from] crate::EncodeError),
     /// The predicates do not fit together (different types or directions
-    /// on the same component, a string prefix on a non-string component).
+    /// on the same component, a string prefix on a non-string component),
+    /// or the query cannot be asked of these keys.
     #[error("{0}")]
     Mismatch(String),
+    /// A component of the fixed prefix cannot be written (interop
+    /// profiles): `index` counts from 0.
+    #[error("component {}: {reason}", index + 1)]
+    Component {
+        /// The component's zero-based index in the prefix.
+        index: usize,
+        /// Why.
+        reason: String,
+    },
+    /// A predicate cannot be used (interop profiles): `index` counts the
+    /// predicates from 0; `name` is [`Pred::name`].
+    #[error("predicate {} ({name}): {reason}", index + 1)]
+    Predicate {
+        /// The predicate's zero-based index.
+        index: usize,
+        /// The predicate's name (`ge`, `prefix`, ...).
+        name: &'static str,
+        /// Why.
+        reason: String,
+    },
 }
 
 impl From<EmptyRange> for RangeError {
@@ -144,16 +165,189 @@ impl From<EmptyRange> for RangeError {
 }
 
 /// A key range as (inclusive start, exclusive end), `None` = unbounded.
-type Bounds = (Option<Vec<u8>>, Option<Vec<u8>>);
+type Sides = (Option<Vec<u8>>, Option<Vec<u8>>);
 
+/// The keys whose next component is one value: `[lo, hi)`, `None` for
+/// −∞ / +∞.
 #[derive(Debug, Clone)]
-enum Pred<'a> {
-    Eq(Component<'a>),
-    Ge(Component<'a>),
-    Gt(Component<'a>),
-    Le(Component<'a>),
-    Lt(Component<'a>),
-    StrPrefix(String, Dir),
+pub(crate) struct Span {
+    pub(crate) lo: Option<Vec<u8>>,
+    pub(crate) hi: Option<Vec<u8>>,
+}
+
+impl Span {
+    /// The keys that start with `q`.
+    pub(crate) fn prefix(q: Vec<u8>) -> Span {
+        Span {
+            hi: prefix_end(&q),
+            lo: Some(q),
+        }
+    }
+
+    /// The single key `q` and the keys that continue it with a byte below
+    /// `after`: `[q, q ‖ after)`.
+    pub(crate) fn upto(q: Vec<u8>, after: u8) -> Span {
+        let mut hi = Vec::with_capacity(q.len() + 1);
+        hi.extend_from_slice(&q);
+        hi.push(after);
+        Span {
+            hi: Some(hi),
+            lo: Some(q),
+        }
+    }
+}
+
+/// The intersection of the key bounds seen so far: the one range
+/// intersection of every range builder (native formats and profiles).
+#[derive(Debug, Default)]
+pub(crate) struct Bounds {
+    pub(crate) start: Option<Vec<u8>>,
+    pub(crate) end: Option<Vec<u8>>,
+    /// Nothing is left (a bound beyond the last key or below the first).
+    pub(crate) empty: bool,
+}
+
+impl Bounds {
+    /// Raises the start to `lo` (`None`: −∞, no change).
+    pub(crate) fn raise(&mut self, lo: Option<Vec<u8>>) {
+        if let Some(lo) = lo {
+            if self.start.as_ref().is_none_or(|s| lo > *s) {
+                self.start = Some(lo);
+            }
+        }
+    }
+
+    /// Lowers the end to `hi` (`None`: +∞, no change).
+    pub(crate) fn lower(&mut self, hi: Option<Vec<u8>>) {
+        if let Some(hi) = hi {
+            if self.end.as_ref().is_none_or(|e| hi < *e) {
+                self.end = Some(hi);
+            }
+        }
+    }
+
+    /// Raises the start to `hi` (`None`: +∞, nothing is left).
+    fn raise_past(&mut self, hi: Option<Vec<u8>>) {
+        match hi {
+            Some(_) => self.raise(hi),
+            None => self.empty = true,
+        }
+    }
+
+    /// Lowers the end to `lo` (`None`: −∞, nothing is left).
+    fn lower_below(&mut self, lo: Option<Vec<u8>>) {
+        match lo {
+            Some(_) => self.lower(lo),
+            None => self.empty = true,
+        }
+    }
+
+    /// Keeps only the keys in `span`.
+    pub(crate) fn within(&mut self, span: Span) {
+        self.raise(span.lo);
+        self.lower(span.hi);
+    }
+
+    /// Applies a comparison (`p`'s operator; its value is ignored) against
+    /// the keys of one value; `desc`: the component sorts in descending
+    /// value order.
+    pub(crate) fn apply<V>(&mut self, p: &Pred<V>, span: Span, desc: bool) {
+        match (p, desc) {
+            (Pred::Eq(_) | Pred::Prefix(..), _) => self.within(span),
+            (Pred::Ge(_), false) | (Pred::Le(_), true) => self.raise(span.lo),
+            (Pred::Ge(_), true) | (Pred::Le(_), false) => self.lower(span.hi),
+            (Pred::Gt(_), false) | (Pred::Lt(_), true) => self.raise_past(span.hi),
+            (Pred::Gt(_), true) | (Pred::Lt(_), false) => self.lower_below(span.lo),
+        }
+    }
+
+    /// The range, or [`RangeError::Empty`] when no key is left.
+    pub(crate) fn finish(self) -> Result<KeyRange, RangeError> {
+        let empty = self.empty
+            || matches!((&self.start, &self.end), (Some(s), Some(e)) if s >= e)
+            || self.end.as_deref() == Some(&[][..]);
+        if empty {
+            return Err(RangeError::Empty);
+        }
+        Ok(KeyRange {
+            start: self.start,
+            end: self.end,
+        })
+    }
+}
+
+/// A predicate on the component after a range's fixed prefix: the one
+/// predicate type of every range builder — `Pred<Component>` for the
+/// native formats ([`RangeQuery`]) and `Pred<profile::Item>` for the
+/// interop profiles ([`crate::profile::ProfileRange`]). Predicates are on
+/// values: the builders turn them into key bounds, swapping the sides for a
+/// descending component.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pred<V> {
+    /// The component equals the value (any components may follow it).
+    Eq(V),
+    /// The component is `>=` the value.
+    Ge(V),
+    /// The component is `>` the value.
+    Gt(V),
+    /// The component is `<=` the value.
+    Le(V),
+    /// The component is `<` the value.
+    Lt(V),
+    /// The component is a string, of this direction, that starts with the
+    /// text.
+    Prefix(String, Dir),
+}
+
+impl<V> Pred<V> {
+    /// The predicate's name, as the command line spells its option:
+    /// `eq`, `ge`, `gt`, `le`, `lt` or `prefix`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Pred::Eq(_) => "eq",
+            Pred::Ge(_) => "ge",
+            Pred::Gt(_) => "gt",
+            Pred::Le(_) => "le",
+            Pred::Lt(_) => "lt",
+            Pred::Prefix(..) => "prefix",
+        }
+    }
+
+    /// The value compared with (`None` for a prefix).
+    pub fn value(&self) -> Option<&V> {
+        match self {
+            Pred::Eq(v) | Pred::Ge(v) | Pred::Gt(v) | Pred::Le(v) | Pred::Lt(v) => Some(v),
+            Pred::Prefix(..) => None,
+        }
+    }
+
+    /// The comparison named `name` (`eq`, `ge`, `gt`, `le`, `lt`) with `v`;
+    /// `None` for another name.
+    pub fn compare(name: &str, v: V) -> Option<Pred<V>> {
+        Some(match name {
+            "eq" => Pred::Eq(v),
+            "ge" => Pred::Ge(v),
+            "gt" => Pred::Gt(v),
+            "le" => Pred::Le(v),
+            "lt" => Pred::Lt(v),
+            _ => return None,
+        })
+    }
+
+    /// The same predicate on `f(value)`.
+    ///
+    /// # Errors
+    /// The first error of `f`.
+    pub fn try_map<W, E>(self, f: impl FnOnce(V) -> Result<W, E>) -> Result<Pred<W>, E> {
+        Ok(match self {
+            Pred::Eq(v) => Pred::Eq(f(v)?),
+            Pred::Ge(v) => Pred::Ge(f(v)?),
+            Pred::Gt(v) => Pred::Gt(f(v)?),
+            Pred::Le(v) => Pred::Le(f(v)?),
+            Pred::Lt(v) => Pred::Lt(f(v)?),
+            Pred::Prefix(t, d) => Pred::Prefix(t, d),
+        })
+    }
 }
 
 /// A range query: fixed leading components (the tuple prefix) and predicates
@@ -179,11 +373,12 @@ enum Pred<'a> {
 pub struct RangeQuery<'a> {
     format: Format,
     prefix: &'a [Component<'a>],
-    preds: Vec<Pred<'a>>,
+    preds: Vec<Pred<Component<'a>>>,
+    fields: Option<&'a [Field]>,
 }
 
 use crate::format::Format;
-use crate::value::{Component, Dir, Type, Value};
+use crate::value::{Component, Dir, Field, Type, Value};
 
 impl<'a> RangeQuery<'a> {
     /// A query over keys of `format`, with no prefix and no predicate
@@ -193,7 +388,30 @@ impl<'a> RangeQuery<'a> {
             format,
             prefix: &[],
             preds: Vec::new(),
+            fields: None,
         }
+    }
+
+    /// The key's schema: the prefix components and the predicates must
+    /// then be of their fields' types and directions, or
+    /// [`RangeQuery::build`] refuses the query naming both types. Without
+    /// a schema a bound's type is its component's own: `ge(Component::asc(5))`
+    /// is `>= 5_i32`, whose keys (tag `i`) are not those of an `i64` field
+    /// (tag `l`) — suffix the literals, or give the schema.
+    ///
+    /// ```
+    /// use lexikey::{range::RangeQuery, Component, Field, Format};
+    /// let schema = Field::parse_schema("str,i64")?;
+    /// let prefix = [Component::asc("population")];
+    /// let q = RangeQuery::new(Format::Hex).fields(&schema).prefix(&prefix);
+    /// let err = q.clone().ge(Component::asc(1_000_000)).build().unwrap_err();
+    /// assert_eq!(err.to_string(), "the ge predicate is an i32 (1000000), but field 2 of the schema is an i64");
+    /// assert!(q.ge(Component::asc(1_000_000_i64)).build().is_ok());
+    /// # Ok::<(), lexikey::ParseError>(())
+    /// ```
+    pub fn fields(mut self, fields: &'a [Field]) -> Self {
+        self.fields = Some(fields);
+        self
     }
 
     /// Sets the fixed leading components.
@@ -254,7 +472,13 @@ impl<'a> RangeQuery<'a> {
 
     /// Next component is a string (of direction `dir`) starting with `text`.
     pub fn str_prefix(mut self, text: &str, dir: Dir) -> Self {
-        self.preds.push(Pred::StrPrefix(text.to_string(), dir));
+        self.preds.push(Pred::Prefix(text.to_string(), dir));
+        self
+    }
+
+    /// Adds a predicate.
+    pub fn pred(mut self, p: Pred<Component<'a>>) -> Self {
+        self.preds.push(p);
         self
     }
 
@@ -265,6 +489,9 @@ impl<'a> RangeQuery<'a> {
     /// [`RangeError::Mismatch`] when predicates disagree on the component's
     /// type or direction.
     pub fn build(&self) -> Result<KeyRange, RangeError> {
+        if let Some(fields) = self.fields {
+            self.check_fields(fields)?;
+        }
         let f = self.format;
         let text = f.is_text();
         // X = the prefix's key (plus the separator in text formats): where
@@ -278,8 +505,7 @@ impl<'a> RangeQuery<'a> {
         // Bounds from the predicates; `None` = the prefix's own bound. Every
         // predicate's bounds lie inside the prefix range, so intersecting
         // keys alone is enough.
-        let mut start: Option<Vec<u8>> = None;
-        let mut end: Option<Vec<u8>> = None;
+        let mut b = Bounds::default();
         let mut field: Option<(Type, Dir)> = None;
         for p in &self.preds {
             let Some(p) = normalize(p) else {
@@ -289,7 +515,7 @@ impl<'a> RangeQuery<'a> {
                 Pred::Eq(c) | Pred::Ge(c) | Pred::Gt(c) | Pred::Le(c) | Pred::Lt(c) => {
                     (c.value.ty(), c.dir)
                 }
-                Pred::StrPrefix(_, d) => (Type::Str, *d),
+                Pred::Prefix(_, d) => (Type::Str, *d),
             };
             match field {
                 None => field = Some((ty, dir)),
@@ -303,17 +529,10 @@ impl<'a> RangeQuery<'a> {
                 }
             }
             let (lo, hi) = pred_bounds(f, &p, &x)?;
-            if let Some(lo) = lo {
-                if start.as_ref().is_none_or(|s| lo > *s) {
-                    start = Some(lo);
-                }
-            }
-            if let Some(hi) = hi {
-                if end.as_ref().is_none_or(|e| hi < *e) {
-                    end = Some(hi);
-                }
-            }
+            b.raise(lo);
+            b.lower(hi);
         }
+        let Bounds { start, end, .. } = b;
         // The prefix's own bounds where no predicate set one.
         let end = match end {
             Some(e) => Some(e),
@@ -334,11 +553,81 @@ impl<'a> RangeQuery<'a> {
     }
 }
 
+impl RangeQuery<'_> {
+    /// Refuses a prefix component or a predicate whose type or direction
+    /// is not its field's.
+    fn check_fields(&self, fields: &[Field]) -> Result<(), RangeError> {
+        let name = |ty: Type, dir: Dir| format!("{ty}{}", if dir.is_desc() { ".desc" } else { "" });
+        let article = |t: &str| {
+            if t.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            }
+        };
+        let field_name = |i: usize| {
+            let f = &fields[i];
+            let n = name(f.ty, f.dir);
+            format!("field {} of the schema is {} {n}", i + 1, article(&n))
+        };
+        for (i, c) in self.prefix.iter().enumerate() {
+            let Some(f) = fields.get(i) else {
+                return Err(RangeError::Mismatch(format!(
+                    "the prefix has {} components, but the schema has {} fields",
+                    self.prefix.len(),
+                    fields.len()
+                )));
+            };
+            if (c.value.ty(), c.dir) != (f.ty, f.dir) {
+                let n = name(c.value.ty(), c.dir);
+                return Err(RangeError::Mismatch(format!(
+                    "component {} is {} {n} ({}), but {}",
+                    i + 1,
+                    article(&n),
+                    crate::input::show_input(&crate::input::value_to_string(&c.value)),
+                    field_name(i)
+                )));
+            }
+        }
+        let next = self.prefix.len();
+        for p in &self.preds {
+            let Some(f) = fields.get(next) else {
+                return Err(RangeError::Mismatch(format!(
+                    "the schema has {} fields: no field after the prefix for the {} predicate",
+                    fields.len(),
+                    p.name()
+                )));
+            };
+            let (ty, dir, shown) = match p {
+                Pred::Prefix(t, d) => (Type::Str, *d, t.clone()),
+                Pred::Eq(c) | Pred::Ge(c) | Pred::Gt(c) | Pred::Le(c) | Pred::Lt(c) => {
+                    (c.value.ty(), c.dir, crate::input::value_to_string(&c.value))
+                }
+            };
+            if (ty, dir) != (f.ty, f.dir) {
+                let n = name(ty, dir);
+                return Err(RangeError::Mismatch(format!(
+                    "the {} predicate is {} {n} ({}), but {}",
+                    p.name(),
+                    article(&n),
+                    if shown.len() > 64 {
+                        crate::input::show_input(&shown)
+                    } else {
+                        shown
+                    },
+                    field_name(next)
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The key bounds of one predicate on the component that starts at `x`;
 /// `None` on a side = the prefix's own bound there.
-fn pred_bounds(f: Format, p: &Pred<'_>, x: &[u8]) -> Result<Bounds, RangeError> {
+fn pred_bounds(f: Format, p: &Pred<Component<'_>>, x: &[u8]) -> Result<Sides, RangeError> {
     let c = match p {
-        Pred::StrPrefix(text, dir) => {
+        Pred::Prefix(text, dir) => {
             let (lo, hi) = str_prefix_bounds(f, x, text, *dir);
             // An empty prefix adds nothing: the prefix's own start (in
             // binary, just above the bare prefix key).
@@ -375,7 +664,7 @@ fn pred_bounds(f: Format, p: &Pred<'_>, x: &[u8]) -> Result<Bounds, RangeError> 
         },
         (Pred::Le(_), false) | (Pred::Ge(_), true) => (None, at_end(&at)),
         (Pred::Lt(_), false) | (Pred::Gt(_), true) => (None, Some(at)),
-        (Pred::StrPrefix(..), _) => unreachable!("returned above"),
+        (Pred::Prefix(..), _) => unreachable!("returned above"),
     })
 }
 
@@ -383,7 +672,7 @@ fn pred_bounds(f: Format, p: &Pred<'_>, x: &[u8]) -> Result<Bounds, RangeError> 
 /// its neighbour (`> 5` → `>= 6`), so that a range with no value in it is
 /// detected as empty (`> i64::MAX`, `> 5 and < 6`) and bounds read as real
 /// keys. `None`: no value satisfies the predicate (`< ""` too).
-fn normalize<'a>(p: &Pred<'a>) -> Option<Pred<'a>> {
+fn normalize<'a>(p: &Pred<Component<'a>>) -> Option<Pred<Component<'a>>> {
     let with = |c: &Component<'a>, v: Value<'static>| Component {
         value: v,
         ..c.clone()

@@ -21,6 +21,17 @@
 //! printable ASCII, except that `raw`, `cql` and `sql` output carry text
 //! keys and table/column names as their own UTF-8 text.
 //!
+//! **What you see is what runs.** No output holds a control character (C0,
+//! DEL, C1) or a bidirectional formatting character (`U+061C`, `U+200E`,
+//! `U+200F`, `U+202A–U+202E`, `U+2066–U+2069`) raw, where a terminal would
+//! show a different command than the one that runs (the "trojan source"
+//! problem): dialects with an escape syntax escape them (Ruby and
+//! `redis-cli` `\xNN`, bash `$'\xNN'`, PostgreSQL `E'\u202E'`, hex in
+//! RocksDB notation, base64 in etcd JSON); CQL and `raw`, which have none,
+//! refuse such text keys ([`RenderError::UnrepresentableByte`],
+//! [`RenderError::UnrepresentableChar`]) and such names
+//! ([`RenderError::InvalidName`]).
+//!
 //! | dialect | output |
 //! |---|---|
 //! | [`raw`](Dialect::Raw) | `population#l80000000000F4240`<br>`population$` |
@@ -30,6 +41,7 @@
 //! | [`etcd`](Dialect::Etcd) | `etcdctl get 'population#l80000000000F4240' 'population$'`<br>`{"key":"cG9wdWxhdGlvbiNsODAwMDAwMDAwMDBGNDI0MA==","range_end":"cG9wdWxhdGlvbiQ="}` |
 //! | [`redis`](Dialect::Redis) | `ZRANGE t [population#l80000000000F4240 (population$ BYLEX` |
 //! | [`sql`](Dialect::Sql) | `SELECT k FROM t WHERE k >= 'population#l80000000000F4240' AND k < 'population$' ORDER BY k;` |
+//! | [`cbt`](Dialect::Cbt) | `cbt read t start='population#l80000000000F4240' end='population$'` |
 //!
 //! ```
 //! use lexikey::render::{render, Dialect, RenderOptions};
@@ -75,9 +87,13 @@ pub enum Dialect {
     /// printed as text, binary keys as lowercase hex; an unbounded side is an
     /// empty line.
     ///
-    /// Text keys must be UTF-8 without C0 control characters (`0x00–0x1F`),
-    /// so that each key is exactly one line; lexikey's text formats never
-    /// produce those. `limit` and `reversed` are ignored.
+    /// Text keys must be UTF-8 without control characters (C0 `0x00–0x1F`,
+    /// DEL, C1 `U+0080–U+009F`) and bidirectional formatting characters
+    /// (`U+061C`, `U+200E`, `U+200F`, `U+202A–U+202E`, `U+2066–U+2069`), so
+    /// that each key is exactly one line and shows as what it is; lexikey's
+    /// text formats never produce C0 controls, but pass the others through
+    /// from the values. Such a key is an error: print the keys as binary
+    /// (hex). `limit` and `reversed` are ignored.
     ///
     /// ```
     /// # use lexikey::render::{render, Dialect, RenderOptions};
@@ -113,6 +129,18 @@ pub enum Dialect {
     /// - the filters go in one `FILTER => "…"` string (HBase filter
     ///   language, `'` doubled), joined with `AND`.
     ///
+    /// **Filters with bytes that are not UTF-8.** hbase shells before
+    /// HBASE-15032 (0.98.0–0.98.16.1, 1.0.x, 1.1.x; reversed scans need
+    /// 0.98.0+) pass a `FILTER` string to HBase through a Java `String`:
+    /// bytes that are not UTF-8 become U+FFFD and the filter compares
+    /// against other bytes. Newer shells (0.98.17+, 1.2.0+, 2.x, 3.x) pass
+    /// `filter.to_java_bytes`, which is exact. So when the filter's bytes
+    /// are not valid UTF-8 (binary and `.desc` keys), the value is a Filter
+    /// object built from those bytes, which every shell passes on as it is:
+    /// `FILTER => org.apache.hadoop.hbase.filter.ParseFilter.new.parseFilterString("…".to_java_bytes)`.
+    /// A valid UTF-8 filter string means the same in both kinds of shell
+    /// and is printed as a plain string.
+    ///
     /// ```
     /// # use lexikey::render::{render, Dialect, RenderOptions};
     /// # use lexikey::KeyRange;
@@ -128,17 +156,29 @@ pub enum Dialect {
     ///         + r#"FILTER => "RowFilter(<, 'binary:b''\#{x}')", LIMIT => 10, REVERSED => true}"#
     ///         + "\n"
     /// );
+    /// let ff = KeyRange::new(None, Some(b"\xff".to_vec()))?;
+    /// assert_eq!(
+    ///     render(Dialect::Hbase, &ff, &RenderOptions::new().reversed(true))?,
+    ///     r#"scan 't', {STARTROW => "\xFF", FILTER => org.apache.hadoop.hbase.filter.ParseFilter.new"#
+    ///         .to_owned()
+    ///         + r#".parseFilterString("RowFilter(<, 'binary:\xFF')".to_java_bytes), REVERSED => true}"#
+    ///         + "\n"
+    /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     Hbase,
     /// One CQL statement:
     /// `SELECT * FROM t WHERE pk = ? AND ck >= … AND ck < … [ORDER BY ck DESC] [LIMIT n];`
     /// (an unbounded side's clause left out). The partition key stays a bind
-    /// marker `?`. Text keys are string literals (`'` doubled; must be UTF-8
-    /// without NUL), binary keys blob literals (`0x` + lowercase hex).
-    /// CQL string literals have no escapes, so a text key holding a line
-    /// break makes the statement span lines (lexikey's text formats never
-    /// produce one).
+    /// marker `?`. Text keys are string literals (`'` doubled), binary keys
+    /// blob literals (`0x` + lowercase hex). CQL string literals have no
+    /// escapes, so a text key must be UTF-8 without control characters
+    /// (C0, DEL, C1) or bidirectional formatting characters: a line break
+    /// would split the statement, and the others would show a different
+    /// statement than the one that runs. Such a key is an error
+    /// ([`RenderError::UnrepresentableByte`],
+    /// [`RenderError::UnrepresentableChar`]); lexikey's text formats never
+    /// produce C0 controls, but pass the others through from the values.
     ///
     /// Names come from [`RenderOptions::table`] (default `t`; `ks.t` names a
     /// keyspace), [`RenderOptions::partition_key`] (default `pk`) and
@@ -248,15 +288,19 @@ pub enum Dialect {
     /// `SELECT k FROM t WHERE k >= … AND k < … ORDER BY k [DESC] [LIMIT n];`
     /// (an unbounded side's clause left out, and `WHERE` when both are).
     ///
-    /// Text keys are string literals with `'` doubled (the
-    /// `standard_conforming_strings = on` syntax, PostgreSQL's default); a
-    /// key holding a backslash or a control character is written as an
-    /// escape string `E'…'` with `\\` and `\xNN`, which keeps the statement
-    /// on one line and means the same under either setting. Text keys must
-    /// be UTF-8 without NUL (`text` cannot hold NUL); the client encoding
-    /// must be UTF-8. The key column must be
-    /// `text COLLATE "C"` for byte order. Binary keys are
-    /// `'\x…'::bytea` (lowercase hex; `bytea` compares as bytes).
+    /// **Exact under `standard_conforming_strings` on and off.** Text keys
+    /// are string literals with `'` doubled (no backslash in them, so both
+    /// settings read them alike); a key holding a backslash, a control
+    /// character or a bidirectional formatting character is written as an
+    /// escape string `E'…'` (read the same under both settings) with `\\`,
+    /// `\xNN` for ASCII controls and `\uXXXX` for the others, which keeps
+    /// the statement on one line and shows every such character (`\u`
+    /// escapes need a UTF-8 server encoding before PostgreSQL 13). Text keys
+    /// must be UTF-8 without NUL (`text` cannot hold NUL); the client
+    /// encoding must be UTF-8. The key column must be `text COLLATE "C"`
+    /// for byte order. Binary keys are `decode('…', 'hex')` (lowercase hex;
+    /// `bytea` compares as bytes) — not `'\x…'::bytea`, whose backslash
+    /// is a string escape when the setting is off.
     /// Names: [`RenderOptions::table`] (default `t`; `s.t` names a schema)
     /// and [`RenderOptions::column`] (default `k`), bare when lowercase
     /// `[a-z_][a-z0-9_]*` and not a keyword, else double-quoted.
@@ -267,16 +311,54 @@ pub enum Dialect {
     /// let r = KeyRange::new(Some(b"\x01\xff".to_vec()), Some(b"\x02".to_vec()))?;
     /// assert_eq!(
     ///     render(Dialect::Sql, &r, &RenderOptions::new().table("keys"))?,
-    ///     "SELECT k FROM keys WHERE k >= '\\x01ff'::bytea AND k < '\\x02'::bytea ORDER BY k;\n"
+    ///     "SELECT k FROM keys WHERE k >= decode('01ff', 'hex') AND k < decode('02', 'hex') ORDER BY k;\n"
+    /// );
+    /// let rlo = KeyRange::new(Some("a\u{202E}b".into()), None)?;
+    /// assert_eq!(
+    ///     render(Dialect::Sql, &rlo, &RenderOptions::new().text(true))?,
+    ///     "SELECT k FROM t WHERE k >= E'a\\u202Eb' ORDER BY k;\n"
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     Sql,
+    /// One `cbt` command line (Cloud Bigtable's CLI; paste it into bash):
+    /// `cbt [-project P -instance I] read TABLE start=… end=… [count=n]
+    /// [reversed=true]` (an unbounded side left out). When the range is
+    /// exactly the keys that start with a prefix `P` — `[P, prefix_end(P))`,
+    /// which `cbt` computes exactly, trailing `0xFF` bytes included — it is
+    /// `prefix=P` instead. `-project`/`-instance` are written only when
+    /// [`RenderOptions::project`]/[`RenderOptions::instance`] are set;
+    /// otherwise `cbt` takes them from `~/.cbtrc`, as its docs suggest. The
+    /// table is [`RenderOptions::table`] (default `t`).
+    ///
+    /// `cbt` takes a row key as the raw bytes of its argument (no escapes
+    /// of its own), so every argument is quoted for bash by [`shell_quote`]
+    /// (`start='…'`, or `start=$'\xNN…'` for bytes outside printable
+    /// ASCII): exact in bash, zsh and ksh, not POSIX `sh`. **A key holding
+    /// a NUL byte cannot be passed** (no command-line argument can hold
+    /// one): that is [`RenderError::NulArgument`], naming what to use
+    /// instead. With `BIGTABLE_EMULATOR_HOST` set, `cbt` reads the
+    /// emulator.
+    ///
+    /// ```
+    /// # use lexikey::render::{render, Dialect, RenderOptions};
+    /// # use lexikey::KeyRange;
+    /// let r = KeyRange::prefix(b"\x01\xFF");
+    /// assert_eq!(render(Dialect::Cbt, &r, &RenderOptions::new())?, "cbt read t prefix=$'\\x01\\xFF'\n");
+    /// let r = KeyRange::new(Some(b"a=b".to_vec()), Some(b"it's".to_vec()))?;
+    /// let o = RenderOptions::new().table("events").project("my-proj").instance("prod").limit(10);
+    /// assert_eq!(
+    ///     render(Dialect::Cbt, &r, &o)?,
+    ///     "cbt -project my-proj -instance prod read events start='a=b' end='it'\\''s' count=10\n"
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    Cbt,
 }
 
 impl Dialect {
     /// Every dialect, in the order the CLI lists them.
-    pub const ALL: [Dialect; 7] = [
+    pub const ALL: [Dialect; 8] = [
         Dialect::Raw,
         Dialect::Hbase,
         Dialect::Cql,
@@ -284,9 +366,11 @@ impl Dialect {
         Dialect::Etcd,
         Dialect::Redis,
         Dialect::Sql,
+        Dialect::Cbt,
     ];
 
-    /// The CLI name: `raw`, `hbase`, `cql`, `rocksdb`, `etcd`, `redis`, `sql`.
+    /// The CLI name: `raw`, `hbase`, `cql`, `rocksdb`, `etcd`, `redis`,
+    /// `sql`, `cbt`.
     ///
     /// ```
     /// use lexikey::render::Dialect;
@@ -303,6 +387,7 @@ impl Dialect {
             Dialect::Etcd => "etcd",
             Dialect::Redis => "redis",
             Dialect::Sql => "sql",
+            Dialect::Cbt => "cbt",
         }
     }
 
@@ -380,6 +465,12 @@ pub struct RenderOptions {
     /// The key column: CQL clustering column (default `ck`) or SQL column
     /// (default `k`).
     pub column: Option<String>,
+    /// The Google Cloud project (`cbt -project`); unset: `cbt` reads it
+    /// from `~/.cbtrc`.
+    pub project: Option<String>,
+    /// The Bigtable instance (`cbt -instance`); unset: `cbt` reads it from
+    /// `~/.cbtrc`.
+    pub instance: Option<String>,
 }
 
 impl RenderOptions {
@@ -423,6 +514,18 @@ impl RenderOptions {
         self.column = Some(name.into());
         self
     }
+
+    /// Sets [`RenderOptions::project`].
+    pub fn project(mut self, name: impl Into<String>) -> RenderOptions {
+        self.project = Some(name.into());
+        self
+    }
+
+    /// Sets [`RenderOptions::instance`].
+    pub fn instance(mut self, name: impl Into<String>) -> RenderOptions {
+        self.instance = Some(name.into());
+        self
+    }
 }
 
 /// Which bound of the range a key is.
@@ -452,7 +555,7 @@ pub enum RenderError {
     Empty(#[from] EmptyRange),
     /// [`Dialect::parse`] got a name it does not know.
     #[error(
-        "unknown dialect {name:?}: expected one of raw, hbase, cql, rocksdb, etcd, redis, sql"
+        "unknown dialect {name:?}: expected one of raw, hbase, cql, rocksdb, etcd, redis, sql, cbt"
     )]
     UnknownDialect {
         /// The name given.
@@ -468,8 +571,9 @@ pub enum RenderError {
         /// Offset of the first byte of the invalid sequence.
         offset: usize,
     },
-    /// A text key holds a byte the dialect's text cannot carry (NUL in CQL
-    /// and SQL, a control character in raw output).
+    /// A text key holds a byte the dialect's text cannot carry: NUL in SQL
+    /// (`text` cannot hold it); an ASCII control character (`0x00–0x1F`,
+    /// `0x7F`) in CQL and raw output, which have no escape syntax.
     #[error("the {side} key holds byte {byte:#04x} at byte {offset}, which {dialect} text cannot hold; render the keys as binary")]
     UnrepresentableByte {
         /// The dialect.
@@ -481,11 +585,51 @@ pub enum RenderError {
         /// The byte.
         byte: u8,
     },
+    /// A text key holds a character that a terminal does not show as
+    /// itself — a C1 control (`U+0080–U+009F`) or a bidirectional
+    /// formatting character (`U+061C`, `U+200E`, `U+200F`,
+    /// `U+202A–U+202E`, `U+2066–U+2069`) — and the dialect's text has no
+    /// escape for it (CQL string literals, raw lines). Printed raw, the
+    /// visible command would differ from the one that runs ("trojan
+    /// source"); dialects with an escape syntax escape it instead.
+    #[error(
+        "the {side} key holds U+{:04X} at byte {offset}, a control or bidirectional formatting character \
+         that {dialect} text has no escape for (printed raw, a terminal would show something other than \
+         what runs); render the keys as binary",
+        u32::from(*.ch)
+    )]
+    UnrepresentableChar {
+        /// The dialect.
+        dialect: Dialect,
+        /// Which key.
+        side: Side,
+        /// Offset of the character's first byte.
+        offset: usize,
+        /// The character.
+        ch: char,
+    },
+    /// A key holds a NUL byte and the dialect passes keys as command-line
+    /// arguments, which cannot hold one (`cbt`).
+    #[error(
+        "the {side} key holds byte 0x00 at byte {offset}, and {dialect} takes keys as command-line \
+         arguments, which cannot hold a NUL byte: read this range with a Bigtable client library \
+         instead (a RowRange of these bytes; --for raw prints them in hex)"
+    )]
+    NulArgument {
+        /// The dialect.
+        dialect: Dialect,
+        /// Which key.
+        side: Side,
+        /// Offset of the NUL byte.
+        offset: usize,
+    },
     /// A table or column name that cannot be written: empty, or with a
-    /// control character (`0x00–0x1F`, `0x7F`).
+    /// control character (`0x00–0x1F`, `0x7F–0x9F`) or a bidirectional
+    /// formatting character (names are printed as themselves, so such a
+    /// character would hide what the statement names).
     #[error("invalid {what} name {name:?}: {reason}")]
     InvalidName {
-        /// `table`, `partition key` or `column`.
+        /// `table`, `partition key`, `column`, `project` or `instance`.
         what: &'static str,
         /// The name given.
         name: String,
@@ -505,10 +649,11 @@ pub enum RenderError {
 ///
 /// # Errors
 /// - [`RenderError::Empty`]: the range holds no key;
-/// - [`RenderError::NotUtf8`], [`RenderError::UnrepresentableByte`]: with
-///   `text` set, a key that the dialect's text syntax cannot carry;
+/// - [`RenderError::NotUtf8`], [`RenderError::UnrepresentableByte`],
+///   [`RenderError::UnrepresentableChar`]: with `text` set, a key that the
+///   dialect's text syntax cannot carry, or cannot show as itself;
 /// - [`RenderError::InvalidName`]: an empty name, or one with a control
-///   character;
+///   character or a bidirectional formatting character;
 /// - [`RenderError::InvalidLimit`]: a limit of 0 or above `i32::MAX`.
 ///
 /// ```
@@ -581,6 +726,7 @@ fn render_unchecked(
         Dialect::Etcd => etcd(&b, opts, out),
         Dialect::Redis => redis(&b, opts, out),
         Dialect::Sql => sql(&b, opts, out),
+        Dialect::Cbt => cbt(&b, opts, out),
     }
 }
 
@@ -604,8 +750,10 @@ fn name<'o>(
     let name = value.as_deref().unwrap_or(default);
     let reason = if name.is_empty() {
         "a name cannot be empty"
-    } else if name.bytes().any(|b| b < 0x20 || b == 0x7F) {
+    } else if name.chars().any(char::is_control) {
         "a name cannot hold a control character"
+    } else if name.chars().any(is_hidden) {
+        "a name cannot hold a bidirectional formatting character"
     } else {
         return Ok(name);
     };
@@ -616,24 +764,55 @@ fn name<'o>(
     })
 }
 
-/// `key` as text for `dialect`: valid UTF-8 without the bytes `forbidden` names.
-fn text_key(
-    dialect: Dialect,
-    side: Side,
-    key: &[u8],
-    forbidden: impl Fn(u8) -> bool,
-) -> Result<&str, RenderError> {
+/// Whether a terminal shows `c` as something other than itself: a control
+/// character (Unicode category Cc: C0 `U+0000–U+001F`, DEL, C1
+/// `U+0080–U+009F`) or a bidirectional formatting character (the marks
+/// ALM `U+061C`, LRM `U+200E`, RLM `U+200F`; the embeddings and overrides
+/// LRE, RLE, PDF, LRO, RLO `U+202A–U+202E`; the isolates LRI, RLI, FSI, PDI
+/// `U+2066–U+2069`), the characters of the "trojan source" attacks
+/// (CVE-2021-42574). No rendered output holds one raw.
+fn is_hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// What a dialect's text literal cannot hold raw.
+#[derive(Clone, Copy)]
+enum Refuse {
+    /// NUL only (SQL: escape strings carry every other character).
+    Nul,
+    /// Every character of [`is_hidden`] (CQL literals and raw lines have no
+    /// escapes).
+    Hidden,
+}
+
+/// `key` as text for `dialect`: valid UTF-8, and without what `refuse`
+/// names (the first such character is the error).
+fn text_key(dialect: Dialect, side: Side, key: &[u8], refuse: Refuse) -> Result<&str, RenderError> {
     let s = std::str::from_utf8(key).map_err(|e| RenderError::NotUtf8 {
         dialect,
         side,
         offset: e.valid_up_to(),
     })?;
-    match key.iter().position(|&b| forbidden(b)) {
-        Some(offset) => Err(RenderError::UnrepresentableByte {
+    let bad = |c: char| match refuse {
+        Refuse::Nul => c == '\0',
+        Refuse::Hidden => is_hidden(c),
+    };
+    match s.char_indices().find(|&(_, c)| bad(c)) {
+        Some((offset, c)) if c.is_ascii() => Err(RenderError::UnrepresentableByte {
             dialect,
             side,
             offset,
-            byte: key[offset],
+            byte: c as u8,
+        }),
+        Some((offset, ch)) => Err(RenderError::UnrepresentableChar {
+            dialect,
+            side,
+            offset,
+            ch,
         }),
         None => Ok(s),
     }
@@ -667,7 +846,7 @@ fn raw(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), Render
     for (side, key) in b.sides() {
         if let Some(key) = key {
             if o.text {
-                out.push_str(text_key(Dialect::Raw, side, key, |b| b < 0x20)?);
+                out.push_str(text_key(Dialect::Raw, side, key, Refuse::Hidden)?);
             } else {
                 hex_into(key, out);
             }
@@ -720,6 +899,26 @@ fn ruby_into(bytes: &[u8], out: &mut String) {
     }
     out.push('"');
 }
+
+/// The Java call that turns a filter-language string's bytes into a Filter
+/// object in the hbase shell (see [`Dialect::Hbase`], "Filters with bytes
+/// that are not UTF-8").
+///
+/// Facts (apache/hbase, `hbase-shell/src/main/ruby/hbase/table.rb`):
+/// - A `FILTER => String` is parsed by
+///   `ParseFilter.new.parseFilterString(filter)` — the `String` overload,
+///   so JRuby first decodes the Ruby string into a `java.lang.String` as
+///   UTF-8, with U+FFFD for bytes that are not UTF-8, and `ParseFilter`
+///   re-encodes it with `Bytes.toBytes` — in every release before
+///   HBASE-15032: 0.94.x, 0.96.x, 0.98.0–0.98.16.1, 1.0.x, 1.1.x.
+/// - HBASE-15032 ("hbase shell scan filter string assumes UTF-8 encoding",
+///   commits e15c48ed2cf on master and a6eea24f711 on branch-1 (2015-12-24),
+///   ae1fc1d5cda on branch-1.2, b32568a8aec on 0.98 (2016-01-04)) passes
+///   `filter.to_java_bytes` instead: 0.98.17+, 1.2.0+, 1.3.0+, 2.x, 3.x.
+/// - A FILTER that is not a `String` goes to `scan.setFilter(filter)`
+///   unchanged in every release, and `ParseFilter#parseFilterString(byte[])`
+///   is public in every release (0.94.27 on), so this call is exact in all.
+const HBASE_PARSE_FILTER: &str = "org.apache.hadoop.hbase.filter.ParseFilter.new.parseFilterString";
 
 /// A byte-string argument of HBase's filter language: `'…'` with `'` doubled.
 fn filter_arg(bytes: &[u8], out: &mut Vec<u8>) {
@@ -783,7 +982,20 @@ fn hbase(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), Rend
             }
         }
         if !filters.is_empty() {
-            opts.push(("FILTER", ruby_literal(&filters.join(&b" AND "[..]))));
+            let filter = filters.join(&b" AND "[..]);
+            let literal = ruby_literal(&filter);
+            if std::str::from_utf8(&filter).is_ok() {
+                opts.push(("FILTER", literal));
+            } else {
+                // Not valid UTF-8: a FILTER *string* would be decoded into a
+                // Java String by the shells before HBASE-15032, turning
+                // these bytes into U+FFFD. A Filter object parsed from the
+                // string's own bytes is exact in every shell.
+                opts.push((
+                    "FILTER",
+                    format!("{HBASE_PARSE_FILTER}({literal}.to_java_bytes)"),
+                ));
+            }
         }
     }
     if let Some(limit) = o.limit {
@@ -1172,7 +1384,7 @@ fn cql(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), Render
         cql_ident(ck, out);
         out.push_str(op);
         if o.text {
-            let s = text_key(Dialect::Cql, side, key, |b| b == 0)?;
+            let s = text_key(Dialect::Cql, side, key, Refuse::Hidden)?;
             out.push('\'');
             out.push_str(&s.replace('\'', "''"));
             out.push('\'');
@@ -1208,12 +1420,15 @@ fn sql(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), Render
         sql_ident(k, out);
         out.push_str(op);
         if o.text {
-            let s = text_key(Dialect::Sql, side, key, |b| b == 0)?;
+            let s = text_key(Dialect::Sql, side, key, Refuse::Nul)?;
             sql_text_literal(s, out);
         } else {
-            out.push_str("'\\x");
+            // Not `'\x…'::bytea`: with standard_conforming_strings off the
+            // backslash starts a string escape. `decode` reads plain hex
+            // digits, the same under either setting.
+            out.push_str("decode('");
             hex_into(key, out);
-            out.push_str("'::bytea");
+            out.push_str("', 'hex')");
         }
     }
     out.push_str(" ORDER BY ");
@@ -1229,18 +1444,25 @@ fn sql(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), Render
 }
 
 /// A PostgreSQL text literal. Plain `'…'` (with `''`) when the text has no
-/// backslash and no control character; otherwise an escape string `E'…'`
-/// with `\\`, `''` and `\xNN` for control characters, which keeps the
-/// statement on one line and means the same whatever
-/// `standard_conforming_strings` says.
+/// backslash and no character of [`is_hidden`]; otherwise an escape string
+/// `E'…'` with `\\`, `''`, `\xNN` for ASCII control characters and
+/// `\uXXXX` for the others (C1 controls, bidirectional formatting
+/// characters), which keeps the statement on one line, shows every such
+/// character, and means the same whatever `standard_conforming_strings`
+/// says (`E'…'` always reads escapes; `U&'…'` would be refused with the
+/// setting off).
 fn sql_text_literal(s: &str, out: &mut String) {
-    let escape = s.bytes().any(|b| b == b'\\' || b < 0x20 || b == 0x7F);
+    let escape = s.chars().any(|c| c == '\\' || is_hidden(c));
     out.push_str(if escape { "E'" } else { "'" });
     for c in s.chars() {
         match c {
             '\'' => out.push_str("''"),
             '\\' if escape => out.push_str("\\\\"),
-            '\0'..='\x1F' | '\x7F' if escape => push_x_escape(c as u8, out),
+            _ if c.is_ascii() && is_hidden(c) => push_x_escape(c as u8, out),
+            // Only in escape strings: hidden characters force `E'…'`.
+            _ if is_hidden(c) => {
+                let _ = write!(out, "\\u{:04X}", u32::from(c));
+            }
             _ => out.push(c),
         }
     }
@@ -1401,6 +1623,78 @@ fn etcd(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), Rende
         out.push_str(",\"sort_order\":\"DESCEND\",\"sort_target\":\"KEY\"");
     }
     out.push_str("}\n");
+    Ok(())
+}
+
+// ---------------------------------------------------------------- cbt
+
+/// A name as one bash word: bare when it is made of `A-Z a-z 0-9 _ . - :`
+/// (Bigtable's table, project and instance names are), else quoted.
+fn shell_word(name: &str) -> String {
+    if !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b':'))
+    {
+        name.to_string()
+    } else {
+        // Names hold no NUL (checked by `name`), so quoting cannot fail.
+        shell_quote(name.as_bytes()).unwrap_or_default()
+    }
+}
+
+fn cbt(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), RenderError> {
+    for (side, key) in b.sides() {
+        if let Some(offset) = key.and_then(|k| k.iter().position(|&c| c == 0)) {
+            return Err(RenderError::NulArgument {
+                dialect: Dialect::Cbt,
+                side,
+                offset,
+            });
+        }
+    }
+    let table = name(&o.table, "t", "table")?;
+    out.push_str("cbt");
+    if o.project.is_some() {
+        let _ = write!(
+            out,
+            " -project {}",
+            shell_word(name(&o.project, "", "project")?)
+        );
+    }
+    if o.instance.is_some() {
+        let _ = write!(
+            out,
+            " -instance {}",
+            shell_word(name(&o.instance, "", "instance")?)
+        );
+    }
+    let _ = write!(out, " read {}", shell_word(table));
+    let mut arg = |what: &str, key: &[u8]| {
+        let _ = write!(out, " {what}=");
+        // No NUL here (checked above), so quoting cannot fail.
+        out.push_str(&shell_quote(key).unwrap_or_default());
+    };
+    match (b.start, b.end) {
+        // cbt's prefix= is [P, the prefix end of P): exact, trailing 0xFF
+        // bytes dropped before the increment (and no end for all-0xFF P).
+        (Some(p), end) if end == crate::range::prefix_end(p).as_deref() => arg("prefix", p),
+        (start, end) => {
+            if let Some(s) = start {
+                arg("start", s);
+            }
+            if let Some(e) = end {
+                arg("end", e);
+            }
+        }
+    }
+    if let Some(limit) = o.limit {
+        let _ = write!(out, " count={limit}");
+    }
+    if o.reversed {
+        out.push_str(" reversed=true");
+    }
+    out.push('\n');
     Ok(())
 }
 

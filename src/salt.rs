@@ -120,6 +120,7 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::fmt;
 
+use crate::bytes::UPPER_HEX;
 use crate::error::DecodeError;
 use crate::format::Format;
 use crate::interop::phoenix;
@@ -189,7 +190,6 @@ pub struct Salter {
 
 /// The text salt's separator (the component separator).
 const TEXT_SEP: u8 = crate::text::SEP;
-const UPPER_HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 /// The fast hash, steps 1 and 2 of [`SaltMode::Fast`].
 fn fast_hash(key: &[u8]) -> u64 {
@@ -409,20 +409,7 @@ impl Salter {
     /// # Panics
     /// If `bucket >= buckets()`.
     pub fn bucket_range(&self, bucket: u8, logical: &KeyRange) -> KeyRange {
-        let salt = self.salt(bucket);
-        let with = |k: &[u8]| {
-            let mut v = salt.clone();
-            v.extend_from_slice(k);
-            v
-        };
-        KeyRange {
-            start: Some(logical.start.as_deref().map_or_else(|| salt.clone(), with)),
-            end: logical
-                .end
-                .as_deref()
-                .map(with)
-                .or_else(|| prefix_end(&salt)),
-        }
+        salted_range(&self.salt(bucket), logical)
     }
 
     /// One physical range per bucket, in bucket order (index = bucket), that
@@ -634,4 +621,34 @@ where
     I: Iterator<Item = (Vec<u8>, V)>,
 {
     MergeSorted::new(scans, salt_len, true)
+}
+
+/// The physical range of one salt bucket: the keys of `logical` with
+/// `salt` in front, `[salt ‖ start, salt ‖ end)`; an unbounded start is
+/// `salt` itself and an unbounded end the end of the bucket
+/// (`prefix_end(salt)`). The one bucket range of every salted key layout
+/// ([`Salter::bucket_range`], Phoenix's `SALT_BUCKETS` in
+/// [`crate::profile::ProfileRange`]).
+///
+/// ```
+/// use lexikey::{salt::salted_range, KeyRange};
+/// let r = salted_range(&[7], &KeyRange::prefix(b"us"));
+/// assert_eq!(format!("{r:?}"), r"[\x07us, \x07ut)");
+/// assert_eq!(salted_range(&[0xFF], &KeyRange::all()).end, None);
+/// ```
+pub fn salted_range(salt: &[u8], logical: &KeyRange) -> KeyRange {
+    let with = |k: &[u8]| {
+        let mut v = Vec::with_capacity(salt.len() + k.len());
+        v.extend_from_slice(salt);
+        v.extend_from_slice(k);
+        v
+    };
+    KeyRange {
+        start: Some(logical.start.as_deref().map_or_else(|| salt.to_vec(), with)),
+        end: logical
+            .end
+            .as_deref()
+            .map(with)
+            .or_else(|| prefix_end(salt)),
+    }
 }

@@ -76,6 +76,32 @@ pub trait Store: Send + Sync {
     /// Up to `limit` entries of `range`, in key order.
     fn scan(&self, range: &KeyRange, limit: usize) -> Result<Vec<Entry>, StoreError>;
 
+    /// The smallest key of each of `ranges`, in their order: what
+    /// [`Store::first_key`] returns for each (so exactly `ranges.len()`
+    /// answers). A salted allocator asks this before every insert, one
+    /// range per salt bucket ([`crate::alloc`]).
+    ///
+    /// The default asks one range after the other. Adapters that can ask
+    /// for all of them at once override it — one pipeline, one read-only
+    /// transaction, one query: one round trip instead of N. The answers
+    /// need not come from one snapshot (the default's do not).
+    ///
+    /// ```
+    /// use lexikey::{store::{MemStore, Store}, KeyRange};
+    /// let s = MemStore::new();
+    /// s.put_if_absent(b"a2", b"")?;
+    /// s.put_if_absent(b"b7", b"")?;
+    /// let firsts = s.first_keys(&[KeyRange::prefix(b"b"), KeyRange::prefix(b"c"), KeyRange::prefix(b"a")])?;
+    /// assert_eq!(firsts, [Some(b"b7".to_vec()), None, Some(b"a2".to_vec())]);
+    /// # Ok::<(), lexikey::store::StoreError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The store's; an adapter fails the whole call if any range fails.
+    fn first_keys(&self, ranges: &[KeyRange]) -> Result<Vec<Option<Vec<u8>>>, StoreError> {
+        ranges.iter().map(|r| self.first_key(r)).collect()
+    }
+
     /// Removes `key`; returns whether it existed.
     fn delete(&self, key: &[u8]) -> Result<bool, StoreError>;
 }
@@ -100,6 +126,9 @@ impl<S: Store + ?Sized> Store for std::sync::Arc<S> {
     }
     fn scan(&self, range: &KeyRange, limit: usize) -> Result<Vec<Entry>, StoreError> {
         (**self).scan(range, limit)
+    }
+    fn first_keys(&self, ranges: &[KeyRange]) -> Result<Vec<Option<Vec<u8>>>, StoreError> {
+        (**self).first_keys(ranges)
     }
     fn delete(&self, key: &[u8]) -> Result<bool, StoreError> {
         (**self).delete(key)
@@ -198,6 +227,22 @@ impl Store for MemStore {
             .range::<[u8], _>(btree_bounds(range))
             .take(limit)
             .map(|(k, v)| (k.clone(), v.clone()))
+            .collect())
+    }
+
+    /// All ranges under one lock: one snapshot.
+    fn first_keys(&self, ranges: &[KeyRange]) -> Result<Vec<Option<Vec<u8>>>, StoreError> {
+        let m = self.lock();
+        Ok(ranges
+            .iter()
+            .map(|r| {
+                if r.is_empty() {
+                    return None;
+                }
+                m.range::<[u8], _>(btree_bounds(r))
+                    .next()
+                    .map(|(k, _)| k.clone())
+            })
             .collect())
     }
 

@@ -23,8 +23,9 @@
 
 use std::borrow::Cow;
 
+use crate::bytes::{upper_hex_value, UPPER_HEX};
 use crate::error::DecodeError;
-use crate::value::{Component, Dir, Field, Type, Value, CANONICAL_NAN_F64};
+use crate::value::{f64_from_order_bits, f64_order_bits, Component, Dir, Field, Type, Value};
 
 /// The component separator of text keys.
 pub const SEP: u8 = b'#';
@@ -34,8 +35,6 @@ pub const SEP_END: u8 = b'$';
 pub const ESC: u8 = b'%';
 /// The terminator of descending variable-length components.
 pub const DESC_END: u8 = b'~';
-
-pub(crate) const UPPER_HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 /// Whether byte `b` must be escaped in an ascending string component.
 #[inline]
@@ -175,15 +174,6 @@ pub(crate) fn escape_into(s: &[u8], out: &mut Vec<u8>) {
     }
 }
 
-#[inline]
-pub(crate) fn upper_hex_val(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
-}
-
 /// Bounds of the ascending string part of a text key that starts at
 /// `pos`: `(first, end)`, where `first` is the first byte that needs
 /// unescaping (`== end` when none does) and `end` the index of the next `#`
@@ -260,7 +250,7 @@ pub(crate) fn unescape(input: &[u8]) -> Result<Cow<'_, str>, DecodeError> {
 fn escaped_byte(s: &[u8], i: usize) -> Option<u8> {
     let (&h, &l) = (s.get(i + 1)?, s.get(i + 2)?);
     // `h` is `0`, `1` or `2`; `l` any digit, at most `5` after a `2`.
-    let l = upper_hex_val(l)?;
+    let l = upper_hex_value(l)?;
     let v = h.wrapping_sub(b'0').checked_mul(16)?.checked_add(l)?;
     (h <= b'2' && needs_escape(v)).then_some(v)
 }
@@ -327,12 +317,12 @@ fn unescape_reference(input: &[u8]) -> Result<Cow<'_, str>, DecodeError> {
                 offset: input.len(),
                 expected: "two hex digits after '%'",
             })?;
-            let hv = upper_hex_val(h).ok_or(DecodeError::InvalidSymbol {
+            let hv = upper_hex_value(h).ok_or(DecodeError::InvalidSymbol {
                 offset: i + 1,
                 found: h,
                 expected: "uppercase hex digit after '%'",
             })?;
-            let lv = upper_hex_val(l).ok_or(DecodeError::InvalidSymbol {
+            let lv = upper_hex_value(l).ok_or(DecodeError::InvalidSymbol {
                 offset: i + 2,
                 found: l,
                 expected: "uppercase hex digit after '%'",
@@ -480,31 +470,6 @@ pub(crate) trait Body {
     }
     /// The body length of `n` bytes.
     fn encoded_len(n: usize) -> usize;
-}
-
-/// [`crate::value::f64_order_bits`] without a branch on the sign (random
-/// signs would mispredict): XOR with `1 << 63` when the sign is clear, with
-/// all ones when it is set.
-#[inline(always)]
-pub(crate) fn f64_order_bits(v: f64) -> u64 {
-    let bits = if v.is_nan() {
-        CANONICAL_NAN_F64
-    } else {
-        v.to_bits()
-    };
-    bits ^ (((bits as i64 >> 63) as u64) | 1 << 63)
-}
-
-/// [`crate::value::f64_from_order_bits`] without a branch on the sign;
-/// `None` for a NaN other than the canonical one.
-#[inline(always)]
-pub(crate) fn f64_from_order_bits(b: u64) -> Option<f64> {
-    let bits = b ^ ((b >> 63).wrapping_sub(1) | 1 << 63);
-    let v = f64::from_bits(bits);
-    if v.is_nan() && bits != CANONICAL_NAN_F64 {
-        return None;
-    }
-    Some(v)
 }
 
 /// The order bits of an 8-byte fixed-width value.
@@ -844,37 +809,6 @@ mod tests {
                     }
                 }
             }
-        }
-    }
-
-    #[test]
-    fn branch_free_float_transform_matches_value_module() {
-        use crate::value;
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let specials = [
-            0.0,
-            -0.0,
-            1.0,
-            -1.0,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::NAN,
-            -f64::NAN,
-            5e-324,
-        ];
-        for i in 0..100_000u64 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let v = if (i as usize) < specials.len() {
-                specials[i as usize]
-            } else {
-                f64::from_bits(x)
-            };
-            assert_eq!(super::f64_order_bits(v), value::f64_order_bits(v));
-            let a = super::f64_from_order_bits(x).map(f64::to_bits);
-            let b = value::f64_from_order_bits(x).map(f64::to_bits);
-            assert_eq!(a, b, "{x:#x}");
         }
     }
 

@@ -435,13 +435,16 @@ fn put(buf: &mut [u8; 16], src: &[u8]) -> usize {
     src.len()
 }
 
-/// The canonical NaN of `f64`, the only NaN a key holds.
-pub const CANONICAL_NAN_F64: u64 = 0x7FF8_0000_0000_0000;
 /// The canonical NaN of `f32`.
-pub const CANONICAL_NAN_F32: u32 = 0x7FC0_0000;
+pub use crate::order::CANONICAL_NAN_F32;
+/// The canonical NaN of `f64`, the only NaN a key holds.
+pub use crate::order::CANONICAL_NAN_F64;
+
+use crate::order::NanRule;
 
 /// The order-preserving bits of an `f64`: sign clear → flip the sign bit;
-/// sign set → flip all bits. Every NaN maps to the canonical NaN first.
+/// sign set → flip all bits. Every NaN maps to the canonical NaN first
+/// ([`crate::order::f64_to_order`] with [`NanRule::Canonical`]).
 ///
 /// ```
 /// use lexikey::value::f64_order_bits;
@@ -450,55 +453,27 @@ pub const CANONICAL_NAN_F32: u32 = 0x7FC0_0000;
 /// assert!(f64_order_bits(-0.0) < f64_order_bits(0.0));
 /// assert!(f64_order_bits(f64::INFINITY) < f64_order_bits(f64::NAN));
 /// ```
-#[inline]
+#[inline(always)]
 pub fn f64_order_bits(v: f64) -> u64 {
-    let bits = if v.is_nan() {
-        CANONICAL_NAN_F64
-    } else {
-        v.to_bits()
-    };
-    if bits >> 63 == 0 {
-        bits ^ (1 << 63)
-    } else {
-        !bits
-    }
+    crate::order::f64_to_order(v, NanRule::Canonical)
 }
 
 /// Inverse of [`f64_order_bits`]; `None` for a non-canonical NaN.
-#[inline]
+#[inline(always)]
 pub fn f64_from_order_bits(b: u64) -> Option<f64> {
-    let bits = if b >> 63 == 1 { b ^ (1 << 63) } else { !b };
-    let v = f64::from_bits(bits);
-    if v.is_nan() && bits != CANONICAL_NAN_F64 {
-        return None;
-    }
-    Some(v)
+    crate::order::f64_from_order(b, NanRule::Canonical)
 }
 
 /// The order-preserving bits of an `f32` (see [`f64_order_bits`]).
-#[inline]
+#[inline(always)]
 pub fn f32_order_bits(v: f32) -> u32 {
-    let bits = if v.is_nan() {
-        CANONICAL_NAN_F32
-    } else {
-        v.to_bits()
-    };
-    if bits >> 31 == 0 {
-        bits ^ (1 << 31)
-    } else {
-        !bits
-    }
+    crate::order::f32_to_order(v, NanRule::Canonical)
 }
 
 /// Inverse of [`f32_order_bits`]; `None` for a non-canonical NaN.
-#[inline]
+#[inline(always)]
 pub fn f32_from_order_bits(b: u32) -> Option<f32> {
-    let bits = if b >> 31 == 1 { b ^ (1 << 31) } else { !b };
-    let v = f32::from_bits(bits);
-    if v.is_nan() && bits != CANONICAL_NAN_F32 {
-        return None;
-    }
-    Some(v)
+    crate::order::f32_from_order(b, NanRule::Canonical)
 }
 
 impl Ord for Value<'_> {

@@ -13,21 +13,31 @@
 //!   also parsed by a port of `sdssplitargs`.
 //! - CQL / PostgreSQL: lexers written from each language's literal rules.
 //! - etcd JSON: base64 decoded back by an independent decoder.
+//! - cbt: the rendered lines are run by `bash` with a stub `cbt` that prints
+//!   its arguments; they are read the way cbt reads them (`key=value`
+//!   split at the first `=`, `prefix=P` as Go's `PrefixRange(P)`, written
+//!   here from its rules). The real `cbt` runs them against the Bigtable
+//!   emulator in `stores/tests/bigtable_ranges.rs`.
 //!
 //! The external tools (`ruby`, `bash`, `redis-cli`) are required: a missing
 //! tool fails the test with a message saying what to install.
 
+#[path = "support/tools.rs"]
+mod tools;
+use tools::{nonempty_range, run_piped};
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use lexikey::range::EmptyRange;
+use lexikey::range::RangeQuery;
 use lexikey::render::{
     base64, redis_quote, render, render_into, ruby_literal, shell_quote, Dialect, RenderError,
     RenderOptions, Side,
 };
-use lexikey::KeyRange;
+use lexikey::{Component, Dir, Format, KeyRange, Value};
 use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
@@ -61,36 +71,12 @@ fn norm(r: &KeyRange) -> (Option<&[u8]>, Option<&[u8]>) {
 /// Runs `program args` with `stdin`, returning stdout. A missing program
 /// fails loudly: these tests must never pass without their parser.
 fn run_tool(program: &str, args: &[&str], stdin: &[u8], install: &str) -> Vec<u8> {
-    let mut child = match Command::new(program)
-        .args(args)
+    let mut cmd = Command::new(program);
+    cmd.args(args)
         .env_clear()
         .env("PATH", "/nonexistent")
-        .env("LC_ALL", "C")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-    {
-        Ok(c) => c,
-        Err(e) => panic!(
-            "cannot run {program}: {e}. This test checks rendered output with the real \
-             {program} and must not be skipped: {install}"
-        ),
-    };
-    let mut input = child.stdin.take().expect("stdin");
-    let stdin = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&stdin);
-    });
-    let out = child.wait_with_output().expect("wait");
-    writer.join().expect("writer");
-    assert!(
-        out.status.success(),
-        "{program} failed ({}):\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
+        .env("LC_ALL", "C");
+    run_piped(cmd, stdin, install).stdout
 }
 
 fn which(program: &str) -> String {
@@ -118,6 +104,28 @@ fn assert_printable_ascii(s: &str) {
     );
 }
 
+/// The characters no rendered output may hold raw (written from the list
+/// in the issue, independently of `src/render.rs`): control characters
+/// (C0, DEL, C1) and the bidirectional formatting characters of the
+/// "trojan source" attacks. See: issue 29.
+fn hidden(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x00..=0x1F | 0x7F..=0x9F | 0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069
+    )
+}
+
+/// `hidden` outside the line ends: what a terminal would not show as itself.
+fn assert_no_hidden(out: &str) {
+    for line in out.split_terminator('\n') {
+        assert!(
+            !line.chars().any(hidden),
+            "output holds a control or bidi character raw: {out:?}"
+        );
+    }
+    assert!(out.ends_with('\n'), "{out:?}");
+}
+
 // ================================================================ generators
 
 /// Pieces that break naive quoting, plus arbitrary bytes.
@@ -130,6 +138,9 @@ fn token() -> BoxedStrategy<Vec<u8>> {
             "--", "+", "%", "!", "*", "?", ",", "=", ">", "<", "~", "^", "''", "'\\''", "\\x41",
             "\\'", "\\\\", "\\n", "0x", "0X", "E'", "::", "/*", "*/", "//", "$$", " AND ", ":",
             "binary:", "é", "€", "😀", "\u{7F}", "\u{80}", "\u{FEFF}", "\u{2028}", "\u{10FFFF}",
+            // Trojan source: C1 controls and bidirectional formatting.
+            "\u{85}", "\u{9B}", "\u{9F}", "\u{202E}", "\u{202A}", "\u{2066}", "\u{2069}",
+            "\u{200E}", "\u{200F}", "\u{61C}",
         ])
         .prop_map(|s| s.as_bytes().to_vec()),
         2 => select(vec![0x00u8, 0xFF, 0x80, 0xC3, 0x01, 0x1B, 0x7F, 0xFE, 0x00, 0xFF])
@@ -154,33 +165,18 @@ fn text_key() -> BoxedStrategy<Vec<u8>> {
     vec(piece, 0..7).prop_map(|t| t.concat()).boxed()
 }
 
-/// A range that is not empty: sorted, equal ends dropped, never ending at "".
-fn make(a: Option<Vec<u8>>, b: Option<Vec<u8>>) -> KeyRange {
-    let (mut a, mut b) = (a, b);
-    if let (Some(x), Some(y)) = (&a, &b) {
-        if x > y {
-            std::mem::swap(&mut a, &mut b);
-        } else if x == y {
-            b = None;
-        }
-    }
-    if b.as_deref() == Some(&[][..]) {
-        b = None;
-    }
-    KeyRange { start: a, end: b }
-}
-
 fn ranges_of(k: BoxedStrategy<Vec<u8>>, zeros: bool) -> BoxedStrategy<KeyRange> {
     let z = if zeros { 0..2usize } else { 0..1usize };
     prop_oneof![
-        (option::of(k.clone()), option::of(k.clone())).prop_map(|(a, b)| make(a, b)),
+        (option::of(k.clone()), option::of(k.clone())).prop_map(|(a, b)| nonempty_range(a, b)),
         // Shared prefixes: [a, a + s).
-        (k.clone(), k.clone()).prop_map(|(a, s)| make(Some(a.clone()), Some([a, s].concat()))),
+        (k.clone(), k.clone())
+            .prop_map(|(a, s)| nonempty_range(Some(a.clone()), Some([a, s].concat()))),
         // Bounds ending in 00 bytes (hbase reversed scans treat them apart).
         (k.clone(), k, z.clone(), z).prop_map(|(a, b, za, zb)| {
             let a = [a, vec![0; za]].concat();
             let b = [b, vec![0; zb]].concat();
-            make(Some(a), Some(b))
+            nonempty_range(Some(a), Some(b))
         }),
     ]
     .prop_filter("not empty", |r| !r.is_empty())
@@ -353,7 +349,7 @@ fn golden_binary_keys() {
         ),
         (
             Dialect::Sql,
-            "SELECT k FROM t WHERE k >= '\\x01612700ff'::bytea AND k < '\\x016128'::bytea ORDER BY k;\n",
+            "SELECT k FROM t WHERE k >= decode('01612700ff', 'hex') AND k < decode('016128', 'hex') ORDER BY k;\n",
         ),
     ];
     for (d, want) in cases {
@@ -649,7 +645,7 @@ fn dialect_names_round_trip() {
     let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
     assert_eq!(
         names,
-        ["raw", "hbase", "cql", "rocksdb", "etcd", "redis", "sql"]
+        ["raw", "hbase", "cql", "rocksdb", "etcd", "redis", "sql", "cbt"]
     );
     for d in Dialect::ALL {
         assert_eq!(Dialect::parse(d.name()), Ok(d));
@@ -660,7 +656,7 @@ fn dialect_names_round_trip() {
     let err = Dialect::parse("mongo").unwrap_err();
     assert_eq!(
         err.to_string(),
-        "unknown dialect \"mongo\": expected one of raw, hbase, cql, rocksdb, etcd, redis, sql"
+        "unknown dialect \"mongo\": expected one of raw, hbase, cql, rocksdb, etcd, redis, sql, cbt"
     );
     assert!(Dialect::parse("").is_err());
     assert!(Dialect::parse("raw ").is_err());
@@ -671,11 +667,299 @@ fn every_output_is_printable_ascii_lines() {
     // Whatever the keys, the rendered text is printable ASCII lines (raw and
     // text literals aside, which carry the key's own UTF-8).
     let r = kr(Some(b"\x00\x01\n\r\t\x7f\x80\xff'\"\\#{$(`"), None);
+    let nul_free = kr(Some(b"\x01\n\r\t\x7f\x80\xff'\"\\#{$(`"), None);
     for d in Dialect::ALL {
-        let out = render(d, &r, &RenderOptions::new().reversed(true).limit(5)).unwrap();
+        // cbt takes keys as arguments, which cannot hold the NUL: refused.
+        let r = if d == Dialect::Cbt {
+            assert_eq!(
+                render(d, &r, &RenderOptions::new()),
+                Err(RenderError::NulArgument {
+                    dialect: d,
+                    side: Side::Start,
+                    offset: 0
+                })
+            );
+            &nul_free
+        } else {
+            &r
+        };
+        let out = render(d, r, &RenderOptions::new().reversed(true).limit(5)).unwrap();
         assert_printable_ascii(&out);
         assert!(out.ends_with('\n'));
     }
+}
+
+// ================================================================ what you see is what runs
+
+/// Text made of the characters a terminal hides (controls, bidi
+/// formatting), their neighbours that it shows, quotes and non-UTF-8 bytes.
+fn trojan_key() -> BoxedStrategy<Vec<u8>> {
+    let piece = prop_oneof![
+        3 => (0u32..0x20).prop_map(|c| char::from_u32(c).unwrap().to_string().into_bytes()),
+        3 => (0x7Fu32..0xA1).prop_map(|c| char::from_u32(c).unwrap().to_string().into_bytes()),
+        4 => select(vec![
+            0x061Cu32, 0x061B, 0x061D, 0x200B, 0x200D, 0x200E, 0x200F, 0x2010, 0x2029, 0x202A,
+            0x202B, 0x202C, 0x202D, 0x202E, 0x202F, 0x2065, 0x2066, 0x2067, 0x2068, 0x2069,
+            0x206A, 0xFEFF,
+        ])
+        .prop_map(|c| char::from_u32(c).unwrap().to_string().into_bytes()),
+        4 => token(),
+        1 => any::<char>().prop_map(|c| c.to_string().into_bytes()),
+    ];
+    vec(piece, 0..6).prop_map(|t| t.concat()).boxed()
+}
+
+/// Names: plain, or holding a hidden character.
+fn trojan_name() -> BoxedStrategy<String> {
+    prop_oneof![
+        2 => name(),
+        1 => trojan_key().prop_map(|k| String::from_utf8_lossy(&k).into_owned()),
+    ]
+    .boxed()
+}
+
+/// Whether `e` is a justified refusal of `r` (or of the names) in `d`.
+fn justified(d: Dialect, r: &KeyRange, ro: &RenderOptions, e: &RenderError) -> bool {
+    let (start, end) = norm(r);
+    let key = |side: &Side| match side {
+        Side::Start => start,
+        Side::End => end,
+    };
+    let name_bad = |n: &Option<String>| {
+        n.as_deref()
+            .is_some_and(|n| n.is_empty() || n.chars().any(hidden))
+    };
+    match e {
+        RenderError::NotUtf8 { side, offset, .. } => {
+            ro.text
+                && key(side).is_some_and(|k| {
+                    std::str::from_utf8(k).err().map(|e| e.valid_up_to()) == Some(*offset)
+                })
+        }
+        RenderError::UnrepresentableByte {
+            dialect,
+            side,
+            offset,
+            byte,
+        } => {
+            ro.text
+                && *dialect == d
+                && key(side).and_then(|k| k.get(*offset)) == Some(byte)
+                && (hidden(*byte as char) && *byte < 0x80)
+                && match d {
+                    Dialect::Raw | Dialect::Cql => true,
+                    Dialect::Sql => *byte == 0, // `text` cannot hold NUL
+                    _ => false,
+                }
+        }
+        // Only cbt passes keys as command-line arguments: the first NUL.
+        RenderError::NulArgument {
+            dialect,
+            side,
+            offset,
+        } => {
+            *dialect == d
+                && d == Dialect::Cbt
+                && key(side).and_then(|k| k.iter().position(|&b| b == 0)) == Some(*offset)
+                && (*side == Side::Start || !start.is_some_and(|s| s.contains(&0)))
+        }
+        RenderError::UnrepresentableChar {
+            dialect,
+            side,
+            offset,
+            ch,
+        } => {
+            ro.text
+                && *dialect == d
+                && matches!(d, Dialect::Raw | Dialect::Cql)
+                && hidden(*ch)
+                && key(side)
+                    .and_then(|k| std::str::from_utf8(k).ok())
+                    .and_then(|s| s.get(*offset..))
+                    .is_some_and(|s| s.starts_with(*ch))
+        }
+        RenderError::InvalidName { what, .. } => match *what {
+            "table" => name_bad(&ro.table),
+            "partition key" => name_bad(&ro.partition_key),
+            "column" => name_bad(&ro.column),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// No output of any dialect holds a control character (C0, DEL, C1) or
+    /// a bidirectional formatting character raw: each is escaped in the
+    /// target's syntax, or the range is refused for a stated reason (a
+    /// dialect without escapes, a name holding one). 3,000 cases × 7
+    /// dialects × text and binary. See: issue 29.
+    #[test]
+    fn no_output_holds_a_hidden_character_raw(
+        a in option::of(trojan_key()),
+        b in option::of(trojan_key()),
+        o in opts(),
+        table in option::of(trojan_name()),
+        pk in option::of(trojan_name()),
+        column in option::of(trojan_name()),
+    ) {
+        let r = nonempty_range(a, b);
+        prop_assume!(!r.is_empty());
+        for text in [true, false] {
+            let mut ro = o.render_options(text);
+            ro.table = table.clone();
+            ro.partition_key = pk.clone();
+            ro.column = column.clone();
+            for d in Dialect::ALL {
+                match render(d, &r, &ro) {
+                    Ok(out) => assert_no_hidden(&out),
+                    Err(e) => prop_assert!(justified(d, &r, &ro, &e), "{}: {:?} {:?}: {}", d, r, ro, e),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn golden_hidden_characters() {
+    // SQL: escape strings, \uXXXX for C1 and bidi, \xNN for ASCII controls.
+    let r = kr(
+        Some("a\u{202E}b'\u{9B}".as_bytes()),
+        Some("a\u{2066}\x7f".as_bytes()),
+    );
+    assert_eq!(
+        render(Dialect::Sql, &r, &text()).unwrap(),
+        "SELECT k FROM t WHERE k >= E'a\\u202Eb''\\u009B' AND k < E'a\\u2066\\x7F' ORDER BY k;\n"
+    );
+    // A key without them stays a plain literal, non-ASCII included.
+    assert_eq!(
+        render(Dialect::Sql, &kr(Some("é€".as_bytes()), None), &text()).unwrap(),
+        "SELECT k FROM t WHERE k >= 'é€' ORDER BY k;\n"
+    );
+    // hbase, etcd, redis, rocksdb already escape every byte outside
+    // printable ASCII.
+    let rlo = kr(Some("x\u{202E}".as_bytes()), None);
+    assert_eq!(
+        render(Dialect::Hbase, &rlo, &text()).unwrap(),
+        "scan 't', {STARTROW => \"x\\xE2\\x80\\xAE\"}\n"
+    );
+    assert_eq!(
+        render(Dialect::Etcd, &rlo, &text())
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+        "etcdctl get --from-key $'x\\xE2\\x80\\xAE'"
+    );
+    assert_eq!(
+        render(Dialect::Redis, &rlo, &text()).unwrap(),
+        "ZRANGE t \"[x\\xE2\\x80\\xAE\" + BYLEX\n"
+    );
+    assert_eq!(
+        render(Dialect::Rocksdb, &rlo, &text()).unwrap(),
+        "iterate_lower_bound=0x78e280ae\niterate_upper_bound=\n"
+    );
+    // CQL and raw have no escapes: refused, at the first such character.
+    for d in [Dialect::Cql, Dialect::Raw] {
+        assert_eq!(
+            render(d, &r, &text()),
+            Err(RenderError::UnrepresentableChar {
+                dialect: d,
+                side: Side::Start,
+                offset: 1,
+                ch: '\u{202E}'
+            })
+        );
+        assert_eq!(
+            render(d, &kr(Some(b"a"), Some(b"b\x7f")), &text()),
+            Err(RenderError::UnrepresentableByte {
+                dialect: d,
+                side: Side::End,
+                offset: 1,
+                byte: 0x7F
+            })
+        );
+        // As binary they render (blob literals, hex).
+        assert!(render(d, &r, &RenderOptions::new()).is_ok());
+    }
+    assert_eq!(
+        render(Dialect::Cql, &kr(Some("\u{9B}".as_bytes()), None), &text())
+            .unwrap_err()
+            .to_string(),
+        "the start key holds U+009B at byte 0, a control or bidirectional formatting character that \
+         cql text has no escape for (printed raw, a terminal would show something other than what \
+         runs); render the keys as binary"
+    );
+    // CQL: line breaks and tabs too (no escapes, one statement per line).
+    assert!(matches!(
+        render(Dialect::Cql, &kr(Some(b"a\nb"), None), &text()),
+        Err(RenderError::UnrepresentableByte {
+            byte: b'\n',
+            offset: 1,
+            ..
+        })
+    ));
+    // Names are printed as themselves: refused.
+    for (bad, reason) in [
+        (
+            "t\u{202E}",
+            "a name cannot hold a bidirectional formatting character",
+        ),
+        ("t\u{85}", "a name cannot hold a control character"),
+    ] {
+        for d in [Dialect::Hbase, Dialect::Cql, Dialect::Sql] {
+            assert_eq!(
+                render(d, &population(), &text().table(bad)),
+                Err(RenderError::InvalidName {
+                    what: "table",
+                    name: bad.to_string(),
+                    reason
+                })
+            );
+        }
+    }
+    // The Redis key is a quoted argument: escaped.
+    assert_eq!(
+        render(
+            Dialect::Redis,
+            &kr(None, Some(b"b")),
+            &text().table("z\u{202E}")
+        )
+        .unwrap(),
+        "ZRANGE \"z\\xE2\\x80\\xAE\" - (b BYLEX\n"
+    );
+}
+
+#[test]
+fn golden_hbase_filters_that_are_not_utf8() {
+    // The issue's case: `range --format binary --for hbase --reversed -- bytes:ff`.
+    let r = kr(Some(b"\xff\x00\x01"), Some(b"\xff\x00\x02"));
+    assert_eq!(
+        render(Dialect::Hbase, &r, &RenderOptions::new().reversed(true)).unwrap(),
+        "scan 't', {STARTROW => \"\\xFF\\x00\\x02\", FILTER => \
+         org.apache.hadoop.hbase.filter.ParseFilter.new.parseFilterString(\"RowFilter(<, \
+         'binary:\\xFF\\x00\\x02') AND InclusiveStopFilter('\\xFF\\x00\\x01')\".to_java_bytes), \
+         REVERSED => true}\n"
+    );
+    // UTF-8 filters stay strings (the same bytes in every shell).
+    let r = kr(Some("é".as_bytes()), Some("ü".as_bytes()));
+    assert_eq!(
+        render(Dialect::Hbase, &r, &RenderOptions::new().reversed(true)).unwrap(),
+        "scan 't', {STARTROW => \"\\xC3\\xBC\", FILTER => \"RowFilter(<, 'binary:\\xC3\\xBC') \
+         AND InclusiveStopFilter('\\xC3\\xA9')\", REVERSED => true}\n"
+    );
+    // Forward scans have no filter.
+    assert_eq!(
+        render(
+            Dialect::Hbase,
+            &kr(Some(b"\xff"), None),
+            &RenderOptions::new()
+        )
+        .unwrap(),
+        "scan 't', {STARTROW => \"\\xFF\"}\n"
+    );
 }
 
 // ================================================================ base64
@@ -741,10 +1025,41 @@ fn base64_rfc4648_vectors() {
 const RUBY_PRELUDE: &str = r#"
 $stdout.binmode
 STARTROW = 'STARTROW'; STOPROW = 'STOPROW'; FILTER = 'FILTER'; LIMIT = 'LIMIT'; REVERSED = 'REVERSED'
+# Stand-ins for JRuby's Java integration, enough for the one Java call the
+# renderer prints (org.apache.hadoop.hbase.filter.ParseFilter.new
+# .parseFilterString(bytes)): String#to_java_bytes is the string's bytes,
+# and the call returns a filter that remembers them. The JRuby test below
+# runs the same lines against Java classes.
+class String
+  def to_java_bytes
+    JavaBytes.new(b)
+  end
+end
+JavaBytes = Struct.new(:bytes)
+ParsedFilter = Struct.new(:source)
+class JavaName
+  def initialize(path)
+    @path = path
+  end
+  CALL = %w[org apache hadoop hbase filter ParseFilter new parseFilterString]
+  def method_missing(name, *args)
+    path = @path + [name.to_s]
+    if path == CALL
+      raise "parseFilterString takes one byte[]: #{args.inspect}" unless args.size == 1 && args[0].is_a?(JavaBytes)
+      return ParsedFilter.new(args[0].bytes)
+    end
+    raise "no such Java name #{path.join('.')}" unless args.empty? && path == CALL.first(path.size)
+    JavaName.new(path)
+  end
+end
+def org
+  JavaName.new(['org'])
+end
 def hx(v)
   case v
   when nil then '-'
   when String then 'x' + v.unpack1('H*')
+  when ParsedFilter then 'j' + v.source.unpack1('H*')
   else v.inspect
   end
 end
@@ -762,6 +1077,8 @@ struct Scan {
     startrow: Option<Vec<u8>>,
     stoprow: Option<Vec<u8>>,
     filter: Option<Vec<u8>>,
+    /// The FILTER was a Filter object (parsed from bytes), not a string.
+    filter_object: bool,
     limit: Option<u64>,
     reversed: bool,
 }
@@ -775,11 +1092,18 @@ fn parse_ruby_line(line: &str) -> Scan {
             _ => Some(unhex(s.strip_prefix('x').expect("string"))),
         }
     };
+    let filter_object = f[3].starts_with('j');
+    let filter = if filter_object {
+        Some(unhex(&f[3][1..]))
+    } else {
+        bytes(f[3])
+    };
     Scan {
         table: bytes(f[0]).expect("table"),
         startrow: bytes(f[1]),
         stoprow: bytes(f[2]),
-        filter: bytes(f[3]),
+        filter,
+        filter_object,
         limit: (f[4] != "-").then(|| f[4].parse().expect("limit")),
         reversed: match f[5] {
             "-" => false,
@@ -941,8 +1265,14 @@ fn check_hbase_batch(cases: &[(KeyRange, Opts)]) {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), cases.len(), "one line per scan command");
     for (((r, o), line), cmd) in cases.iter().zip(&lines).zip(&rendered) {
-        let scan = parse_ruby_line(line);
-        let ctx = format!("{r:?} {o:?}\n{cmd}");
+        check_hbase_scan(r, o, &parse_ruby_line(line), &format!("{r:?} {o:?}\n{cmd}"));
+    }
+}
+
+/// What HBase would do with `scan` (the arguments as the shell received
+/// them) returns exactly the rows of `r`, in the order and number asked.
+fn check_hbase_scan(r: &KeyRange, o: &Opts, scan: &Scan, ctx: &str) {
+    {
         assert_eq!(
             scan.table,
             o.table.as_deref().unwrap_or("t").as_bytes(),
@@ -956,6 +1286,11 @@ fn check_hbase_batch(cases: &[(KeyRange, Opts)]) {
             .as_deref()
             .map(parse_hbase_filter)
             .unwrap_or_default();
+        // A filter string only when its bytes are UTF-8: the shells before
+        // HBASE-15032 decode it into a Java String (see `Dialect::Hbase`).
+        if let Some(f) = &scan.filter {
+            assert_eq!(scan.filter_object, std::str::from_utf8(f).is_err(), "{ctx}");
+        }
         if !o.reversed {
             assert_eq!(scan.startrow.as_deref(), start, "{ctx}");
             assert_eq!(scan.stoprow.as_deref(), end, "{ctx}");
@@ -967,7 +1302,7 @@ fn check_hbase_batch(cases: &[(KeyRange, Opts)]) {
             }
             for k in probes(r) {
                 assert_eq!(
-                    hbase_returns(&scan, &filters, &k),
+                    hbase_returns(scan, &filters, &k),
                     r.contains(&k),
                     "row {k:?}\n{ctx}"
                 );
@@ -1011,6 +1346,388 @@ fn hbase_ruby_literals_of_every_byte() {
     let out = String::from_utf8(out).unwrap();
     let got: Vec<Vec<u8>> = out.lines().map(unhex).collect();
     assert_eq!(got, keys);
+}
+
+// ================================================================ hbase via JRuby
+
+// The hbase shell is JRuby, and its shells have turned a `FILTER` string
+// into the bytes HBase parses in two ways (apache/hbase,
+// hbase-shell/src/main/ruby/hbase/table.rb, `_hash_to_scan`):
+// - before HBASE-15032 (0.94.x, 0.96.x, 0.98.0–0.98.16.1, 1.0.x, 1.1.x):
+//   `ParseFilter.new.parseFilterString(filter)`, the `String` overload: JRuby
+//   decodes the Ruby string into a java.lang.String, ParseFilter encodes it
+//   back with `Bytes.toBytes` (UTF-8);
+// - since (0.98.17+, 1.2.0+, 2.x, 3.x):
+//   `ParseFilter.new.parseFilterString(filter.to_java_bytes)`.
+// A FILTER that is not a String goes to `scan.setFilter(filter)` in both.
+// These tests run the rendered lines under Debian's `jruby` with a stand-in
+// `scan` that does exactly that, once per way, against Java stand-ins for
+// HBase's `ParseFilter` (both overloads, as HBase writes them) and `Filter`
+// (which records the bytes it was parsed from), compiled by `javac`.
+// See: issue 29.
+
+const JAVA_PARSE_FILTER: &str = r#"package org.apache.hadoop.hbase.filter;
+
+import java.nio.charset.StandardCharsets;
+
+/** Stand-in for HBase's ParseFilter: its two parseFilterString overloads. */
+public class ParseFilter {
+    /** As HBase: {@code return parseFilterString(Bytes.toBytes(filterString));} (UTF-8). */
+    public Filter parseFilterString(String filterString) {
+        return new Filter(filterString.getBytes(StandardCharsets.UTF_8), "String");
+    }
+
+    /** As HBase: parses these bytes. */
+    public Filter parseFilterString(byte[] filterStringAsByteArray) {
+        return new Filter(filterStringAsByteArray.clone(), "bytes");
+    }
+}
+"#;
+
+const JAVA_FILTER: &str = r#"package org.apache.hadoop.hbase.filter;
+
+/** Stand-in for a parsed filter: the bytes it was parsed from. */
+public class Filter {
+    private final byte[] source;
+    private final String via;
+
+    Filter(byte[] source, String via) {
+        this.source = source;
+        this.via = via;
+    }
+
+    /** Which overload parsed it: "String" or "bytes". */
+    public String via() {
+        return via;
+    }
+
+    /** The bytes it was parsed from, as lowercase hex. */
+    public String sourceHex() {
+        return hex(source);
+    }
+
+    /** Lowercase hex of {@code b} (what Ruby's unpack1('H*') prints). */
+    public static String hex(byte[] b) {
+        StringBuilder s = new StringBuilder(2 * b.length);
+        for (byte x : b) {
+            s.append(Character.forDigit((x >> 4) & 15, 16)).append(Character.forDigit(x & 15, 16));
+        }
+        return s.toString();
+    }
+}
+"#;
+
+/// The stand-in hbase shell: `scan` as `_hash_to_scan` builds it, printing
+/// what reaches HBase: table, STARTROW, STOPROW (`to_java_bytes`, as the
+/// shell passes them), the filter's bytes (`x…` parsed from a FILTER
+/// string, `j…` a Filter object given as FILTER), LIMIT, REVERSED, and
+/// which overload parsed the filter. `$shell` picks the way a FILTER
+/// string is turned into bytes.
+const JRUBY_PRELUDE: &str = r#"
+require 'java'
+$stdout.binmode
+STARTROW = 'STARTROW'; STOPROW = 'STOPROW'; FILTER = 'FILTER'; LIMIT = 'LIMIT'; REVERSED = 'REVERSED'
+$shell = :java_string
+def hx(v)
+  v.nil? ? '-' : 'x' + org.apache.hadoop.hbase.filter.Filter.hex(v.to_java_bytes)
+end
+def scan(table, args = {})
+  extra = args.keys - [STARTROW, STOPROW, FILTER, LIMIT, REVERSED]
+  raise "unexpected options #{extra.inspect}" unless extra.empty?
+  filter = args[FILTER]
+  if filter.class == String
+    parser = org.apache.hadoop.hbase.filter.ParseFilter.new
+    parsed = case $shell
+             when :java_string then parser.parseFilterString(filter)
+             when :java_bytes then parser.parseFilterString(filter.to_java_bytes)
+             end
+    f = 'x' + parsed.sourceHex
+  elsif filter.nil?
+    parsed = nil
+    f = '-'
+  elsif filter.is_a?(org.apache.hadoop.hbase.filter.Filter)
+    parsed = filter
+    f = 'j' + parsed.sourceHex
+  else
+    raise "FILTER is neither a String nor a Filter: #{filter.class}"
+  end
+  puts [hx(table), hx(args[STARTROW]), hx(args[STOPROW]), f,
+        args[LIMIT].nil? ? '-' : args[LIMIT].inspect,
+        args[REVERSED].nil? ? '-' : args[REVERSED].inspect,
+        parsed.nil? ? '-' : parsed.via].join(' ')
+end
+# Each line of stdin is one command, evaluated on its own as the shell
+# evaluates a typed line, its source read as UTF-8 (the shell's locale).
+$stdin.binmode
+$stdin.each_line { |line| eval(line.force_encoding('UTF-8'), TOPLEVEL_BINDING) }
+"#;
+
+/// Compiles the Java stand-ins once per test process and writes the
+/// stand-in shell next to them: (classpath, shell script).
+fn java_standins() -> &'static (String, String) {
+    static DIR: std::sync::OnceLock<(String, String)> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("render-hbase-standins-{}", std::process::id()));
+        let src = dir.join("src/org/apache/hadoop/hbase/filter");
+        std::fs::create_dir_all(&src).expect("mkdir");
+        std::fs::write(src.join("ParseFilter.java"), JAVA_PARSE_FILTER).expect("write");
+        std::fs::write(src.join("Filter.java"), JAVA_FILTER).expect("write");
+        let classes = dir.join("classes");
+        let out = Command::new(which("javac"))
+            .arg("-d")
+            .arg(&classes)
+            .arg(src.join("ParseFilter.java"))
+            .arg(src.join("Filter.java"))
+            .output()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "cannot run javac: {e}. The hbase-shell tests compile Java stand-ins and must \
+                     not be skipped: apt-get install -y openjdk-17-jdk-headless"
+                )
+            });
+        assert!(
+            out.status.success(),
+            "javac failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let shell = dir.join("shell.rb");
+        std::fs::write(&shell, JRUBY_PRELUDE).expect("write");
+        (
+            classes.to_str().expect("utf-8 path").to_string(),
+            shell.to_str().expect("utf-8 path").to_string(),
+        )
+    })
+}
+
+/// Runs the stand-in shell under Debian's `jruby` with the Java stand-ins
+/// on the class path, one command per line of `lines`; its stdout. A
+/// missing jruby fails the test, naming the package.
+fn run_jruby(lines: &str) -> String {
+    let (classpath, shell) = java_standins();
+    let mut cmd = Command::new(which("jruby"));
+    // --dev: a faster start (no JIT), the same semantics; a bounded heap.
+    cmd.args(["--dev", "-J-Xmx512m", "-W0", shell])
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", env!("CARGO_TARGET_TMPDIR"))
+        .env("LC_ALL", "C")
+        .env("CLASSPATH", classpath);
+    let install = "the hbase shell is JRuby and its rendered lines are run by JRuby: install the \
+                   Debian package `jruby` (apt-get update && apt-get install -y jruby; \
+                   scripts/test.sh does this)";
+    let out = run_piped(cmd, lines.as_bytes(), install);
+    String::from_utf8(out.stdout).expect("hex output")
+}
+
+/// Runs every case's hbase line under JRuby, once as a shell that passes a
+/// FILTER string through a Java String and once as one that passes its
+/// bytes, and checks that both return exactly the range's rows.
+fn check_hbase_jruby_batch(cases: &[(KeyRange, Opts)]) {
+    let mut script = String::new();
+    let mut lines = String::new();
+    let mut rendered = Vec::new();
+    for (r, o) in cases {
+        let out = render(Dialect::Hbase, r, &o.render_options(false)).unwrap();
+        assert_printable_ascii(&out);
+        assert_eq!(out.matches('\n').count(), 1, "{out:?}");
+        lines.push_str(&out);
+        rendered.push(out);
+    }
+    for shell in ["java_string", "java_bytes"] {
+        script.push_str(&format!("$shell = :{shell}\n"));
+        script.push_str(&lines);
+    }
+    let stdout = run_jruby(&script);
+    let got: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        got.len(),
+        2 * cases.len(),
+        "one line per scan command and shell"
+    );
+    let mut filter_objects = 0;
+    for (shell, got) in ["java_string", "java_bytes"]
+        .iter()
+        .zip(got.chunks(cases.len()))
+    {
+        for (((r, o), line), cmd) in cases.iter().zip(got).zip(&rendered) {
+            let (head, via) = line.rsplit_once(' ').expect("7 fields");
+            let scan = parse_ruby_line(head);
+            let ctx = format!("shell {shell}: {r:?} {o:?}\n{cmd}");
+            // Which overload parsed the filter: a FILTER string goes through
+            // the one this shell uses, a Filter object was parsed from bytes.
+            let want_via = match (&scan.filter, scan.filter_object, *shell) {
+                (None, _, _) => "-",
+                (Some(_), true, _) | (Some(_), false, "java_bytes") => "bytes",
+                (Some(_), false, _) => "String",
+            };
+            assert_eq!(via, want_via, "{ctx}");
+            filter_objects += usize::from(scan.filter_object);
+            check_hbase_scan(r, o, &scan, &ctx);
+        }
+    }
+    // Not a vacuous pass: the batches hold filters that are not UTF-8.
+    if cases.len() >= 100 {
+        assert!(filter_objects > 0, "no case needed a Filter object");
+    }
+}
+
+/// Reversed most of the time: reversed scans are where the filters are.
+fn hbase_opts() -> BoxedStrategy<Opts> {
+    (opts(), prop::bool::weighted(0.8))
+        .prop_map(|(mut o, rev)| {
+            o.reversed = rev;
+            o
+        })
+        .boxed()
+}
+
+/// A component value of a random type for `.desc` key ranges.
+fn desc_value() -> BoxedStrategy<Value<'static>> {
+    prop_oneof![
+        prop_oneof![
+            Just(i64::MIN),
+            Just(-1i64),
+            Just(0i64),
+            Just(1i64),
+            Just(i64::MAX),
+            any::<i64>()
+        ]
+        .prop_map(Value::I64),
+        text_key().prop_map(|k| Value::from(String::from_utf8(k).expect("utf-8"))),
+        bin_key().prop_map(Value::from),
+    ]
+    .boxed()
+}
+
+/// Ranges of real `.desc` keys: a predicate on a descending component
+/// (sometimes ascending) under a prefix of string components of either
+/// direction, in every format; the binary format's descending keys are
+/// inverted bytes (`FF`-heavy, not UTF-8).
+fn desc_range() -> BoxedStrategy<KeyRange> {
+    (
+        select(Format::ALL.to_vec()),
+        vec((text_key(), any::<bool>()), 0..3),
+        prop::bool::weighted(0.8),
+        0..6usize,
+        desc_value(),
+        desc_value(),
+    )
+        .prop_filter_map("a range with keys", |(format, prefix, desc, op, a, b)| {
+            let comp = |v: Value<'static>| Component {
+                value: v,
+                dir: if desc { Dir::Desc } else { Dir::Asc },
+                width: None,
+            };
+            let prefix: Vec<Component<'static>> = prefix
+                .into_iter()
+                .map(|(s, d)| Component {
+                    value: Value::from(String::from_utf8(s).expect("utf-8")),
+                    dir: if d { Dir::Desc } else { Dir::Asc },
+                    width: None,
+                })
+                .collect();
+            let q = RangeQuery::new(format).prefix(&prefix);
+            let q = match op {
+                0 => q.ge(comp(a)),
+                1 => q.gt(comp(a)),
+                2 => q.le(comp(a)),
+                3 => q.lt(comp(a)),
+                4 => q.eq(comp(a)),
+                _ => {
+                    // `between` needs one type on both ends.
+                    if a.ty() != b.ty() {
+                        return None;
+                    }
+                    q.between(comp(a), true, comp(b), false)
+                }
+            };
+            q.build().ok().filter(|r| !r.is_empty())
+        })
+        .boxed()
+}
+
+/// Keys and ranges where the two ways part: the issue's own example
+/// (`--format binary --reversed -- bytes:ff`), every single byte as the
+/// end of a reversed range, long values, quotes, backslashes and `#{`.
+fn hbase_edge_cases() -> Vec<(KeyRange, Opts)> {
+    let rev = Opts {
+        table: None,
+        limit: None,
+        reversed: true,
+    };
+    let mut cases = vec![
+        (
+            kr(Some(b"\xff\x00\x01"), Some(b"\xff\x00\x02")),
+            rev.clone(),
+        ),
+        (kr(None, Some(b"\xff\x00\x02")), rev.clone()),
+        (kr(Some(b"\xfe"), None), rev.clone()),
+        (
+            kr(Some(b"a'\\#{x}\xc3"), Some(b"a'\\#{x}\xc4")),
+            rev.clone(),
+        ),
+    ];
+    for b in 0..=255u8 {
+        cases.push((kr(Some(b"\x00\x01"), Some(&[b'k', b, b'\''])), rev.clone()));
+        cases.push((kr(Some(&[b'k', b]), None), rev.clone()));
+    }
+    let long: Vec<u8> = (0..60_000u32).map(|i| (i * 7 % 256) as u8).collect();
+    let mut long_end = long.clone();
+    long_end.push(0xFF);
+    cases.push((
+        KeyRange {
+            start: Some(long.clone()),
+            end: Some(long_end),
+        },
+        rev.clone(),
+    ));
+    let mut utf8_long = "é#{'\\".repeat(10_000).into_bytes();
+    cases.push((
+        KeyRange {
+            start: None,
+            end: Some(utf8_long.clone()),
+        },
+        rev.clone(),
+    ));
+    utf8_long.push(0x80);
+    cases.push((
+        KeyRange {
+            start: Some(utf8_long),
+            end: None,
+        },
+        rev,
+    ));
+    cases
+}
+
+#[test]
+fn hbase_edge_cases_are_exact_in_both_kinds_of_shell() {
+    check_hbase_jruby_batch(&hbase_edge_cases());
+}
+
+proptest! {
+    // JRuby takes seconds to start (its lines take milliseconds): one run
+    // per property, many lines in it.
+    #![proptest_config(ProptestConfig::with_cases(1))]
+
+    /// 1,600 scan commands (80% reversed, adversarial bytes), each run by
+    /// JRuby as both kinds of shell.
+    #[test]
+    fn hbase_commands_are_exact_in_both_kinds_of_shell(
+        cases in vec((bin_range(), hbase_opts()), 1600)
+    ) {
+        check_hbase_jruby_batch(&cases);
+    }
+
+    /// 1,600 scans over ranges of `.desc` keys, in every format, each run by
+    /// JRuby as both kinds of shell.
+    #[test]
+    fn hbase_desc_key_ranges_are_exact_in_both_kinds_of_shell(
+        cases in vec((desc_range(), hbase_opts()), 1600)
+    ) {
+        check_hbase_jruby_batch(&cases);
+    }
 }
 
 // ================================================================ etcdctl via bash
@@ -1227,6 +1944,244 @@ proptest! {
         for (g, k) in got.iter().zip(&keys) {
             prop_assert_eq!(*g, &k[..]);
         }
+    }
+}
+
+// ================================================================ cbt via bash
+
+/// What a `cbt read` line asks for, as cbt reads its arguments: the global
+/// flags, the table, and the row range (Go's `bigtable.NewRange`,
+/// `InfiniteRange` or `PrefixRange`), count and direction.
+#[derive(Debug, PartialEq, Eq)]
+struct CbtRead {
+    project: Option<Vec<u8>>,
+    instance: Option<Vec<u8>>,
+    table: Vec<u8>,
+    start: Option<Vec<u8>>,
+    end: Option<Vec<u8>>,
+    count: Option<u64>,
+    reversed: bool,
+}
+
+/// Go's `prefixSuccessor` (cloud.google.com/go/bigtable): drop trailing
+/// 0xFF bytes, increment the last one; none left: no end.
+fn go_prefix_successor(p: &[u8]) -> Option<Vec<u8>> {
+    let n = p.iter().rposition(|&b| b != 0xFF)?;
+    let mut out = p[..n].to_vec();
+    out.push(p[n] + 1);
+    Some(out)
+}
+
+fn cbt_read(args: &[Vec<u8>]) -> CbtRead {
+    let mut i = 0;
+    let (mut project, mut instance) = (None, None);
+    while args[i].first() == Some(&b'-') {
+        match &args[i][..] {
+            b"-project" => project = Some(args[i + 1].clone()),
+            b"-instance" => instance = Some(args[i + 1].clone()),
+            other => panic!("unexpected flag {:?}", String::from_utf8_lossy(other)),
+        }
+        i += 2;
+    }
+    assert_eq!(args[i], b"read");
+    let table = args[i + 1].clone();
+    let mut r = CbtRead {
+        project,
+        instance,
+        table,
+        start: None,
+        end: None,
+        count: None,
+        reversed: false,
+    };
+    let mut prefix = None;
+    for a in &args[i + 2..] {
+        let eq = a.iter().position(|&b| b == b'=').expect("key=value");
+        let (k, v) = (&a[..eq], a[eq + 1..].to_vec());
+        match k {
+            b"start" => r.start = Some(v),
+            b"end" => r.end = Some(v),
+            b"prefix" => prefix = Some(v),
+            b"count" => r.count = Some(std::str::from_utf8(&v).unwrap().parse().unwrap()),
+            b"reversed" => r.reversed = v == b"true",
+            other => panic!("unexpected argument {:?}", String::from_utf8_lossy(other)),
+        }
+    }
+    if let Some(p) = prefix {
+        assert!(
+            r.start.is_none() && r.end.is_none(),
+            "prefix= with start=/end="
+        );
+        r.end = go_prefix_successor(&p);
+        r.start = Some(p);
+    }
+    r
+}
+
+#[test]
+fn golden_cbt() {
+    let o = RenderOptions::new().table("cities").text(true);
+    assert_eq!(
+        render(Dialect::Cbt, &population(), &o).unwrap(),
+        "cbt read cities start='population#l80000000000F4240' end='population$'\n"
+    );
+    // A tuple prefix is exactly cbt's prefix=.
+    assert_eq!(
+        render(Dialect::Cbt, &KeyRange::prefix(b"usa#"), &o).unwrap(),
+        "cbt read cities prefix='usa#'\n"
+    );
+    assert_eq!(
+        render(
+            Dialect::Cbt,
+            &KeyRange::prefix(b"\xFF\xFF"),
+            &RenderOptions::new()
+        )
+        .unwrap(),
+        "cbt read t prefix=$'\\xFF\\xFF'\n"
+    );
+    // Not a prefix range: start and end.
+    assert_eq!(
+        render(
+            Dialect::Cbt,
+            &kr(Some(b"a"), Some(b"c")),
+            &RenderOptions::new()
+        )
+        .unwrap(),
+        "cbt read t start='a' end='c'\n"
+    );
+    assert_eq!(
+        render(
+            Dialect::Cbt,
+            &kr(None, Some(b"m")),
+            &RenderOptions::new().limit(3).reversed(true)
+        )
+        .unwrap(),
+        "cbt read t end='m' count=3 reversed=true\n"
+    );
+    assert_eq!(
+        render(Dialect::Cbt, &KeyRange::all(), &RenderOptions::new()).unwrap(),
+        "cbt read t\n"
+    );
+    // -project/-instance when given; names quoted when they need it.
+    let named = RenderOptions::new()
+        .project("example.com:app")
+        .instance("prod-1")
+        .table("my table");
+    assert_eq!(
+        render(Dialect::Cbt, &kr(Some(b"k"), None), &named).unwrap(),
+        "cbt -project example.com:app -instance prod-1 read 'my table' start='k'\n"
+    );
+    // A NUL cannot be an argument: one error, naming the side and byte.
+    let e = render(
+        Dialect::Cbt,
+        &kr(Some(b"a"), Some(b"b\x00")),
+        &RenderOptions::new(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        RenderError::NulArgument {
+            dialect: Dialect::Cbt,
+            side: Side::End,
+            offset: 1
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "the end key holds byte 0x00 at byte 1, and cbt takes keys as command-line arguments, \
+         which cannot hold a NUL byte: read this range with a Bigtable client library instead \
+         (a RowRange of these bytes; --for raw prints them in hex)"
+    );
+    for bad in ["", "a\nb"] {
+        assert!(matches!(
+            render(
+                Dialect::Cbt,
+                &population(),
+                &RenderOptions::new().project(bad)
+            ),
+            Err(RenderError::InvalidName {
+                what: "project",
+                ..
+            })
+        ));
+    }
+}
+
+fn check_cbt_batch(cases: &[(KeyRange, Opts, bool)]) {
+    let mut script = String::from("cbt() { printf '%s\\0' \"$#\" \"$@\"; }\n");
+    let mut expected = Vec::new();
+    for (r, o, named) in cases {
+        let mut ro = o.render_options(false);
+        if *named {
+            ro = ro.project("p-1").instance("i.2");
+        }
+        let (start, end) = norm(r);
+        match render(Dialect::Cbt, r, &ro) {
+            Ok(line) => {
+                assert_printable_ascii(&line);
+                assert!(
+                    !start.is_some_and(|k| k.contains(&0)) && !end.is_some_and(|k| k.contains(&0))
+                );
+                script.push_str(&line);
+                expected.push((r, o, *named, line));
+            }
+            Err(RenderError::NulArgument { .. }) => {
+                assert!(
+                    start.is_some_and(|k| k.contains(&0)) || end.is_some_and(|k| k.contains(&0))
+                );
+            }
+            Err(e) => {
+                assert!(
+                    matches!(e, RenderError::InvalidName { what: "table", .. }),
+                    "{r:?} {o:?}: {e}"
+                );
+            }
+        }
+    }
+    let out = run_tool(
+        &which("bash"),
+        &["--noprofile", "--norc", "-s"],
+        script.as_bytes(),
+        "install bash",
+    );
+    let mut fields = out.split(|&b| b == 0);
+    for (r, o, named, line) in expected {
+        let n: usize = std::str::from_utf8(fields.next().expect("count"))
+            .unwrap()
+            .parse()
+            .unwrap_or_else(|e| panic!("{e}: {line}"));
+        let args: Vec<Vec<u8>> = (0..n).map(|_| fields.next().unwrap().to_vec()).collect();
+        let (start, end) = norm(r);
+        assert_eq!(
+            cbt_read(&args),
+            CbtRead {
+                project: named.then(|| b"p-1".to_vec()),
+                instance: named.then(|| b"i.2".to_vec()),
+                table: o.table.clone().unwrap_or_else(|| "t".into()).into_bytes(),
+                start: start.map(<[u8]>::to_vec),
+                end: end.map(<[u8]>::to_vec),
+                count: o.limit,
+                reversed: o.reversed,
+            },
+            "{r:?} {o:?}\n{line}"
+        );
+    }
+    assert_eq!(fields.next(), Some(&b""[..]), "nothing after the last line");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// 64 batches × 100 cbt renderings through bash (prefix ranges half of
+    /// the time, so that `prefix=` with trailing 0xFF bytes is common):
+    /// every line that renders passes exactly the range's bytes, flags,
+    /// table, count and direction to cbt; the others hold a NUL.
+    #[test]
+    fn cbt_lines_pass_the_intended_range_through_bash(
+        cases in vec((prop_oneof![bin_range(), bin_key().prop_map(|k| KeyRange::prefix(&k))], opts(), any::<bool>()), 100)
+    ) {
+        let cases: Vec<_> = cases.into_iter().filter(|(r, _, _)| !r.is_empty() && r.end.as_deref() != Some(&[][..])).collect();
+        check_cbt_batch(&cases);
     }
 }
 
@@ -1787,7 +2742,20 @@ fn lex(s: &str, lang: Lang) -> Result<Vec<Tok>, String> {
                                     v.push(n as u8);
                                 }
                             }
-                            b'u' | b'U' => return Err("unicode escape".into()),
+                            b'u' | b'U' => {
+                                // `\uXXXX` / `\UXXXXXXXX`: exactly 4 / 8
+                                // hex digits, a code point (no surrogates).
+                                let n = if e == b'u' { 4 } else { 8 };
+                                let digits = s.get(i..i + n).ok_or("short unicode escape")?;
+                                if !digits.bytes().all(|d| d.is_ascii_hexdigit()) {
+                                    return Err("bad unicode escape".into());
+                                }
+                                let cp = u32::from_str_radix(digits, 16).map_err(|_| "hex")?;
+                                let c = char::from_u32(cp)
+                                    .ok_or("unicode escape: not a scalar value")?;
+                                i += n;
+                                v.extend_from_slice(c.to_string().as_bytes());
+                            }
                             other => v.push(other),
                         }
                     }
@@ -1932,17 +2900,23 @@ fn parse_select(toks: &[Tok], lang: Lang) -> Result<Select, String> {
                     continue;
                 }
                 (Lang::Cql, _, Tok::Str(v) | Tok::Blob(v)) => v,
-                (Lang::Pg(_), _, Tok::Str(v)) => {
-                    if p.peek() == Some(&Tok::Punct("::")) {
-                        p.i += 1;
-                        p.kw("bytea")?;
-                        // bytea hex input: `\x` then hex pairs.
-                        let s = String::from_utf8(v).map_err(|_| "bytea utf8")?;
-                        let h = s.strip_prefix("\\x").ok_or("bytea without \\x")?;
-                        unhex(h)
-                    } else {
-                        v
+                (Lang::Pg(_), _, Tok::Str(v)) => v,
+                // bytea: `decode('hex digits', 'hex')`.
+                (Lang::Pg(_), _, Tok::Ident(f, false)) if f == "decode" => {
+                    p.punct("(")?;
+                    let Tok::Str(h) = p.next()? else {
+                        return Err("decode: expected a string".into());
+                    };
+                    p.punct(",")?;
+                    if p.next()? != Tok::Str(b"hex".to_vec()) {
+                        return Err("decode: expected 'hex'".into());
                     }
+                    p.punct(")")?;
+                    let h = String::from_utf8(h).map_err(|_| "decode utf8")?;
+                    if !h.bytes().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f')) {
+                        return Err(format!("decode: not lowercase hex: {h:?}"));
+                    }
+                    unhex(&h)
                 }
                 (_, _, t) => return Err(format!("unexpected {t:?}")),
             };
@@ -2020,24 +2994,56 @@ fn check_select(dialect: Dialect, r: &KeyRange, o: &SqlOpts, text: bool) -> Resu
     let mut ro = o.base.render_options(text);
     ro.partition_key = o.pk.clone();
     ro.column = o.column.clone();
+    let (start, end) = norm(r);
     let out = match render(dialect, r, &ro) {
         Ok(out) => out,
+        // CQL string literals have no escapes: a text key with a control or
+        // bidi character is refused, at its first such character.
+        Err(e) if dialect == Dialect::Cql && text => {
+            let first = [(Side::Start, start), (Side::End, end)]
+                .into_iter()
+                .find_map(|(side, k)| {
+                    let s = std::str::from_utf8(k?).ok()?;
+                    s.char_indices()
+                        .find(|&(_, c)| hidden(c))
+                        .map(|(i, c)| (side, i, c))
+                });
+            let Some((side, offset, c)) = first else {
+                return Err(format!("render: {e}"));
+            };
+            let want = if c.is_ascii() {
+                RenderError::UnrepresentableByte {
+                    dialect,
+                    side,
+                    offset,
+                    byte: c as u8,
+                }
+            } else {
+                RenderError::UnrepresentableChar {
+                    dialect,
+                    side,
+                    offset,
+                    ch: c,
+                }
+            };
+            return if e == want {
+                Ok(())
+            } else {
+                Err(format!("{e:?} != {want:?}"))
+            };
+        }
         Err(e) => return Err(format!("render: {e}")),
     };
     assert!(out.ends_with(";\n"), "{out:?}");
-    if dialect == Dialect::Sql {
-        // PostgreSQL literals escape line breaks; CQL literals have no
-        // escapes, so a text key with a line break spans lines.
-        assert_eq!(out.matches('\n').count(), 1, "{out:?}");
-    }
+    // One line: PostgreSQL literals escape line breaks; CQL refuses them.
+    assert_eq!(out.matches('\n').count(), 1, "{out:?}");
+    assert_no_hidden(&out);
     let langs: &[Lang] = match dialect {
         Dialect::Cql => &[Lang::Cql],
-        // Text literals mean the same under both settings of
-        // standard_conforming_strings; bytea is written for `on`.
-        _ if text => &[Lang::Pg(true), Lang::Pg(false)],
-        _ => &[Lang::Pg(true)],
+        // Every literal means the same under both settings of
+        // standard_conforming_strings.
+        _ => &[Lang::Pg(true), Lang::Pg(false)],
     };
-    let (start, end) = norm(r);
     let default_column = if dialect == Dialect::Cql { "ck" } else { "k" };
     let want = Select {
         table: table_parts(o.base.table.as_deref().unwrap_or("t")),
@@ -2109,13 +3115,15 @@ proptest! {
         let out = match render(Dialect::Raw, &r, &RenderOptions::new().text(text)) {
             Ok(out) => out,
             Err(e) => {
-                // Only text keys that cannot be one line are refused.
+                // Only text keys that cannot be one line shown as itself
+                // are refused.
                 prop_assert!(text, "{}", e);
-                let bad = |k: &[u8]| std::str::from_utf8(k).is_err() || k.iter().any(|&b| b < 0x20);
+                let bad = |k: &[u8]| std::str::from_utf8(k).map_or(true, |s| s.chars().any(hidden));
                 prop_assert!([start, end].into_iter().flatten().any(bad));
                 return Ok(());
             }
         };
+        assert_no_hidden(&out);
         let lines: Vec<&str> = out.split_terminator('\n').collect();
         prop_assert_eq!(lines.len(), 2);
         let back = |l: &str| -> Option<Vec<u8>> {

@@ -40,7 +40,7 @@ use lexikey::render::Dialect;
 use lexikey::salt::SaltMode;
 use lexikey::Format;
 
-use crate::cmd;
+use crate::help;
 
 // ---------------------------------------------------------------------------
 // The grammar
@@ -57,7 +57,7 @@ use crate::cmd;
                   for upside-down tables. Every error prints one line on stderr and exits with \
                   code 2.",
     version,
-    override_help = crate::USAGE,
+    override_help = help::TOP,
     disable_help_subcommand = true,
     after_long_help = EXAMPLES
 )]
@@ -67,15 +67,38 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Examples for the man page.
-const EXAMPLES: &str = "\
+/// The component syntax and the types, for the man pages.
+pub const COMPONENTS: &str = "\
+Components:
+  A COMPONENT is TYPE[.desc]:VALUE (everything after the first ':' is the value,
+  verbatim); .desc sorts the component in descending order. TYPE is one of:
+    str      text (UTF-8)
+    i64, u64, i32, u32    integers (decimal)
+    f64, f32 floats (1.5, -2e10, inf, -inf, nan; a literal out of range is an error)
+    bool     true or false
+    bytes    hex
+    ts       RFC 3339 (2024-05-01T12:00:00Z), or an integer with a unit: 1714564800s,
+             1714564800000ms, ...us, ...ns (a bare integer is milliseconds)
+    uuid     hyphenated
+    dec      a decimal of any size (10.50, -1e-30), exact
+    ulid     a ULID, stored as uuid
+    uuid7    a UUIDv7, stored as uuid
+    geo      LAT,LON, stored as the u64 code of its grid cell (--curve, --bits)
+  The interop formats (--format fdb-tuple, hbase-ordered, phoenix) take their own
+  types: see lexikey-encode(1).";
+
+/// Examples for the man page, ending with the install lines of every page.
+pub const EXAMPLES: &str = "\
 Examples:
   lexikey encode str:population i64:3831868
   lexikey decode population#l80000000003A783C
   lexikey range --for hbase --table cities str:population --ge i64:1000000
   lexikey alloc --store redb:/tmp/app.redb --table comments \"first!\"
-  lexikey completions bash > /usr/share/bash-completion/completions/lexikey
-  lexikey man > /usr/local/share/man/man1/lexikey.1";
+  lexikey completions bash > ~/.local/share/bash-completion/completions/lexikey
+Installing the pages (this one and one per command):
+  lexikey man > ~/.local/share/man/man1/lexikey.1
+  for c in encode decode range reverse alloc scan demo completions man; do
+    lexikey man $c > ~/.local/share/man/man1/lexikey-$c.1; done";
 
 /// The subcommands.
 // One value per process: the size of the largest variant does not matter.
@@ -83,31 +106,31 @@ Examples:
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Values to a key (one per invocation, or one per input line with --stdin)
-    #[command(override_help = cmd::encode::USAGE)]
+    #[command(override_help = help::ENCODE)]
     Encode(EncodeArgs),
     /// A key back to its components
-    #[command(override_help = cmd::decode::USAGE)]
+    #[command(override_help = help::DECODE)]
     Decode(DecodeArgs),
     /// The half-open key range [start, end) of a query, raw or in a store's syntax
-    #[command(override_help = cmd::range::USAGE)]
+    #[command(override_help = help::RANGE)]
     Range(RangeArgs),
     /// The reverse number i64::MAX - N (Java's Long.MAX_VALUE - n)
-    #[command(override_help = cmd::reverse::USAGE)]
+    #[command(override_help = help::REVERSE)]
     Reverse(ReverseArgs),
     /// Rows with decreasing IDs in an upside-down table of a store
-    #[command(override_help = cmd::alloc::USAGE)]
+    #[command(override_help = help::ALLOC)]
     Alloc(AllocArgs),
     /// The rows of an upside-down table, newest first
-    #[command(override_help = cmd::scan::USAGE)]
+    #[command(override_help = help::SCAN)]
     Scan(ScanArgs),
     /// The tour: a city index, an upside-down table and a queue on a real store
-    #[command(override_help = cmd::demo::USAGE)]
+    #[command(override_help = help::DEMO)]
     Demo(DemoArgs),
     /// A shell completion script (bash, zsh, fish, powershell, elvish)
-    #[command(override_help = cmd::completions::USAGE)]
+    #[command(override_help = help::COMPLETIONS)]
     Completions(CompletionsArgs),
     /// The man page (roff), of lexikey or of one subcommand
-    #[command(override_help = cmd::completions::MAN_USAGE)]
+    #[command(override_help = help::MAN)]
     Man(ManArgs),
     /// The help of lexikey or of one subcommand
     Help(HelpArgs),
@@ -227,6 +250,12 @@ pub struct DecodeArgs {
     /// The shared options.
     #[command(flatten)]
     pub key: KeyArgs,
+    /// Print the values only (what encode --stdin --schema reads back)
+    #[arg(long)]
+    pub values: bool,
+    /// The output: components (TYPE:VALUE, the default), values, or json
+    #[arg(long, value_name = "O", value_parser = Choice::new(&["components", "values", "json"], parse_output))]
+    pub output: Option<Output>,
     /// The key (binary keys and interop profiles: as hex)
     #[arg(value_name = "KEY")]
     pub keys: Vec<OsString>,
@@ -238,19 +267,25 @@ pub struct RangeArgs {
     /// Format and decimal width.
     #[command(flatten)]
     pub format: KeyFormatArgs,
+    /// The key's fields, e.g. str,i64: predicates of another type are errors
+    #[arg(long, value_name = "S")]
+    pub schema: Option<String>,
     /// Print {"start":…,"end":…} (and the rendering) as JSON
     #[arg(long)]
     pub json: bool,
-    /// Where the range goes: raw (default), hbase, cql, rocksdb, etcd, redis, sql
+    /// Where the range goes: raw (default), hbase, cql, rocksdb, etcd, redis, sql, cbt
     #[arg(long = "for", value_name = "D", value_parser = Choice::new(DIALECTS, parse_dialect))]
     pub dialect: Option<Dialect>,
-    /// The table (hbase, cql, sql) or sorted-set key (redis); default t
+    /// The table (hbase, cql, sql, cbt) or sorted-set key (redis); default t
     #[arg(long, value_name = "T")]
     pub table: Option<String>,
-    /// At most N keys (hbase, cql, sql, etcd, redis)
+    /// cbt: the bigtable://PROJECT/INSTANCE store the line names
+    #[arg(long, value_name = "URL", value_hint = clap::ValueHint::Other)]
+    pub store: Option<String>,
+    /// At most N keys (hbase, cql, sql, etcd, redis, cbt)
     #[arg(long, value_name = "N", value_parser = parse_range_limit)]
     pub limit: Option<u64>,
-    /// Largest key first (hbase, cql, sql, etcd, redis)
+    /// Largest key first (hbase, cql, sql, etcd, redis, cbt)
     #[arg(long)]
     pub reversed: bool,
     /// The key column (cql, sql)
@@ -317,10 +352,11 @@ pub struct ReverseArgs {
     pub n: Vec<OsString>,
 }
 
-/// `--store URL --table NAME [--format F]` of `alloc` and `scan`.
+/// `--store URL --table NAME [--format F] [--salt-buckets N [--salt-mode M]]`
+/// of `alloc` and `scan`.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct TableArgs {
-    /// The store: memory:, redb:PATH, rocksdb:PATH, redis://…, postgres://…, etcd://…
+    /// The store: memory:, redb:PATH, rocksdb:PATH, redis://…, postgres://…, etcd://…, bigtable://…
     #[arg(long, value_name = "URL", value_hint = clap::ValueHint::Other)]
     pub store: Option<String>,
     /// The upside-down table
@@ -329,6 +365,9 @@ pub struct TableArgs {
     /// Key format: hex (default), base64, decimal, binary
     #[arg(long, value_name = "F", value_parser = Choice::new(PLAIN_FORMATS, parse_plain_format))]
     pub format: Option<Format>,
+    /// Salting: the rows spread over N buckets.
+    #[command(flatten)]
+    pub salt: SaltArgs,
 }
 
 /// `lexikey alloc`.
@@ -346,7 +385,7 @@ pub struct AllocArgs {
     /// One summary line on stderr at the end
     #[arg(long)]
     pub stats: bool,
-    /// Refuse row keys longer than N bytes (default: 65535 for slatedb: stores)
+    /// Refuse row keys longer than N bytes (default: 65535 for slatedb:, 4096 for bigtable://)
     #[arg(long, value_name = "N", value_parser = parse_max_key_len)]
     pub max_key_len: Option<usize>,
     /// No progress bar on stderr
@@ -426,74 +465,27 @@ pub const COMMANDS: &[&str] = &[
 // Typed values
 // ---------------------------------------------------------------------------
 
-/// An interop profile: the byte layout of keys another system writes.
+pub use lexikey::profile::{KeyFormat, Profile};
+
+/// What `decode` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Profile {
-    /// The FoundationDB tuple layer (`fdb-tuple`).
-    Fdb,
-    /// HBase `OrderedBytes` fields in a `Struct` (`hbase-ordered`).
-    Hbase,
-    /// Apache Phoenix row keys (`phoenix`).
-    Phoenix,
+pub enum Output {
+    /// `TYPE[.desc]:VALUE` per component (what `encode` takes).
+    Components,
+    /// The values alone (what `encode --stdin --schema` takes).
+    Values,
+    /// JSON.
+    Json,
 }
 
-impl Profile {
-    /// The profiles' `--format` names, for messages.
-    pub const NAMES: &'static str = "fdb-tuple, hbase-ordered, phoenix";
-
-    /// The profile named `name` (its `--format` name).
-    pub fn parse(name: &str) -> Option<Profile> {
-        match name {
-            "fdb-tuple" => Some(Profile::Fdb),
-            "hbase-ordered" => Some(Profile::Hbase),
-            "phoenix" => Some(Profile::Phoenix),
-            _ => None,
-        }
-    }
-
-    /// The `--format` name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Profile::Fdb => "fdb-tuple",
-            Profile::Hbase => "hbase-ordered",
-            Profile::Phoenix => "phoenix",
-        }
-    }
-}
-
-/// The `--format` of `encode`, `decode` and `range`: a native format or an
-/// interop profile.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeyFormat {
-    /// hex, base64, decimal, binary.
-    Native(Format),
-    /// fdb-tuple, hbase-ordered, phoenix.
-    Profile(Profile),
-}
-
-impl KeyFormat {
-    /// Every name `--format` takes.
-    pub const NAMES: &'static [&'static str] = &[
-        "hex",
-        "base64",
-        "decimal",
-        "binary",
-        "fdb-tuple",
-        "hbase-ordered",
-        "phoenix",
-    ];
-
-    /// Parses a `--format` name.
-    ///
-    /// # Errors
-    /// An unknown name (the message lists the formats and the profiles).
-    pub fn parse(s: &str) -> Result<KeyFormat, String> {
-        if let Some(p) = Profile::parse(s) {
-            return Ok(KeyFormat::Profile(p));
-        }
-        Format::parse(s)
-            .map(KeyFormat::Native)
-            .map_err(|e| format!("{e}, or an interop profile: {}", Profile::NAMES))
+fn parse_output(s: &str) -> Result<Output, String> {
+    match s {
+        "components" => Ok(Output::Components),
+        "values" => Ok(Output::Values),
+        "json" => Ok(Output::Json),
+        _ => Err(format!(
+            "invalid --output {s:?}: expected components (the default), values or json"
+        )),
     }
 }
 
@@ -538,7 +530,9 @@ fn parse_max_key_len(v: &str) -> Result<usize, String> {
     }
 }
 
-const DIALECTS: &[&str] = &["raw", "hbase", "cql", "rocksdb", "etcd", "redis", "sql"];
+const DIALECTS: &[&str] = &[
+    "raw", "hbase", "cql", "rocksdb", "etcd", "redis", "sql", "cbt",
+];
 
 fn parse_dialect(d: &str) -> Result<Dialect, String> {
     Dialect::parse(d).map_err(|e| format!("--for: {e}"))
@@ -735,14 +729,24 @@ pub enum Parsed {
 }
 
 /// The message of an unknown subcommand, with clap's suggestion when a
-/// subcommand is close (`encod` → `encode`).
+/// subcommand is close (`encod` → `encode`), or of a mistyped top-level
+/// option (`-v`, `--verison`: `--version`).
 pub fn unknown_command(c: &str) -> anyhow::Error {
-    let hint = suggestion(
-        Cli::command().try_get_matches_from(["lexikey", c]),
-        ContextKind::SuggestedSubcommand,
-    )
-    .map(|s| format!(" (did you mean '{s}'?)"))
-    .unwrap_or_default();
+    let option_hint = match c {
+        "-v" | "-version" => Some("-V' or '--version"),
+        _ if c.starts_with("--") => ["--version", "--help"].into_iter().find(|o| close(c, o)),
+        _ => None,
+    };
+    let hint = option_hint
+        .map(str::to_string)
+        .or_else(|| {
+            suggestion(
+                Cli::command().try_get_matches_from(["lexikey", c]),
+                ContextKind::SuggestedSubcommand,
+            )
+        })
+        .map(|s| format!(" (did you mean '{s}'?)"))
+        .unwrap_or_default();
     anyhow!(
         "unknown command {c:?}{hint}: expected encode, decode, range, reverse, alloc, scan, demo, \
          completions or man (see 'lexikey --help')"
@@ -763,15 +767,15 @@ fn suggestion(r: Result<clap::ArgMatches, clap::Error>, kind: ContextKind) -> Op
 /// The help text of subcommand `name`.
 pub fn usage(name: &str) -> Option<&'static str> {
     Some(match name {
-        "encode" => cmd::encode::USAGE,
-        "decode" => cmd::decode::USAGE,
-        "range" => cmd::range::USAGE,
-        "reverse" => cmd::reverse::USAGE,
-        "alloc" => cmd::alloc::USAGE,
-        "scan" => cmd::scan::USAGE,
-        "demo" => cmd::demo::USAGE,
-        "completions" => cmd::completions::USAGE,
-        "man" => cmd::completions::MAN_USAGE,
+        "encode" => help::ENCODE,
+        "decode" => help::DECODE,
+        "range" => help::RANGE,
+        "reverse" => help::REVERSE,
+        "alloc" => help::ALLOC,
+        "scan" => help::SCAN,
+        "demo" => help::DEMO,
+        "completions" => help::COMPLETIONS,
+        "man" => help::MAN,
         _ => return None,
     })
 }
@@ -789,7 +793,7 @@ pub fn parse(name: &str, args: &[OsString]) -> Result<Parsed> {
     };
     let lexed = lex(sub, name, args)?;
     if lexed.help {
-        return Ok(Parsed::Help(usage(name).unwrap_or(crate::USAGE)));
+        return Ok(Parsed::Help(usage(name).unwrap_or(help::TOP)));
     }
     let argv = std::iter::once(OsString::from("lexikey"))
         .chain(std::iter::once(OsString::from(name)))
@@ -922,7 +926,18 @@ fn unknown_option(
     options: &[&clap::Arg],
 ) -> anyhow::Error {
     let long = format!("--{name}");
-    let hint = if options.iter().any(|a| a.get_long() == Some(name)) {
+    // SQL's and other tools' spellings of the inclusive bounds: the close
+    // strict option (--gt for --gte) is the wrong one to suggest.
+    let alias = match name {
+        "gte" | "geq" | "ge=" | "min" => Some("ge"),
+        "lte" | "leq" | "le=" | "max" => Some("le"),
+        "equals" | "equal" | "eql" => Some("eq"),
+        _ => None,
+    }
+    .filter(|a| options.iter().any(|o| o.get_long() == Some(*a)));
+    let hint = if let Some(a) = alias {
+        Some(format!("--{a}"))
+    } else if options.iter().any(|a| a.get_long() == Some(name)) {
         // `-format`: the option exists with two dashes.
         Some(long)
     } else {
@@ -949,6 +964,46 @@ fn unknown_option(
             known.join(", ")
         }
     )
+}
+
+/// Whether `a` is within two edits of `b` (a typo of it).
+fn close(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()] <= 2
+}
+
+impl DecodeArgs {
+    /// The output `--output`, `--values` and `--json` ask for.
+    ///
+    /// # Errors
+    /// Two of them that disagree.
+    pub fn output(&self) -> Result<Output> {
+        let mut chosen = self.output;
+        for (given, o, name) in [
+            (self.values, Output::Values, "--values"),
+            (self.key.json, Output::Json, "--json"),
+        ] {
+            if given {
+                match chosen {
+                    Some(c) if c != o => bail!(
+                        "{name} and another output option disagree: choose one of --output \
+                         components|values|json, --values, --json"
+                    ),
+                    _ => chosen = Some(o),
+                }
+            }
+        }
+        Ok(chosen.unwrap_or(Output::Components))
+    }
 }
 
 #[cfg(test)]

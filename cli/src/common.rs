@@ -5,18 +5,18 @@ use std::borrow::Cow;
 use std::io::{BufRead, Write};
 
 use anyhow::{anyhow, bail, Context, Result};
-use lexikey::{input, Component, Field, Format, Type, Value};
+use lexikey::{input, Component, Format, Value};
 
 /// Bulk output is written to standard output whenever this many bytes are
 /// pending.
-pub const FLUSH_AT: usize = 1 << 16;
+pub(crate) const FLUSH_AT: usize = 1 << 16;
 
 /// The `--width N` option: the decimal width of integer components. Only
 /// valid with `--format decimal` (other formats have fixed widths).
 ///
 /// # Errors
 /// A width that is not a number from 1 to 20, or given with another format.
-pub fn width(width: Option<&str>, format: Format) -> Result<Option<u8>> {
+pub(crate) fn width(width: Option<&str>, format: Format) -> Result<Option<u8>> {
     let Some(w) = width else {
         return Ok(None);
     };
@@ -37,77 +37,55 @@ pub fn width(width: Option<&str>, format: Format) -> Result<Option<u8>> {
 /// Cassandra users may raise it to 65,535.
 ///
 /// (`args` checks that it is positive.)
-pub fn max_key_len(given: Option<usize>) -> usize {
+pub(crate) fn max_key_len(given: Option<usize>) -> usize {
     given.unwrap_or(lexikey::tuple::HBASE_MAX_KEY_LEN)
 }
 
-/// Whether `--width` applies to a type (the integer types).
-pub fn takes_width(ty: Type) -> bool {
-    matches!(ty, Type::I64 | Type::U64 | Type::I32 | Type::U32 | Type::Ts)
+/// Appends lowercase hex of `bytes` (how binary keys are printed):
+/// [`lexikey::input::push_hex`], the buffer grown once and one 2-byte
+/// table load per byte.
+#[inline]
+pub(crate) fn push_hex(bytes: &[u8], out: &mut Vec<u8>) {
+    lexikey::input::push_hex(bytes, out);
 }
 
-/// Sets the decimal width of `c` when it is an integer component.
-pub fn apply_width(c: &mut Component<'_>, width: Option<u8>) {
-    if width.is_some() && takes_width(c.value.ty()) {
-        c.width = width;
-    }
-}
-
-/// The `--schema` option parsed, with `width` applied to its integer fields.
+/// Reads a binary key given as text into `buf`: hex, `0x` hex or HBase's
+/// `Bytes.toStringBinary` form ([`lexikey::input::decode_binary_key`]);
+/// `what` names the key in messages (`binary`, `fdb-tuple`, ...).
 ///
 /// # Errors
-/// A schema that does not parse.
-pub fn schema(text: &str, width: Option<u8>) -> Result<Vec<Field>> {
-    let mut fields =
-        Field::parse_schema(text).with_context(|| format!("invalid schema {text:?}"))?;
-    for f in &mut fields {
-        if width.is_some() && takes_width(f.ty) {
-            f.width = width;
-        }
-    }
-    Ok(fields)
-}
-
-/// Appends lowercase hex of `bytes` (how binary keys are printed), with the
-/// `hex` crate (as fast as a hand-written table here: one 2-byte lookup per
-/// byte into a buffer sized once).
-#[inline]
-pub fn push_hex(bytes: &[u8], out: &mut Vec<u8>) {
-    let start = out.len();
-    out.resize(start + 2 * bytes.len(), 0);
-    // Cannot fail: the slice is exactly twice as long as `bytes`.
-    let _ = hex::encode_to_slice(bytes, &mut out[start..]);
-}
-
-/// Decodes a key given as hex text (either case) into `buf`: `Ok`, or the
-/// error: an odd number of digits (`None`) or the character index of the
-/// first bad digit.
-///
-/// Hand-written rather than `hex::decode_to_slice`: bulk `decode --stdin`
-/// of binary keys runs through it for every line, and with the `hex` crate
-/// that run took 0.28-0.29 s instead of 0.19-0.22 s per million keys
-/// (`decode --format binary --schema str,i64 --stdin`, release builds,
-/// best of 3, 2026-11-25).
-#[inline]
-pub fn unhex_key(raw: &[u8], buf: &mut Vec<u8>) -> Result<(), Option<usize>> {
-    if !raw.len().is_multiple_of(2) {
-        return Err(None);
-    }
+/// One line naming the key, what is wrong and where, and the forms taken.
+pub(crate) fn binary_key(raw: &[u8], what: &str, buf: &mut Vec<u8>) -> Result<()> {
+    use lexikey::input::BinaryKeyError as E;
     buf.clear();
-    for (i, p) in raw.chunks_exact(2).enumerate() {
-        let d = |c: u8| (c as char).to_digit(16);
-        match (d(p[0]), d(p[1])) {
-            (Some(h), Some(l)) => buf.push((h << 4 | l) as u8),
-            (h, _) => return Err(Some(if h.is_none() { 2 * i } else { 2 * i + 1 })),
-        }
-    }
-    Ok(())
+    lexikey::input::decode_binary_key(raw, buf).map_err(|e| {
+        let keys = if what == "binary" {
+            "binary keys"
+        } else {
+            "keys"
+        };
+        let why = match e {
+            E::OddDigits { len } => {
+                format!("{keys} are given as hex, and this has an odd number of digits ({len})")
+            }
+            E::BadDigit { at } => format!("{keys} are given as hex, bad digit at character {at}"),
+            E::BadEscape { at } => format!(
+                "in the Bytes.toStringBinary form, character {at} is neither printable ASCII \
+                 nor the start of a \\xNN escape"
+            ),
+        };
+        anyhow!(
+            "invalid {what} key \"{}\": {why} ({})",
+            show_key(raw),
+            E::FORMS
+        )
+    })
 }
 
 /// Appends a key as the CLI prints it: text keys as they are, binary keys as
 /// lowercase hex.
 #[inline]
-pub fn push_key(format: Format, key: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn push_key(format: Format, key: &[u8], out: &mut Vec<u8>) {
     if format.is_text() {
         out.extend_from_slice(key);
     } else {
@@ -116,7 +94,7 @@ pub fn push_key(format: Format, key: &[u8], out: &mut Vec<u8>) {
 }
 
 /// Appends `{"key":"…"}` for a key (binary keys as lowercase hex).
-pub fn push_key_json(format: Format, key: &[u8], out: &mut Vec<u8>) -> Result<()> {
+pub(crate) fn push_key_json(format: Format, key: &[u8], out: &mut Vec<u8>) -> Result<()> {
     out.extend_from_slice(b"{\"key\":");
     push_key_string_json(format, key, out)?;
     out.push(b'}');
@@ -124,7 +102,7 @@ pub fn push_key_json(format: Format, key: &[u8], out: &mut Vec<u8>) -> Result<()
 }
 
 /// Appends a key as a JSON string (binary keys as lowercase hex).
-pub fn push_key_string_json(format: Format, key: &[u8], out: &mut Vec<u8>) -> Result<()> {
+pub(crate) fn push_key_string_json(format: Format, key: &[u8], out: &mut Vec<u8>) -> Result<()> {
     if format.is_text() {
         let s = std::str::from_utf8(key).map_err(|e| {
             anyhow!(
@@ -142,20 +120,18 @@ pub fn push_key_string_json(format: Format, key: &[u8], out: &mut Vec<u8>) -> Re
 }
 
 /// Appends `s` as a JSON string literal: `"` and `\` escaped, control
-/// characters as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00XX`; everything else
-/// (including non-ASCII) as it is.
-///
-/// ```
-/// let mut out = Vec::new();
-/// lexikey_cli::common::push_json_str("a\"\\\n\u{1}é", &mut out);
-/// assert_eq!(String::from_utf8(out)?, r#""a\"\\\n\u0001é""#);
-/// # Ok::<(), std::string::FromUtf8Error>(())
-/// ```
-pub fn push_json_str(s: &str, out: &mut Vec<u8>) {
+/// characters as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00XX`; DEL, the C1
+/// controls and the bidirectional formatting characters (U+061C, U+200E,
+/// U+200F, U+202A–U+202E, U+2066–U+2069) as `\uXXXX`, so that what a
+/// terminal shows is what the string holds; everything else (including
+/// other non-ASCII) as it is.
+pub(crate) fn push_json_str(s: &str, out: &mut Vec<u8>) {
     out.push(b'"');
     let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
         let short: &[u8] = match b {
             b'"' => b"\\\"",
             b'\\' => b"\\\\",
@@ -164,8 +140,30 @@ pub fn push_json_str(s: &str, out: &mut Vec<u8>) {
             b'\t' => b"\\t",
             0x08 => b"\\b",
             0x0C => b"\\f",
-            0x00..=0x1F => b"",
-            _ => continue,
+            0x00..=0x1F | 0x7F => b"",
+            0xC2 | 0xD8 | 0xE2 => {
+                // A hidden character: its UTF-8 length, or 0.
+                let n = match (b, bytes.get(i + 1), bytes.get(i + 2)) {
+                    (0xC2, Some(0x80..=0x9F), _) | (0xD8, Some(0x9C), _) => 2,
+                    (0xE2, Some(0x80), Some(0x8E | 0x8F | 0xAA..=0xAE))
+                    | (0xE2, Some(0x81), Some(0xA6..=0xA9)) => 3,
+                    _ => 0,
+                };
+                if n == 0 {
+                    i += 1;
+                    continue;
+                }
+                out.extend_from_slice(&bytes[start..i]);
+                let c = s[i..i + n].chars().next().map_or(0, u32::from);
+                out.extend_from_slice(format!("\\u{c:04x}").as_bytes());
+                i += n;
+                start = i;
+                continue;
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
         };
         out.extend_from_slice(&bytes[start..i]);
         if short.is_empty() {
@@ -174,7 +172,8 @@ pub fn push_json_str(s: &str, out: &mut Vec<u8>) {
         } else {
             out.extend_from_slice(short);
         }
-        start = i + 1;
+        i += 1;
+        start = i;
     }
     out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
@@ -187,7 +186,7 @@ pub fn push_json_str(s: &str, out: &mut Vec<u8>) {
 /// UUIDs (hyphenated) and decimals (`dec`: plain notation, exact — a JSON
 /// number would be rounded to a double by most parsers) as strings in their
 /// `TYPE:VALUE` text form.
-pub fn push_value_json(v: &Value<'_>, scratch: &mut String, out: &mut Vec<u8>) {
+pub(crate) fn push_value_json(v: &Value<'_>, scratch: &mut String, out: &mut Vec<u8>) {
     scratch.clear();
     match v {
         Value::Str(s) => push_json_str(s, out),
@@ -211,7 +210,7 @@ pub fn push_value_json(v: &Value<'_>, scratch: &mut String, out: &mut Vec<u8>) {
 }
 
 /// Appends `{"type":"…","dir":"asc|desc","value":…}` for a component.
-pub fn push_component_json(c: &Component<'_>, scratch: &mut String, out: &mut Vec<u8>) {
+pub(crate) fn push_component_json(c: &Component<'_>, scratch: &mut String, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"type\":\"");
     out.extend_from_slice(c.value.ty().name().as_bytes());
     out.extend_from_slice(if c.dir.is_desc() {
@@ -224,7 +223,7 @@ pub fn push_component_json(c: &Component<'_>, scratch: &mut String, out: &mut Ve
 }
 
 /// Appends `{"components":[…]}`.
-pub fn push_components_json(cs: &[Component<'_>], scratch: &mut String, out: &mut Vec<u8>) {
+pub(crate) fn push_components_json(cs: &[Component<'_>], scratch: &mut String, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"components\":[");
     for (i, c) in cs.iter().enumerate() {
         if i > 0 {
@@ -241,7 +240,7 @@ pub fn push_components_json(cs: &[Component<'_>], scratch: &mut String, out: &mu
 /// When the value contains a byte in `forbidden` (a newline, or in bulk
 /// output a tab), which the line-oriented text output cannot hold: the
 /// message points to `--json`.
-pub fn push_component_text(
+pub(crate) fn push_component_text(
     c: &Component<'_>,
     forbidden: &[u8],
     scratch: &mut String,
@@ -272,7 +271,7 @@ pub fn push_component_text(
 
 /// A short readable form of a key for error messages (escaped, at most
 /// about 80 characters).
-pub fn show_key(key: &[u8]) -> String {
+pub(crate) fn show_key(key: &[u8]) -> String {
     let mut s = lexikey::escape_key(&key[..key.len().min(64)]);
     if key.len() > 64 {
         s.push_str("...");
@@ -280,21 +279,9 @@ pub fn show_key(key: &[u8]) -> String {
     s
 }
 
-/// Parses the text of one field of type `ty`, borrowing strings.
-///
-/// # Errors
-/// The value does not parse for the type.
-#[inline]
-pub fn parse_field(ty: Type, text: &str) -> Result<Value<'_>, lexikey::ParseError> {
-    match ty {
-        Type::Str => Ok(Value::Str(Cow::Borrowed(text))),
-        _ => input::parse_value(ty, text),
-    }
-}
-
 /// The bytes of an argument (raw bytes on Unix, so that invalid UTF-8
 /// reaches the decoder and is reported with its offset).
-pub fn os_bytes(s: &std::ffi::OsStr) -> Cow<'_, [u8]> {
+pub(crate) fn os_bytes(s: &std::ffi::OsStr) -> Cow<'_, [u8]> {
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;
@@ -316,7 +303,7 @@ pub fn os_bytes(s: &std::ffi::OsStr) -> Cow<'_, [u8]> {
 ///
 /// # Errors
 /// The first error of `f`, or a read error.
-pub fn for_each_line(
+pub(crate) fn for_each_line(
     r: &mut dyn BufRead,
     mut f: impl FnMut(u64, &[u8]) -> Result<()>,
 ) -> Result<()> {
@@ -370,10 +357,26 @@ pub fn for_each_line(
 /// # Errors
 /// A write error.
 #[inline]
-pub fn maybe_flush(w: &mut dyn Write, out: &mut Vec<u8>) -> Result<()> {
+pub(crate) fn maybe_flush(w: &mut dyn Write, out: &mut Vec<u8>) -> Result<()> {
     if out.len() >= FLUSH_AT {
         w.write_all(out)?;
         out.clear();
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn json_strings_escape_controls_and_hidden_characters() {
+        let mut out = Vec::new();
+        super::push_json_str(
+            "a\"\\\n\u{1}é\u{202E}\u{85}\u{7F}\u{2069}\u{2070}",
+            &mut out,
+        );
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "\"a\\\"\\\\\\n\\u0001é\\u202e\\u0085\\u007f\\u2069\u{2070}\""
+        );
+    }
 }

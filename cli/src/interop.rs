@@ -32,27 +32,24 @@
 //! whole row key, so a range is one sub-range per bucket, `[b ‖ start,
 //! b ‖ end)` for `b` = 0 … N−1.
 
-use anyhow::{anyhow, bail, Context, Result};
-use lexikey::interop::{fdb, hbase, phoenix, ValueError};
-use lexikey::range::prefix_end;
+use anyhow::{anyhow, bail, Result};
+use lexikey::interop::{fdb, hbase, phoenix};
+use lexikey::profile::KeyFormat;
+use lexikey::profile::{
+    component_texts, decode_key, encode_row, parse_cells, parse_schema, Decoded, Options, Profile,
+    Schema,
+};
+use lexikey::range::RangeError;
+use lexikey::spec::KeySpec;
 use lexikey::{DecodeError, KeyRange};
 
-pub use crate::args::Profile;
-use crate::args::{DecodeArgs, EncodeArgs, KeyArgs, PredOp, RangeArgs, SaltArgs};
+use crate::args::{DecodeArgs, EncodeArgs, KeyArgs, RangeArgs, SaltArgs};
 use crate::common::{self, FLUSH_AT};
 use crate::progress::Progress;
 use crate::Io;
 
 /// The options of an interop profile.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Opts {
-    /// `--salt-buckets N` (Phoenix only).
-    pub salt: Option<u16>,
-    /// `--hbase-numeric current|legacy` (hbase-ordered only).
-    pub hbase: hbase::Codec,
-    /// `--round` (phoenix only): round a DECIMAL of more than 38 digits.
-    pub rounding: phoenix::DecimalRounding,
-}
+pub(crate) type Opts = Options;
 
 /// The command-line options a profile checks.
 struct Given<'a> {
@@ -165,274 +162,6 @@ fn key_options(profile: Profile, k: &KeyArgs, round: bool) -> Result<Opts> {
 }
 
 // ---------------------------------------------------------------------------
-// Components and schemas
-// ---------------------------------------------------------------------------
-
-/// Components of one key, parsed in a profile's syntax.
-#[derive(Debug, Clone)]
-pub enum Row {
-    /// Tuple elements.
-    Fdb(Vec<fdb::Element>),
-    /// Struct fields and their values.
-    Hbase(Vec<hbase::Field>, Vec<hbase::Value>),
-    /// Primary-key columns and their values.
-    Phoenix(Vec<phoenix::Column>, Vec<phoenix::Value>),
-}
-
-/// Parses `TYPE[.desc]:VALUE` components in `profile`'s syntax.
-///
-/// # Errors
-/// The first component that does not parse, named.
-pub fn parse_components(profile: Profile, texts: &[&str], opts: &Opts) -> Result<Row> {
-    // The library's messages sometimes quote the component already.
-    fn ctx(t: &str) -> impl Fn(lexikey::ParseError) -> anyhow::Error + '_ {
-        move |e| {
-            let quoted = format!("{t:?}");
-            if e.to_string().contains(&quoted) {
-                anyhow!("{e}")
-            } else {
-                anyhow!("component {quoted}: {e}")
-            }
-        }
-    }
-    Ok(match profile {
-        Profile::Fdb => Row::Fdb(
-            texts
-                .iter()
-                .map(|t| fdb::parse_component(t).map_err(ctx(t)))
-                .collect::<Result<_>>()?,
-        ),
-        Profile::Hbase => {
-            let (mut fs, mut vs) = (Vec::new(), Vec::new());
-            for t in texts {
-                let (f, v) = hbase::parse_component(t).map_err(ctx(t))?;
-                fs.push(f);
-                vs.push(v);
-            }
-            Row::Hbase(fs, vs)
-        }
-        Profile::Phoenix => {
-            let (mut cs, mut vs) = (Vec::new(), Vec::new());
-            for t in texts {
-                let (c, v) = phoenix::parse_component_with(t, opts.rounding).map_err(ctx(t))?;
-                cs.push(c);
-                vs.push(v);
-            }
-            Row::Phoenix(cs, vs)
-        }
-    })
-}
-
-/// The `fdb-tuple` type names a bulk schema may use.
-const FDB_TYPES: &[&str] = &[
-    "null",
-    "bytes",
-    "str",
-    "int",
-    "i64",
-    "u64",
-    "i32",
-    "u32",
-    "f32",
-    "float",
-    "f64",
-    "double",
-    "bool",
-    "uuid",
-    "versionstamp",
-];
-
-/// A `--schema` in a profile's syntax.
-#[derive(Debug, Clone)]
-pub enum Schema {
-    /// `fdb-tuple` element types (bulk encode only: keys are self-describing).
-    Fdb(Vec<String>),
-    /// `hbase-ordered` fields.
-    Hbase(Vec<hbase::Field>),
-    /// A Phoenix table (columns and salt).
-    Phoenix(phoenix::Table),
-}
-
-impl Schema {
-    fn len(&self) -> usize {
-        match self {
-            Schema::Fdb(t) => t.len(),
-            Schema::Hbase(f) => f.len(),
-            Schema::Phoenix(t) => t.columns.len(),
-        }
-    }
-
-    fn field_name(&self, i: usize) -> String {
-        match self {
-            Schema::Fdb(t) => t[i].clone(),
-            Schema::Hbase(f) => f[i].to_string(),
-            Schema::Phoenix(t) => t.columns[i].to_string(),
-        }
-    }
-}
-
-/// Parses a comma-separated `--schema` (spaces around names are ignored).
-///
-/// # Errors
-/// An empty schema, an unknown type, a `.desc` in `fdb-tuple`, a blob-copy
-/// (HBase) or VARBINARY (Phoenix) field that is not the last.
-pub fn parse_schema(profile: Profile, text: &str, salt: Option<u16>) -> Result<Schema> {
-    let ctx = || format!("invalid schema {text:?}");
-    if text.trim().is_empty() {
-        return Err(anyhow!("empty schema: expected TYPE[.desc],...")).with_context(ctx);
-    }
-    let names: Vec<&str> = text.split(',').map(str::trim).collect();
-    Ok(match profile {
-        Profile::Fdb => {
-            let mut types = Vec::new();
-            for n in names {
-                if n.ends_with(".desc") || n.ends_with(".asc") {
-                    return Err(anyhow!(
-                        "{n:?}: the FoundationDB tuple layer has no sort direction"
-                    ))
-                    .with_context(ctx);
-                }
-                if !FDB_TYPES.contains(&n) {
-                    return Err(anyhow!(
-                        "unknown fdb-tuple type {n:?}: expected one of {}",
-                        FDB_TYPES.join(", ")
-                    ))
-                    .with_context(ctx);
-                }
-                types.push(n.to_string());
-            }
-            Schema::Fdb(types)
-        }
-        Profile::Hbase => {
-            let fields = names
-                .iter()
-                .map(|n| hbase::Field::parse(n))
-                .collect::<Result<Vec<_>, _>>()
-                .with_context(ctx)?;
-            check_hbase_fields(&fields).with_context(ctx)?;
-            Schema::Hbase(fields)
-        }
-        Profile::Phoenix => {
-            let mut table = phoenix::Table::parse(text).with_context(ctx)?;
-            check_phoenix_columns(&table.columns).with_context(ctx)?;
-            if let Some(n) = salt {
-                table = table.salted(n);
-            }
-            Schema::Phoenix(table)
-        }
-    })
-}
-
-fn check_hbase_fields(fields: &[hbase::Field]) -> Result<()> {
-    let n = fields.len();
-    if let Some(i) = fields[..n.saturating_sub(1)]
-        .iter()
-        .position(|f| f.kind == hbase::Kind::BlobCopy)
-    {
-        bail!(
-            "field {} is blob-copy, which runs to the end of the key: only the last field may use it",
-            i + 1
-        );
-    }
-    Ok(())
-}
-
-fn check_phoenix_columns(columns: &[phoenix::Column]) -> Result<()> {
-    let n = columns.len();
-    if let Some(i) = columns[..n.saturating_sub(1)]
-        .iter()
-        .position(|c| c.ty == phoenix::Type::Varbinary)
-    {
-        bail!(
-            "column {} is VARBINARY, which may only be the last primary-key column",
-            i + 1
-        );
-    }
-    Ok(())
-}
-
-/// The message of a value the profile cannot encode; `name(i)` names
-/// component `i` (zero-based).
-fn value_error(e: ValueError, name: impl Fn(usize) -> String) -> anyhow::Error {
-    match e {
-        ValueError::Unencodable { field, reason } => anyhow!("{}: {reason}", name(field)),
-        ValueError::TypeMismatch { field, expected } => {
-            anyhow!("{}: expected a {expected} value", name(field))
-        }
-        ValueError::Schema { reason } => anyhow!("{reason}"),
-        other => anyhow!("{other}"),
-    }
-}
-
-/// Encodes a row as `profile` writes it (Phoenix: with the salt byte when
-/// `salt` is set).
-fn encode_row(row: &Row, opts: &Opts, name: impl Fn(usize) -> String) -> Result<Vec<u8>> {
-    let mut key = Vec::new();
-    match row {
-        Row::Fdb(elems) => fdb::pack(elems, &mut key),
-        Row::Hbase(fields, values) => {
-            check_hbase_fields(fields)?;
-            (opts.hbase)
-                .encode_struct(fields, values, &mut key)
-                .map_err(|e| value_error(e, name))?;
-        }
-        Row::Phoenix(columns, values) => {
-            check_phoenix_columns(columns)?;
-            let mut table = phoenix::Table::new(columns.clone());
-            if let Some(n) = opts.salt {
-                table = table.salted(n);
-            }
-            phoenix::encode_row_key(&table, values, &mut key).map_err(|e| value_error(e, name))?;
-        }
-    }
-    Ok(key)
-}
-
-/// Parses one bulk row: the tab-separated values of the schema's fields.
-fn parse_cells(schema: &Schema, cells: &[&str], lineno: u64, opts: &Opts) -> Result<Row> {
-    let at = |i: usize, e: &dyn std::fmt::Display| {
-        anyhow!(
-            "line {lineno}, value {} ({}): {e}",
-            i + 1,
-            schema.field_name(i)
-        )
-    };
-    Ok(match schema {
-        Schema::Fdb(types) => Row::Fdb(
-            types
-                .iter()
-                .zip(cells)
-                .enumerate()
-                .map(|(i, (ty, c))| {
-                    fdb::parse_component(&format!("{ty}:{c}")).map_err(|e| at(i, &e))
-                })
-                .collect::<Result<_>>()?,
-        ),
-        Schema::Hbase(fields) => Row::Hbase(
-            fields.clone(),
-            fields
-                .iter()
-                .zip(cells)
-                .enumerate()
-                .map(|(i, (f, c))| hbase::parse_value(f.kind, c).map_err(|e| at(i, &e)))
-                .collect::<Result<_>>()?,
-        ),
-        Schema::Phoenix(table) => Row::Phoenix(
-            table.columns.clone(),
-            table
-                .columns
-                .iter()
-                .zip(cells)
-                .enumerate()
-                .map(|(i, (col, c))| {
-                    phoenix::parse_value_with(col.ty, c, opts.rounding).map_err(|e| at(i, &e))
-                })
-                .collect::<Result<_>>()?,
-        ),
-    })
-}
-
-// ---------------------------------------------------------------------------
 // encode
 // ---------------------------------------------------------------------------
 
@@ -441,7 +170,7 @@ fn parse_cells(schema: &Schema, cells: &[&str], lineno: u64, opts: &Opts) -> Res
 /// # Errors
 /// Usage errors, components that do not parse, values the profile cannot
 /// encode, keys over `--max-key-len`.
-pub fn encode(profile: Profile, args: &EncodeArgs, io: &mut Io<'_>) -> Result<()> {
+pub(crate) fn encode(profile: Profile, args: &EncodeArgs, io: &mut Io<'_>) -> Result<()> {
     let k = &args.key;
     let opts = key_options(profile, k, args.round)?;
     let salt = opts.salt;
@@ -473,11 +202,13 @@ pub fn encode(profile: Profile, args: &EncodeArgs, io: &mut Io<'_>) -> Result<()
             }
         );
     }
-    let row = parse_components(profile, &texts, &opts)?;
-    let key = encode_row(&row, &opts, |i| {
+    let spec = KeySpec::new(KeyFormat::Profile(profile))
+        .with_profile_options(opts)?
+        .with_max_key_len(max);
+    let comps = spec.parse_components(&texts)?;
+    let key = spec.encode_named(&comps, |i| {
         format!("component {} ({})", i + 1, texts.get(i).unwrap_or(&"?"))
     })?;
-    lexikey::tuple::check_len(&key, max)?;
     let mut out = Vec::with_capacity(2 * key.len() + 16);
     push_key(&key, json, &mut out);
     io.stdout.write_all(&out)?;
@@ -523,7 +254,7 @@ fn encode_bulk(
         })
         .map_err(|e| {
             if e.to_string().starts_with("line ") {
-                e
+                anyhow!(e)
             } else {
                 anyhow!("line {lineno}: {e}")
             }
@@ -541,65 +272,17 @@ fn encode_bulk(
 // decode
 // ---------------------------------------------------------------------------
 
-/// A decoded key.
-#[derive(Debug, Clone)]
-pub enum Decoded {
-    /// Tuple elements.
-    Fdb(Vec<fdb::Element>),
-    /// One value per struct field (null after the end of the key).
-    Hbase(Vec<(hbase::Field, hbase::Value)>),
-    /// One value per primary-key column (null after the end of the key).
-    Phoenix(Vec<(phoenix::Column, phoenix::Value)>),
-}
-
-/// Decodes `key` (canonically: keys the Java side or FoundationDB bindings
-/// could not have written are errors).
-///
-/// # Errors
-/// The decoder's error, with the offset of the byte at fault.
-pub fn decode_key(
-    schema: Option<&Schema>,
-    key: &[u8],
-    codec: hbase::Codec,
-) -> Result<Decoded, DecodeError> {
-    Ok(match schema {
-        None | Some(Schema::Fdb(_)) => Decoded::Fdb(fdb::unpack(key)?),
-        Some(Schema::Hbase(fields)) => {
-            let values = codec.decode_struct(fields, key)?;
-            Decoded::Hbase(fields.iter().copied().zip(values).collect())
-        }
-        Some(Schema::Phoenix(table)) => {
-            let values = phoenix::decode_row_key(table, key)?;
-            Decoded::Phoenix(table.columns.iter().copied().zip(values).collect())
-        }
-    })
-}
-
-/// The components of a decoded key in the profile's `TYPE[.desc]:VALUE`
-/// syntax (what `encode` reads back; a bare type is null).
-pub fn component_texts(d: &Decoded) -> Vec<String> {
-    match d {
-        Decoded::Fdb(es) => es.iter().map(fdb::format_component).collect(),
-        Decoded::Hbase(vs) => vs
-            .iter()
-            .map(|(f, v)| hbase::format_component(*f, v))
-            .collect(),
-        Decoded::Phoenix(vs) => vs
-            .iter()
-            .map(|(c, v)| phoenix::format_component(*c, v))
-            .collect(),
-    }
-}
-
 /// `lexikey decode --format PROFILE …`.
 ///
 /// # Errors
 /// Usage errors and keys that do not decode.
-pub fn decode(profile: Profile, args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
+pub(crate) fn decode(profile: Profile, args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
     let k = &args.key;
     let opts = key_options(profile, k, false)?;
     let salt = opts.salt;
-    let json = k.json;
+    let output = args.output()?;
+    let json = output == crate::args::Output::Json;
+    let values = output == crate::args::Output::Values;
     let max = common::max_key_len(k.max_key_len);
     let schema = match (profile, k.schema.as_deref()) {
         (Profile::Fdb, None) => None,
@@ -631,7 +314,7 @@ pub fn decode(profile: Profile, args: &DecodeArgs, io: &mut Io<'_>) -> Result<()
             profile,
             schema.as_ref(),
             opts.hbase,
-            json,
+            (json, values),
             max,
             &progress,
             io,
@@ -657,7 +340,11 @@ pub fn decode(profile: Profile, args: &DecodeArgs, io: &mut Io<'_>) -> Result<()
     } else {
         for t in component_texts(&d) {
             check_line(&t, b"\n")?;
+            let start = out.len();
             out.extend_from_slice(t.as_bytes());
+            if values {
+                crate::cmd::decode::strip_type(&mut out, start);
+            }
             out.push(b'\n');
         }
     }
@@ -685,19 +372,7 @@ fn key_from_hex(profile: Profile, raw: &[u8], max: usize, buf: &mut Vec<u8>) -> 
             raw.len() / 2
         );
     }
-    common::unhex_key(raw, buf).map_err(|e| match e {
-        None => anyhow!(
-            "invalid {} key \"{}\": keys are given as hex, and this has an odd number of digits ({})",
-            profile.name(),
-            common::show_key(raw),
-            raw.len()
-        ),
-        Some(at) => anyhow!(
-            "invalid {} key \"{}\": keys are given as hex, bad digit at character {at}",
-            profile.name(),
-            common::show_key(raw),
-        ),
-    })
+    common::binary_key(raw, profile.name(), buf)
 }
 
 fn invalid_key(profile: Profile, raw: &[u8], e: DecodeError) -> anyhow::Error {
@@ -712,7 +387,7 @@ fn decode_bulk(
     profile: Profile,
     schema: Option<&Schema>,
     codec: hbase::Codec,
-    json: bool,
+    (json, values): (bool, bool),
     max: usize,
     progress: &Progress,
     io: &mut Io<'_>,
@@ -733,7 +408,11 @@ fn decode_bulk(
                     if i > 0 {
                         out.push(b'\t');
                     }
+                    let start = out.len();
                     out.extend_from_slice(t.as_bytes());
+                    if values {
+                        crate::cmd::decode::strip_type(&mut out, start);
+                    }
                 }
             }
             out.push(b'\n');
@@ -765,7 +444,7 @@ enum Json {
 }
 
 /// Appends `{"components":[{"type":…,"dir":…,"value":…},…]}`.
-pub fn push_decoded_json(d: &Decoded, out: &mut Vec<u8>) {
+pub(crate) fn push_decoded_json(d: &Decoded, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"components\":");
     match d {
         Decoded::Fdb(es) => push_fdb_array(es, out),
@@ -905,156 +584,13 @@ fn phoenix_json(c: phoenix::Column, v: &phoenix::Value) -> Json {
 // range
 // ---------------------------------------------------------------------------
 
-/// A predicate operator on the next component.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Op {
-    Eq,
-    Ge,
-    Gt,
-    Le,
-    Lt,
-}
-
-/// The keys whose next component is one value: `[lo, hi)`, `None` for
-/// −∞ / +∞.
-#[derive(Debug, Clone)]
-struct Span {
-    lo: Option<Vec<u8>>,
-    hi: Option<Vec<u8>>,
-}
-
-impl Span {
-    /// The keys that start with `q`.
-    fn prefix(q: Vec<u8>) -> Span {
-        Span {
-            hi: prefix_end(&q),
-            lo: Some(q),
-        }
-    }
-
-    /// The single key `q` and the keys that continue it with `suffix..`:
-    /// `[q, q ‖ after)`.
-    fn upto(q: Vec<u8>, after: u8) -> Span {
-        Span {
-            hi: Some(cat(&q, &[after])),
-            lo: Some(q),
-        }
-    }
-}
-
-/// The intersection of the bounds seen so far.
-#[derive(Debug, Default)]
-struct Bounds {
-    start: Option<Vec<u8>>,
-    end: Option<Vec<u8>>,
-    empty: bool,
-}
-
-impl Bounds {
-    /// Raises the start to `lo` (`None`: −∞, no change).
-    fn raise(&mut self, lo: Option<Vec<u8>>) {
-        if let Some(lo) = lo {
-            if self.start.as_ref().is_none_or(|s| lo > *s) {
-                self.start = Some(lo);
-            }
-        }
-    }
-
-    /// Lowers the end to `hi` (`None`: +∞, no change).
-    fn lower(&mut self, hi: Option<Vec<u8>>) {
-        if let Some(hi) = hi {
-            if self.end.as_ref().is_none_or(|e| hi < *e) {
-                self.end = Some(hi);
-            }
-        }
-    }
-
-    /// Raises the start to `hi` (`None`: +∞, nothing is left).
-    fn raise_past(&mut self, hi: Option<Vec<u8>>) {
-        match hi {
-            Some(_) => self.raise(hi),
-            None => self.empty = true,
-        }
-    }
-
-    /// Lowers the end to `lo` (`None`: −∞, nothing is left).
-    fn lower_below(&mut self, lo: Option<Vec<u8>>) {
-        match lo {
-            Some(_) => self.lower(lo),
-            None => self.empty = true,
-        }
-    }
-
-    /// Keeps only the keys in `span`.
-    fn within(&mut self, span: Span) {
-        self.raise(span.lo);
-        self.lower(span.hi);
-    }
-
-    /// Applies `op` against the keys of one value; `desc`: the component
-    /// sorts in descending value order.
-    fn apply(&mut self, op: Op, span: Span, desc: bool) {
-        match (op, desc) {
-            (Op::Eq, _) => self.within(span),
-            (Op::Ge, false) | (Op::Le, true) => self.raise(span.lo),
-            (Op::Ge, true) | (Op::Le, false) => self.lower(span.hi),
-            (Op::Gt, false) | (Op::Lt, true) => self.raise_past(span.hi),
-            (Op::Gt, true) | (Op::Lt, false) => self.lower_below(span.lo),
-        }
-    }
-
-    fn finish(self) -> Result<KeyRange> {
-        let empty = self.empty
-            || matches!((&self.start, &self.end), (Some(s), Some(e)) if s >= e)
-            || self.end.as_deref() == Some(&[][..]);
-        if empty {
-            bail!("no key can match: the predicates leave an empty range (start >= end)");
-        }
-        Ok(KeyRange {
-            start: self.start,
-            end: self.end,
-        })
-    }
-}
-
-fn cat(a: &[u8], b: &[u8]) -> Vec<u8> {
-    let mut v = Vec::with_capacity(a.len() + b.len());
-    v.extend_from_slice(a);
-    v.extend_from_slice(b);
-    v
-}
-
-/// One predicate from the command line.
-enum Pred<'a> {
-    Cmp(Op, &'a str, &'a str),
-    Prefix(&'a str),
-}
-
-fn predicates(args: &RangeArgs) -> Vec<Pred<'_>> {
-    args.preds
-        .iter()
-        .map(|p| {
-            let v = p.value.as_str();
-            let op = match p.op {
-                PredOp::Eq => Op::Eq,
-                PredOp::Ge => Op::Ge,
-                PredOp::Gt => Op::Gt,
-                PredOp::Le => Op::Le,
-                PredOp::Lt => Op::Lt,
-                PredOp::Prefix => return Pred::Prefix(v),
-            };
-            Pred::Cmp(op, p.op.name(), v)
-        })
-        .collect()
-}
-
 /// The ranges of a `range --format PROFILE` query: one, or one per salt
-/// bucket for a salted Phoenix table.
+/// bucket for a salted Phoenix table ([`ProfileRange`]).
 ///
 /// # Errors
 /// Components and predicates that do not parse or encode, predicates on
 /// different types, an empty range.
-pub fn ranges(profile: Profile, args: &RangeArgs) -> Result<Vec<KeyRange>> {
+pub(crate) fn ranges(profile: Profile, args: &RangeArgs) -> Result<Vec<KeyRange>> {
     let refused = [
         ("curve", args.geo.curve.is_some()),
         ("bits", args.geo.bits.is_some()),
@@ -1071,345 +607,28 @@ pub fn ranges(profile: Profile, args: &RangeArgs) -> Result<Vec<KeyRange>> {
             round: args.round,
         },
     )?;
-    let salt = opts.salt;
+    if args.schema.is_some() {
+        bail!(
+            "--schema applies to range with the native formats; --format {} components and \
+             predicates name their own types, and the predicates must agree with each other",
+            profile.name()
+        );
+    }
     let texts = crate::args::utf8_positionals(&args.components, "PREFIX_COMPONENT")?;
-    let row = parse_components(profile, &texts, &opts)?;
-    let preds = predicates(args);
-    let name = |i: usize| format!("component {} ({})", i + 1, texts.get(i).unwrap_or(&"?"));
-    let range = match row {
-        Row::Fdb(prefix) => fdb_range(&prefix, &preds)?,
-        Row::Hbase(fields, values) => hbase_range(&fields, &values, &preds, opts.hbase, name)?,
-        Row::Phoenix(columns, values) => {
-            phoenix_range(&columns, &values, &preds, opts.rounding, name)?
-        }
-    };
-    Ok(match salt {
-        None => vec![range],
-        Some(n) => (0..n)
-            .map(|b| {
-                // b < n <= 256.
-                let b = b as u8;
-                KeyRange {
-                    start: Some(cat(&[b], range.start.as_deref().unwrap_or_default())),
-                    end: match &range.end {
-                        Some(e) => Some(cat(&[b], e)),
-                        None => b.checked_add(1).map(|n| vec![n]),
-                    },
-                }
-            })
-            .collect(),
-    })
-}
-
-fn pred_error(op: &str, text: &str, e: impl std::fmt::Display) -> anyhow::Error {
-    anyhow!("--{op} {text:?}: {e}")
-}
-
-fn fdb_range(prefix: &[fdb::Element], preds: &[Pred<'_>]) -> Result<KeyRange> {
-    let p = fdb::pack_to_vec(prefix);
-    // Subspace(prefix).range(): every tuple extending the prefix.
-    let mut b = Bounds {
-        start: Some(cat(&p, &[0x00])),
-        end: Some(cat(&p, &[0xFF])),
-        empty: false,
-    };
-    for pred in preds {
-        match pred {
-            Pred::Prefix(s) => {
-                let mut q = p.clone();
-                fdb::pack(&[fdb::Element::String(s.to_string())], &mut q);
-                q.pop(); // the string's 00 terminator: longer strings continue
-                b.within(Span::prefix(q));
-            }
-            Pred::Cmp(op, name, text) => {
-                let e = fdb::parse_component(text).map_err(|e| pred_error(name, text, e))?;
-                let mut q = p.clone();
-                fdb::pack(&[e], &mut q);
-                // Type codes are below FF and an element's bytes never
-                // continue with FF where another element of the same value
-                // starts: [q, q ‖ FF) is exactly the tuples (prefix…, e, …).
-                b.apply(*op, Span::upto(q, 0xFF), false);
-            }
-        }
-    }
-    b.finish()
-}
-
-/// Checks that every predicate is on the same field, returning it.
-fn same_field<F: PartialEq + std::fmt::Display + Copy>(
-    seen: &mut Option<F>,
-    f: F,
-    name: &str,
-    text: &str,
-) -> Result<()> {
-    match seen {
-        None => *seen = Some(f),
-        Some(s) if *s == f => {}
-        Some(s) => bail!(
-            "--{name} {text:?}: the predicates are on one component, of type {s}; this one is {f}"
-        ),
-    }
-    Ok(())
-}
-
-fn hbase_range(
-    fields: &[hbase::Field],
-    values: &[hbase::Value],
-    preds: &[Pred<'_>],
-    codec: hbase::Codec,
-    name: impl Fn(usize) -> String + Copy,
-) -> Result<KeyRange> {
-    use hbase::{Field, Kind, Order, Value};
-    check_hbase_fields(fields)?;
-    let mut p = Vec::new();
-    for (i, (f, v)) in fields.iter().zip(values).enumerate() {
-        (codec)
-            .encode_value(*f, v, &mut p)
-            .map_err(|e| value_error(e, |_| name(i)))?;
-    }
-    // The row whose remaining fields are all null: Struct omits trailing nulls.
-    let mut row = Vec::new();
-    (codec)
-        .encode_struct(fields, values, &mut row)
-        .map_err(|e| value_error(e, name))?;
-    if fields.last().is_some_and(|f| f.kind == Kind::BlobCopy) {
-        if !preds.is_empty() {
-            bail!("no component can follow a blob-copy component: it runs to the end of the key");
-        }
-        return KeyRange::new(
-            (!row.is_empty()).then(|| row.clone()),
-            Some(cat(&row, &[0])),
-        )
-        .map_err(|e| anyhow!("{e}"));
-    }
-    // A descending null sorts last: the row without it is not next to the
-    // rows that write it, so the range then starts at the written prefix.
-    let trailing_desc_null = values
+    let spec = KeySpec::new(KeyFormat::Profile(profile)).with_profile_options(opts)?;
+    let prefix = spec.parse_components(&texts)?;
+    let preds = args
+        .preds
         .iter()
-        .zip(fields)
-        .rev()
-        .take_while(|(v, _)| matches!(v, Value::Null))
-        .any(|(_, f)| f.order == Order::Descending);
-    let start = if trailing_desc_null { p.clone() } else { row };
-    let region_start = (!start.is_empty()).then_some(start);
-    let mut b = Bounds {
-        start: region_start.clone(),
-        end: prefix_end(&p),
-        empty: false,
-    };
-    let mut field: Option<Field> = None;
-    let mut compares = false;
-    for pred in preds {
-        match pred {
-            Pred::Prefix(s) => {
-                same_field(&mut field, Field::asc(Kind::Text), "prefix", s)?;
-                if s.contains('\0') {
-                    bail!("--prefix {s:?}: HBase text may not contain U+0000");
-                }
-                compares = true;
-                let mut q = cat(&p, &[hbase::TEXT]);
-                q.extend_from_slice(s.as_bytes());
-                b.within(Span::prefix(q));
-            }
-            Pred::Cmp(op, name, text) => {
-                let (f, v) = hbase::parse_component(text).map_err(|e| pred_error(name, text, e))?;
-                same_field(&mut field, f, name, text)?;
-                let desc = f.order == Order::Descending;
-                let span = if matches!(v, Value::Null) {
-                    if !f.kind.is_nullable() {
-                        return Err(pred_error(name, text, "a fixed-width field is never null"));
-                    }
-                    if *op != Op::Eq {
-                        return Err(pred_error(
-                            name,
-                            text,
-                            "a null (a bare type) only goes with --eq: comparisons never match null",
-                        ));
-                    }
-                    if desc {
-                        Span::prefix(cat(&p, &[!hbase::NULL]))
-                    } else {
-                        Span {
-                            lo: region_start.clone(),
-                            hi: Some(cat(&p, &[hbase::NULL + 1])),
-                        }
-                    }
-                } else {
-                    compares |= *op != Op::Eq;
-                    let mut q = p.clone();
-                    codec
-                        .encode_value(f, &v, &mut q)
-                        .map_err(|e| value_error(e, |_| format!("--{name} {text:?}")))?;
-                    if f.kind == Kind::BlobCopy && !desc {
-                        // Runs to the end of the key: longer blobs are other values.
-                        Span::upto(q, 0x00)
-                    } else {
-                        Span::prefix(q)
-                    }
-                };
-                b.apply(*op, span, desc);
-            }
-        }
-    }
-    if let Some(f) = field.filter(|_| compares) {
-        // Comparisons match the non-null values of the field's kind only:
-        // the keys whose next header is one of the kind's (not a written
-        // null, not the row written as the prefix alone).
-        let (lo, hi) = match f.kind {
-            Kind::Numeric => (hbase::NEG_INF, hbase::NAN),
-            k => (k.header(), k.header()),
-        };
-        let (lo, hi) = match f.order {
-            Order::Ascending => (lo, hi),
-            Order::Descending => (!hi, !lo),
-        };
-        b.within(Span {
-            lo: Some(cat(&p, &[lo])),
-            hi: Some(cat(&p, &[hi + 1])),
-        });
-    }
-    b.finish()
+        .map(|p| spec.parse_pred(p.op.name(), &p.value))
+        .collect::<Result<Vec<_>, _>>()?;
+    spec.ranges(&prefix, preds)
+        .map_err(|e| range_error(e, &texts, args))
 }
 
-fn phoenix_range(
-    columns: &[phoenix::Column],
-    values: &[phoenix::Value],
-    preds: &[Pred<'_>],
-    rounding: phoenix::DecimalRounding,
-    name: impl Fn(usize) -> String + Copy,
-) -> Result<KeyRange> {
-    use phoenix::{Column, SortOrder, Type};
-    check_phoenix_columns(columns)?;
-    let var = |c: &Column| c.ty.fixed_width().is_none();
-    // The prefix as written when more columns follow: each variable-width
-    // value ends with its separator (FF after a non-null DESC value).
-    let mut p = Vec::new();
-    for (i, (c, v)) in columns.iter().zip(values).enumerate() {
-        if v.is_null() {
-            if !var(c) {
-                bail!(
-                    "{}: a fixed-width primary-key column may not be null",
-                    name(i)
-                );
-            }
-        } else {
-            phoenix::encode_value(*c, v, &mut p).map_err(|e| value_error(e, |_| name(i)))?;
-        }
-        if var(c) && c.ty != Type::Varbinary {
-            let desc_sep = c.order == SortOrder::Desc && !v.is_null();
-            p.push(if desc_sep {
-                phoenix::DESC_SEPARATOR
-            } else {
-                phoenix::SEPARATOR
-            });
-        }
-    }
-    // The row whose remaining columns are all null (trailing nulls dropped).
-    let row = if values.iter().all(phoenix::Value::is_null) {
-        Vec::new()
-    } else {
-        let mut row = Vec::new();
-        phoenix::encode_row_key(&phoenix::Table::new(columns.to_vec()), values, &mut row)
-            .map_err(|e| value_error(e, name))?;
-        row
-    };
-    if columns.last().is_some_and(|c| c.ty == Type::Varbinary) {
-        if !preds.is_empty() {
-            bail!("no column can follow a VARBINARY column: it may only be the last");
-        }
-        return KeyRange::new(
-            (!row.is_empty()).then(|| row.clone()),
-            Some(cat(&row, &[0])),
-        )
-        .map_err(|e| anyhow!("{e}"));
-    }
-    let region_start = (!row.is_empty()).then_some(row);
-    let mut b = Bounds {
-        start: region_start.clone(),
-        end: prefix_end(&p),
-        empty: false,
-    };
-    let mut column: Option<Column> = None;
-    let mut compares = false;
-    for pred in preds {
-        match pred {
-            Pred::Prefix(s) => {
-                same_field(&mut column, Column::asc(Type::Varchar), "prefix", s)?;
-                if s.contains('\0') {
-                    bail!("--prefix {s:?}: a Phoenix VARCHAR may not contain U+0000");
-                }
-                compares = true;
-                b.within(Span::prefix(cat(&p, s.as_bytes())));
-            }
-            Pred::Cmp(op, name, text) => {
-                let (c, v) = phoenix::parse_component_with(text, rounding)
-                    .map_err(|e| pred_error(name, text, e))?;
-                same_field(&mut column, c, name, text)?;
-                let desc = c.order == SortOrder::Desc;
-                let null_after = if c.ty == Type::Varbinary { 0x00 } else { 0x01 };
-                let span = if v.is_null() {
-                    if !var(&c) {
-                        return Err(pred_error(
-                            name,
-                            text,
-                            "a fixed-width primary-key column is never null",
-                        ));
-                    }
-                    if *op != Op::Eq {
-                        return Err(pred_error(
-                            name,
-                            text,
-                            "a null (a bare type or an empty value) only goes with --eq: \
-                             comparisons never match null",
-                        ));
-                    }
-                    // Null is written empty, then a 00 separator (or nothing).
-                    Span {
-                        lo: region_start.clone(),
-                        hi: Some(cat(&p, &[null_after])),
-                    }
-                } else {
-                    compares |= *op != Op::Eq;
-                    let mut q = p.clone();
-                    phoenix::encode_value(c, &v, &mut q)
-                        .map_err(|e| value_error(e, |_| format!("--{name} {text:?}")))?;
-                    match (c.ty, desc) {
-                        // A DECIMAL is delimited like a VARCHAR: 00 (or the end of
-                        // the key) after an ASC value, FF after a DESC one; neither
-                        // byte occurs inside its bytes.
-                        (Type::Varchar | Type::Decimal, false) => Span::upto(q, 0x01),
-                        (Type::Varbinary, false) => Span::upto(q, 0x00),
-                        (Type::Varbinary, true) => {
-                            if *op != Op::Eq {
-                                return Err(pred_error(
-                                    name,
-                                    text,
-                                    "a DESC VARBINARY takes --eq only: its trailing FF is also an \
-                                     inverted 00, so Phoenix's own key order is not the value order",
-                                ));
-                            }
-                            q.push(phoenix::DESC_SEPARATOR);
-                            Span::upto(q, 0x00)
-                        }
-                        (Type::Varchar | Type::Decimal, true) => {
-                            q.push(phoenix::DESC_SEPARATOR);
-                            Span::prefix(q)
-                        }
-                        _ => Span::prefix(q),
-                    }
-                };
-                b.apply(*op, span, desc);
-            }
-        }
-    }
-    if let Some(c) = column.filter(|_| compares) {
-        // Comparisons never match null (written empty, then 00 or nothing);
-        // a fixed-width value always follows the whole prefix.
-        b.raise(Some(match c.ty {
-            Type::Varchar | Type::Decimal => cat(&p, &[0x01]),
-            Type::Varbinary => cat(&p, &[0x00]),
-            _ => p.clone(),
-        }));
-    }
-    b.finish()
+/// The command line's message of a range error: components and predicates
+/// named by their text ([`lexikey::spec::range_message`]).
+pub(crate) fn range_error(e: RangeError, texts: &[&str], args: &RangeArgs) -> anyhow::Error {
+    let preds: Vec<&str> = args.preds.iter().map(|p| p.value.as_str()).collect();
+    anyhow!(lexikey::spec::range_message(&e, texts, &preds))
 }

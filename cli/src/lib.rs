@@ -2,25 +2,29 @@
 //! subcommand in-process ([`run`]) as well as through the built binary.
 //!
 //! The grammar is declared with clap in [`args`] (one options struct per
-//! subcommand) and summed up in [`USAGE`]. One file per subcommand under
-//! [`cmd`], each with `pub fn run(args: &XArgs, io: &mut Io<'_>) -> Result<()>`;
-//! the binary (`src/main.rs`) turns every error into one line on stderr and
-//! exit code 2.
+//! subcommand); the help texts are in `help.rs`. One file per subcommand
+//! under `cmd/`, each with `fn run(args: &XArgs, io: &mut Io<'_>) ->
+//! Result<()>`; the binary (`src/main.rs`) turns every error into one line
+//! on stderr and exit code 2. Keys, ranges and stores are the libraries'
+//! (`lexikey`, `lexikey-stores`): this crate is a leaf.
 
 use std::ffi::OsString;
 use std::io::{BufRead, Write};
 
 use anyhow::{bail, Result};
 
-pub mod api;
 mod progress;
 
+// The library exports what the binary and the tests use: `run`, `Io` and
+// the grammar (`args`, for the completion and man-page tests). Everything
+// else is the command line's own wiring.
 pub mod args;
-pub mod cmd;
-pub mod common;
-pub mod interop;
-pub mod kinds;
-pub mod salting;
+mod cmd;
+mod common;
+mod help;
+mod interop;
+mod kinds;
+mod salting;
 
 /// Where a subcommand reads and writes.
 pub struct Io<'a> {
@@ -36,43 +40,6 @@ impl std::fmt::Debug for Io<'_> {
     }
 }
 
-/// The top-level help text.
-pub const USAGE: &str = "\
-lexikey: sortable row keys for ordered key-value stores
-
-Usage:
-  lexikey encode [--format F] [--width N] [--json] COMPONENT...
-  lexikey encode --schema TYPE[.desc],... --stdin [--format F] [--width N] [--json]
-  lexikey decode [--format F] [--schema TYPE[.desc],...] [--width N] [--json] KEY
-  lexikey decode --stdin [--format F] [--schema ...] [--width N] [--json]
-  lexikey range [--format F] [--width N] [--for raw|hbase|cql|rocksdb|etcd|redis|sql]
-                [--table T] [--limit N] [--reversed] [--json] PREFIX_COMPONENT...
-                [--ge C] [--gt C] [--le C] [--lt C] [--eq C] [--prefix STR]
-  lexikey range ... PREFIX_COMPONENT... --bbox MINLAT,MINLON,MAXLAT,MAXLON [--max-ranges K]
-  lexikey reverse [--format F] [--width N] N
-  lexikey alloc --store URL --table NAME [--count N] [--format F] [--guard] [--stats]
-                [--quiet] [VALUE...]
-  lexikey scan --store URL --table NAME [--limit N] [--format F] [--quiet]
-  lexikey demo [--store URL]
-  lexikey help [COMMAND] | lexikey COMMAND --help | lexikey --version
-  lexikey completions bash|zsh|fish|powershell|elvish | lexikey man [COMMAND]
-
-COMPONENT is TYPE[.desc]:VALUE; TYPE is one of str, i64, u64, i32, u32, f64, f32,
-bool, bytes (hex), ts (RFC 3339 or milliseconds), uuid, or ulid, uuid7 (stored as
-uuid) and geo (LAT,LON, stored as a u64 cell code; grid: --curve hilbert|morton,
---bits 1-32); everything after the first ':' is the value, verbatim. F is hex
-(default), base64, decimal or binary (printed as lowercase hex). Arguments that
-begin with '-' (-5, -9999999999999999998) are positionals unless shaped like an
-option (-x, --name); after '--' every argument is a positional. Every error prints one line on stderr and exits with code 2.
-encode, decode and range take --salt-buckets N [--salt-mode fast|phoenix] for keys
-salted in front (N from 1 to 255; range prints one range per bucket).
-
-For keys shared with Java and FoundationDB code, encode, decode and range also take
---format fdb-tuple, hbase-ordered or phoenix (keys as lowercase hex, components in
-the profile's own types; --salt-buckets N for a salted Phoenix table): see
-'lexikey help encode'.
-";
-
 /// The version line: the crate version and the stores compiled in.
 pub fn version() -> String {
     let mut stores = vec!["memory", "redb"];
@@ -82,6 +49,7 @@ pub fn version() -> String {
         (cfg!(feature = "etcd"), "etcd"),
         (cfg!(feature = "rocksdb"), "rocksdb"),
         (cfg!(feature = "slatedb"), "slatedb"),
+        (cfg!(feature = "bigtable"), "bigtable"),
     ] {
         if on {
             stores.push(name);
@@ -106,10 +74,20 @@ pub fn run(argv: &[OsString], io: &mut Io<'_>) -> Result<()> {
     let rest = &argv[1..];
     let name = first.to_str().unwrap_or("");
     match name {
-        "-h" | "--help" => return write_all(io, USAGE.as_bytes()),
+        "-h" | "--help" => return write_all(io, help::TOP.as_bytes()),
         "help" => {
+            if rest.len() > 1 {
+                bail!(
+                    "help takes at most one COMMAND, got {}: {} (e.g. 'lexikey help encode')",
+                    rest.len(),
+                    rest.iter()
+                        .map(|s| s.to_string_lossy())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                );
+            }
             let text = match rest.first().and_then(|s| s.to_str()) {
-                None => USAGE,
+                None => help::TOP,
                 Some(c) => args::usage(c).ok_or_else(|| args::unknown_command(c))?,
             };
             return write_all(io, text.as_bytes());
@@ -135,7 +113,7 @@ pub fn run(argv: &[OsString], io: &mut Io<'_>) -> Result<()> {
         C::Demo(a) => cmd::demo::run(&a, io)?,
         C::Completions(a) => cmd::completions::run(&a, io)?,
         C::Man(a) => cmd::completions::man(&a, io)?,
-        C::Help(_) => return write_all(io, USAGE.as_bytes()),
+        C::Help(_) => return write_all(io, help::TOP.as_bytes()),
     }
     io.stdout.flush()?;
     Ok(())

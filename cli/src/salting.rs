@@ -25,7 +25,7 @@ use crate::args::SaltArgs;
 ///
 /// # Errors
 /// N outside 1–255, `--salt-mode` without `--salt-buckets`.
-pub fn salter(args: &SaltArgs, format: Format) -> Result<Option<Salter>> {
+pub(crate) fn salter(args: &SaltArgs, format: Format) -> Result<Option<Salter>> {
     let Some(v) = args.salt_buckets.as_deref() else {
         if args.salt_mode.is_some() {
             bail!("--salt-mode needs --salt-buckets N");

@@ -1499,7 +1499,7 @@ const CATALOGUE: &[(&[&str], &str, &str)] = &[
             "varchar:a",
         ],
         "",
-        "unknown option '--schema' for 'range'",
+        "--schema applies to range with the native formats", // range --schema: issue [newcomer] 1
     ),
 ];
 

@@ -1,7 +1,8 @@
 //! `alloc`, `scan` and `demo` on real stores, through the built binary:
 //! the embedded default (redb) always, and the servers that
 //! `scripts/with-stores.sh` starts when their URLs are in the environment
-//! (LEXIKEY_REDIS_URL, LEXIKEY_POSTGRES_URL, LEXIKEY_ETCD_URL).
+//! (LEXIKEY_REDIS_URL, LEXIKEY_POSTGRES_URL, LEXIKEY_ETCD_URL; and
+//! LEXIKEY_BIGTABLE_URL, required with feature `bigtable`).
 
 mod common;
 
@@ -257,6 +258,115 @@ fn alloc_and_scan_errors() {
     let o = run(&["alloc", "--store", "redis://127.0.0.1:1", "--table", "t"]);
     check_error(&o, "redis not there");
     assert!(o.stdout.is_empty());
+}
+
+/// `alloc --salt-buckets N` and `scan --salt-buckets N` (issue 28): the
+/// same IDs and the same scan as unsalted, the rows spread over the
+/// buckets, and a table that refuses another salt (or none), exit 2 with
+/// one line.
+#[test]
+fn salted_alloc_and_scan_on_redb() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = redb_url(dir.path());
+    let with = |cmd: &str, table: &str, extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = [cmd, "--store", &url, "--table", table]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let values = ["a", "b", "c", "d", "e", "f"];
+    let plain = ok(&with("alloc", "plain", &values));
+    let salted = ok(&with(
+        "alloc",
+        "salted",
+        &[&["--salt-buckets", "4"][..], &values].concat(),
+    ));
+    assert_eq!(ids(&salted), ids(&plain));
+    assert_eq!(ids(&plain), (MAX - 5..=MAX).rev().collect::<Vec<_>>());
+    let scan_plain = ok(&with("scan", "plain", &[]));
+    let scan_salted = ok(&with("scan", "salted", &["--salt-buckets", "4"]));
+    assert_eq!(scan_salted, scan_plain);
+    assert_eq!(
+        ok(&with(
+            "scan",
+            "salted",
+            &["--salt-buckets", "4", "--limit", "2"]
+        )),
+        format!("{}\tf\n{}\te\n", MAX - 5, MAX - 4)
+    );
+    // The rows are salted keys, spread over the buckets, and the salt
+    // record names the buckets.
+    let store = lexikey_stores::open(&url).unwrap();
+    let keys: Vec<Vec<u8>> = store
+        .scan(&lexikey::KeyRange::all(), 100)
+        .unwrap()
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect();
+    let salted_rows: Vec<&Vec<u8>> = keys
+        .iter()
+        .filter(|k| k[2..].starts_with(b"#salted#"))
+        .collect();
+    assert_eq!(salted_rows.len(), 6);
+    let buckets: BTreeSet<&[u8]> = salted_rows.iter().map(|k| &k[..2]).collect();
+    assert!(buckets.len() > 1, "{buckets:?}");
+    assert_eq!(
+        store.get(b"salted#!salt").unwrap(),
+        Some(b"buckets=4 mode=fast".to_vec())
+    );
+    // (The file is held while open.)
+    drop(store);
+    // Another salt, or none, or salt on an unsalted table: refused.
+    let table_is = "the table is salted with 4 buckets (fast hash), as its salt record \
+                    salted#!salt says, but was opened";
+    for (args, want) in [
+        (
+            with("alloc", "salted", &["--salt-buckets", "8", "x"]),
+            format!("{table_is} with 8 salt buckets (fast hash)"),
+        ),
+        (
+            with(
+                "scan",
+                "salted",
+                &["--salt-buckets", "4", "--salt-mode", "phoenix"],
+            ),
+            format!("{table_is} with 4 salt buckets (phoenix hash)"),
+        ),
+        (
+            with("scan", "salted", &[]),
+            format!("{table_is} without salt"),
+        ),
+        (
+            with("alloc", "salted", &["x"]),
+            format!("allocation 1 of 1 failed (0 allocated before it): {table_is} without salt"),
+        ),
+        (
+            with("alloc", "plain", &["--salt-buckets", "2", "x"]),
+            "the table already holds keys written without salt (e.g. plain#uFFFFFFFFFFFFFFFA)"
+                .to_string(),
+        ),
+        (
+            with("alloc", "t", &["--salt-buckets", "0"]),
+            "invalid --salt-buckets \"0\": expected a number from 1 to 255".to_string(),
+        ),
+        (
+            with("alloc", "t", &["--salt-buckets", "256"]),
+            "invalid --salt-buckets \"256\"".to_string(),
+        ),
+        (
+            with("scan", "t", &["--salt-mode", "phoenix"]),
+            "--salt-mode needs --salt-buckets N".to_string(),
+        ),
+    ] {
+        let msg = fails(&args);
+        assert!(msg.starts_with(&want), "{args:?}: {msg}");
+    }
+    assert_eq!(
+        ok(&with("scan", "salted", &["--salt-buckets", "4"])),
+        scan_plain
+    );
 }
 
 /// `base` with a namespace no other run uses (`ns=TAG_PID_NANOS`).
@@ -645,5 +755,169 @@ mod slatedb {
     fn killed_writer() {
         let dir = tempfile::tempdir().unwrap();
         killed_client_on(&slate_url(dir.path()), "slatedb");
+    }
+}
+
+/// Bigtable (`bigtable://PROJECT/INSTANCE`, feature `bigtable`) on the
+/// emulator that `scripts/with-stores.sh` starts (`LEXIKEY_BIGTABLE_URL`;
+/// missing, the tests fail). See: issue 26.
+#[cfg(feature = "bigtable")]
+mod bigtable {
+    use super::*;
+
+    fn base() -> String {
+        std::env::var("LEXIKEY_BIGTABLE_URL").unwrap_or_else(|_| {
+            panic!(
+                "LEXIKEY_BIGTABLE_URL is not set: run through scripts/with-stores.sh, which starts \
+                 the Bigtable emulator (Debian package google-cloud-cli-bigtable-emulator)"
+            )
+        })
+    }
+
+    /// demo, alloc and scan on the emulator: the table (the URL's ns=) is
+    /// created by the first of them.
+    #[test]
+    fn demo_alloc_scan() {
+        let url = fresh_namespace(&base(), "cli");
+        let out = ok(&["demo", "--store", &url]);
+        for line in [
+            "    8804190  New York",
+            "newest: 18446744073709551613 \"latest comment\"",
+            "  seq 3  \"send email\"",
+        ] {
+            assert!(out.contains(line), "{line}: {out}");
+        }
+        let again = ok(&["demo", "--store", &url]);
+        assert!(again.contains("(already there)"), "{again}");
+        assert_eq!(
+            ids(&ok(&[
+                "alloc", "--store", &url, "--table", "c", "first!", "me too"
+            ])),
+            [MAX, MAX - 1]
+        );
+        assert_eq!(
+            ok(&["scan", "--store", &url, "--table", "c", "--limit", "1"]),
+            format!("{}\tme too\n", MAX - 1)
+        );
+    }
+
+    #[test]
+    fn concurrent_processes() {
+        concurrent_allocs(&fresh_namespace(&base(), "cli"), 8, 50);
+    }
+
+    #[test]
+    fn killed_client() {
+        killed_client_on(&fresh_namespace(&base(), "kill"), "bigtable");
+    }
+
+    /// Cloud Bigtable's row key limit (4 KiB) is the default --max-key-len:
+    /// a longer table name is refused before anything is written (the
+    /// emulator would take it); past an explicit --max-key-len, the adapter
+    /// refuses the row key itself.
+    #[test]
+    fn row_key_limit() {
+        let url = fresh_namespace(&base(), "keylen");
+        // NAME + "#u" + 16 hex digits.
+        let fits = "a".repeat(4096 - 18);
+        let long = "a".repeat(4096 - 17);
+        assert_eq!(
+            ids(&ok(&["alloc", "--store", &url, "--table", &fits, "x"])),
+            [MAX]
+        );
+        let msg = fails(&["alloc", "--store", &url, "--table", &long, "x"]);
+        assert!(
+            msg.contains("key of 4097 bytes is longer than the limit of 4096 bytes")
+                && msg.contains("bigtable"),
+            "{msg}"
+        );
+        let msg = fails(&[
+            "alloc",
+            "--store",
+            &url,
+            "--table",
+            &long,
+            "--max-key-len",
+            "5000",
+            "x",
+        ]);
+        assert!(
+            msg.contains("a row key of 4097 bytes: Cloud Bigtable's limit is 4096 bytes"),
+            "{msg}"
+        );
+        assert_eq!(ok(&["scan", "--store", &url, "--table", &long]), "");
+    }
+
+    /// A server that is not there: one line naming the address, exit 2.
+    #[test]
+    fn emulator_not_there() {
+        let o = run(&[
+            "alloc",
+            "--store",
+            "bigtable://p/i?emulator=127.0.0.1:1&timeout_ms=2000",
+            "--table",
+            "t",
+        ]);
+        check_error(&o, "emulator not there");
+        assert!(
+            o.stderr
+                .contains("(is the Bigtable emulator running at 127.0.0.1:1?)"),
+            "{}",
+            o.stderr
+        );
+        assert!(o.stdout.is_empty());
+    }
+
+    /// `range --for cbt --store bigtable://P/I?ns=T` names the project,
+    /// instance and table; --table overrides the table.
+    #[test]
+    fn range_for_cbt_names_the_store() {
+        let q = ["str:population", "--ge", "i64:1000000"];
+        let with = |extra: &[&str]| ok(&[&["range", "--for", "cbt"][..], extra, &q].concat());
+        assert_eq!(
+            with(&["--store", "bigtable://my-proj/prod?ns=cities"]),
+            "cbt -project my-proj -instance prod read cities \
+             start='population#l80000000000F4240' end='population$'\n"
+        );
+        assert_eq!(
+            with(&["--store", "bigtable://my-proj/prod", "--table", "idx"]),
+            "cbt -project my-proj -instance prod read idx \
+             start='population#l80000000000F4240' end='population$'\n"
+        );
+        assert_eq!(
+            with(&[]),
+            "cbt read t start='population#l80000000000F4240' end='population$'\n"
+        );
+        for (args, what) in [
+            (
+                &[
+                    "range",
+                    "--for",
+                    "hbase",
+                    "--store",
+                    "bigtable://p/i",
+                    "str:a",
+                ][..],
+                "--store applies to --for cbt",
+            ),
+            (
+                &[
+                    "range",
+                    "--for",
+                    "cbt",
+                    "--store",
+                    "redis://127.0.0.1:1",
+                    "str:a",
+                ],
+                "--for cbt needs a bigtable://PROJECT/INSTANCE store URL",
+            ),
+            (
+                &["range", "--for", "cbt", "--format", "binary", "bytes:00"],
+                "cannot hold a NUL byte: read this range with a Bigtable client library",
+            ),
+        ] {
+            let msg = fails(args);
+            assert!(msg.contains(what), "{args:?}: {msg}");
+        }
     }
 }

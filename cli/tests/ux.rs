@@ -5,6 +5,8 @@
 //! concurrent processes that queue instead of failing.
 //! See: issue #17.
 
+#[path = "../../tests/support/children.rs"]
+mod children;
 mod common;
 
 use std::collections::BTreeSet;
@@ -225,18 +227,7 @@ fn concurrent_allocs_on_one_redb_file_queue() {
         })
         .collect();
     let mut ids = BTreeSet::new();
-    for c in children {
-        let out = c.wait_with_output().unwrap();
-        assert!(
-            out.status.success(),
-            "alloc failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        for line in String::from_utf8(out.stdout).unwrap().lines() {
-            assert!(ids.insert(line.parse::<u64>().unwrap()), "ID {line} twice");
-        }
-    }
-    assert_eq!(ids.len(), 800);
+    children::gather_ids(children, 200, "", &mut ids);
     let want: BTreeSet<u64> = (u64::MAX - 799..=u64::MAX).collect();
     assert_eq!(ids, want);
     let rows = ok(&["scan", "--store", &url, "--table", "t"]);

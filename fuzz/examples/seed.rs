@@ -358,6 +358,9 @@ fn main() -> Result<(), String> {
     for (target, data) in lexikey_fuzz::decoders::seeds() {
         seeds.add(target, data);
     }
+    for (target, data) in lexikey_fuzz::layers::seeds() {
+        seeds.add(target, data);
+    }
     for (target, inputs) in &seeds.0 {
         let dir: PathBuf = Path::new(corpus).join(target);
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;

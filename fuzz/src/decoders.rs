@@ -110,6 +110,8 @@ const CREDENTIAL_SHAPES: &[(&str, &str)] = &[
     ("etcd+https://root:FuzzS3cret-pw@", ""),
     ("redis:u:FuzzS3cret-pw@", ""),
     ("postgres://a:FuzzS3cret-pw@h:1/db?", ""),
+    ("bigtable://u:FuzzS3cret-pw@", ""),
+    ("bigtable://p/i?password=FuzzS3cret-pw&", ""),
 ];
 
 /// See the module docs. The whole input is a URL (when it is UTF-8); the
@@ -348,6 +350,9 @@ pub fn seeds() -> Vec<(&'static str, Vec<u8>)> {
         "postgresql://u@h:1/db?application_name=x=y",
         "etcd://127.0.0.1:2379,127.0.0.1:22379?ns=ids&timeout_ms=+10",
         "etcd://[::1]:2379",
+        "bigtable://lexikey/test?ns=events&family=f&emulator=127.0.0.1:8086",
+        "bigtable://example.com:proj-1/inst_2?app_profile=batch&timeout_ms=+10&ns=_t.1",
+        "bigtable://p/i?family=-x&emulator=h",
         "redb:/tmp/x?ns=a&ns=b",
         "nosuch:x",
     ] {

@@ -16,6 +16,8 @@
 //! | `parse_ts` | UTF-8 text / 8 bytes | `parse_ts` → `format_ts` → `parse_ts` is stable |
 //! | `range_build` | structured prefix, predicates, probe values | `RangeQuery::build` never panics; text bounds are valid UTF-8 without C0 bytes; a probe's key is inside the range exactly when the probe satisfies every predicate |
 //! | `decode_fdb_tuple`, `decode_hbase_ordered`, `decode_phoenix` | key bytes (HBase: fields header; Phoenix: table header) | the interop decoders never panic, errors lie inside the key, accepted keys re-encode to themselves, decoded values survive the component syntax (see [`interop`]) |
+//! | `range_profile` | profile, options, component texts, predicates (see [`layers`]) | `KeySpec::ranges` / `ProfileRange::build` never panic and agree; ranges are non-empty, one per salt bucket (the unsalted range under each salt byte); a single predicate's own key is inside (`eq`, `ge`, `le`, `prefix`) or outside (`gt`, `lt`) |
+//! | `parse_kind_component` | grid, width, 16 value bytes, text (see [`layers`]) | `kind::parse_component` / `parse_schema` never panic; columns, values (`Col::write_value` → `parse_value`), whole components and schemas print and parse back; decoded keys write the same text; `write_value` of any `ulid`/`uuid7`/`geo` value refuses it exactly when the kind cannot hold it, else round-trips |
 //! | `decode_ulid`, `parse_store_url`, `decode_queue_key`, `decode_salted`, `decode_geo` | text or bytes (see [`decoders`]) | never panic, errors inside the input, accepted inputs re-encode to themselves (see [`decoders`]) |
 //!
 //! # Input layout
@@ -50,6 +52,7 @@ use lexikey::{tuple, Component, Dir, Field, Format, Type, Value};
 
 pub mod decoders;
 pub mod interop;
+pub mod layers;
 
 /// Schema-header bit: decode without a schema.
 pub const NO_SCHEMA: u8 = 0x80;

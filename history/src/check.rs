@@ -43,6 +43,24 @@ pub enum Violation {
         /// Its ID.
         id: u64,
     },
+    /// no lost write: an `ok` op's ID is burned (a tombstone, no row).
+    BurnedButAcknowledged {
+        /// The op's line.
+        op: usize,
+        /// The `burned` line.
+        burned: usize,
+        /// The ID.
+        id: u64,
+    },
+    /// unique: a row and a tombstone (or two tombstones) for one ID.
+    BurnedTwice {
+        /// The ID.
+        id: u64,
+        /// The first line (a row or a `burned` line).
+        first: usize,
+        /// The `burned` line.
+        second: usize,
+    },
     /// no lost write: an `ok` op's row holds another value.
     WrongValue {
         /// The op's line.
@@ -97,8 +115,11 @@ impl Violation {
     /// The short name of the rule.
     pub fn rule(&self) -> &'static str {
         match self {
-            Violation::DuplicateId { .. } | Violation::DuplicateRow { .. } => "unique",
+            Violation::DuplicateId { .. }
+            | Violation::DuplicateRow { .. }
+            | Violation::BurnedTwice { .. } => "unique",
             Violation::LostWrite { .. }
+            | Violation::BurnedButAcknowledged { .. }
             | Violation::WrongValue { .. }
             | Violation::FailedButWritten { .. } => "lost-write",
             Violation::WrittenTwice { .. } | Violation::UnknownRow { .. } => "exactly-once",
@@ -112,8 +133,10 @@ impl Violation {
         match *self {
             Violation::DuplicateId { first, second, .. }
             | Violation::DuplicateRow { first, second, .. }
+            | Violation::BurnedTwice { first, second, .. }
             | Violation::WrittenTwice { first, second, .. } => (first, Some(second)),
             Violation::LostWrite { op, .. } => (op, None),
+            Violation::BurnedButAcknowledged { op, burned, .. } => (op, Some(burned)),
             Violation::WrongValue { op, row, .. } | Violation::FailedButWritten { op, row } => {
                 (op, Some(row))
             }
@@ -139,6 +162,14 @@ impl fmt::Display for Violation {
             Violation::LostWrite { op, id } => {
                 write!(f, "{r}: the ok op of line {op} got ID {id}, which has no row")
             }
+            Violation::BurnedButAcknowledged { op, burned, id } => write!(
+                f,
+                "{r}: the ok op of line {op} got ID {id}, which is burned (line {burned})"
+            ),
+            Violation::BurnedTwice { id, first, second } => write!(
+                f,
+                "{r}: ID {id} is burned (line {second}) and read again (line {first})"
+            ),
             Violation::WrongValue { op, row, id } => write!(
                 f,
                 "{r}: the ok op of line {op} got ID {id}, whose row (line {row}) holds another value"
@@ -186,6 +217,8 @@ pub struct Report {
     pub info_present: usize,
     /// Rows read.
     pub rows: usize,
+    /// Burned IDs read (tombstones: no rows).
+    pub burned: usize,
     /// Deletes logged.
     pub deletes: usize,
     /// Every violation found.
@@ -212,6 +245,7 @@ pub fn check(h: &History) -> Report {
     let mut r = Report {
         ops: h.ops.len(),
         rows: h.reads.len(),
+        burned: h.burned.len(),
         deletes: h.deletes.len(),
         ..Report::default()
     };
@@ -248,6 +282,24 @@ pub fn check(h: &History) -> Report {
             });
         }
         rows.push(row);
+    }
+
+    // unique: a burned ID is no row, and burned once.
+    let mut burned_by_id: HashMap<u64, usize> = HashMap::new();
+    for b in &h.burned {
+        let earlier = row_by_id
+            .get(&b.id)
+            .and_then(|rows| rows.first())
+            .map(|r| r.line)
+            .or_else(|| burned_by_id.get(&b.id).copied());
+        if let Some(first) = earlier {
+            v.push(Violation::BurnedTwice {
+                id: b.id,
+                first,
+                second: b.line,
+            });
+        }
+        let _ = burned_by_id.entry(b.id).or_insert(b.line);
     }
 
     // Rows by value; exactly once.
@@ -306,7 +358,14 @@ pub fn check(h: &History) -> Report {
                 }
             }
             None if deleted.contains(&(id, op.value.as_slice())) => {}
-            None => v.push(Violation::LostWrite { op: op.line, id }),
+            None => match burned_by_id.get(&id) {
+                Some(&burned) => v.push(Violation::BurnedButAcknowledged {
+                    op: op.line,
+                    burned,
+                    id,
+                }),
+                None => v.push(Violation::LostWrite { op: op.line, id }),
+            },
         }
     }
 
@@ -406,11 +465,15 @@ pub fn describe(h: &History, r: &Report) -> String {
     for d in h.deletes.iter().filter(|d| wanted.contains(&d.line)) {
         let _ = lines.insert(d.line, crate::history::render_delete(d));
     }
+    for b in h.burned.iter().filter(|b| wanted.contains(&b.line)) {
+        let _ = lines.insert(b.line, crate::history::render_burned(b.id));
+    }
     let mut out = format!(
-        "{} ({} info ops present in the table, {} rows, {} deletes)\n",
+        "{} ({} info ops present in the table, {} rows, {} burned IDs, {} deletes)\n",
         r.summary(),
         r.info_present,
         r.rows,
+        r.burned,
         r.deletes
     );
     for v in &r.violations {

@@ -67,6 +67,17 @@ pub struct ReadRow {
     pub value: Vec<u8>,
 }
 
+/// One burned ID read from the store at the end (`"op": "burned"`): a
+/// tombstone the allocator wrote so that a write whose outcome it did not
+/// know can never land (see [`lexikey::alloc`]). No row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BurnedId {
+    /// The 1-based line.
+    pub line: usize,
+    /// The burned ID.
+    pub id: u64,
+}
+
 /// One delete of a row by the deleter (`"op": "delete"`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeleteOp {
@@ -106,6 +117,8 @@ pub struct History {
     pub ops: Vec<AllocOp>,
     /// The rows read at the end.
     pub reads: Vec<ReadRow>,
+    /// The burned IDs read at the end.
+    pub burned: Vec<BurnedId>,
     /// The deletes.
     pub deletes: Vec<DeleteOp>,
     /// The faults.
@@ -151,6 +164,8 @@ pub enum Line {
     Invoke(Invoke),
     /// `"op": "read"`.
     Read(ReadRow),
+    /// `"op": "burned"`.
+    Burned(BurnedId),
     /// `"op": "delete"`.
     Delete(DeleteOp),
     /// `"op": "fault"`.
@@ -280,6 +295,13 @@ pub fn parse_line(text: &str, number: usize) -> Result<Line, ParseError> {
                 value: f.value()?,
             })
         }
+        "burned" => {
+            f.only(&["op", "id"])?;
+            Line::Burned(BurnedId {
+                line: number,
+                id: f.u64("id")?,
+            })
+        }
         "delete" => {
             f.only(&["op", "invoke_ns", "complete_ns", "outcome", "id", "value"])?;
             let d = DeleteOp {
@@ -347,6 +369,7 @@ impl History {
             Line::Alloc(op) => self.ops.push(op),
             Line::Invoke(v) => invokes.push(v),
             Line::Read(r) => self.reads.push(r),
+            Line::Burned(b) => self.burned.push(b),
             Line::Delete(d) => self.deletes.push(d),
             Line::Fault(f) => self.faults.push(f),
         }
@@ -431,7 +454,8 @@ impl History {
     }
 
     /// The history in the exact line format: alloc lines by invocation
-    /// time, then deletes, faults, and the reads last.
+    /// time, then deletes, faults, and the reads (rows, then burned IDs)
+    /// last.
     pub fn render(&self) -> String {
         let mut out = String::new();
         let mut ops: Vec<&AllocOp> = self.ops.iter().collect();
@@ -454,6 +478,10 @@ impl History {
         }
         for r in &self.reads {
             out.push_str(&render_read(r.id, &r.value));
+            out.push('\n');
+        }
+        for b in &self.burned {
+            out.push_str(&render_burned(b.id));
             out.push('\n');
         }
         out
@@ -544,6 +572,11 @@ pub fn render_read(id: u64, value: &[u8]) -> String {
     )
 }
 
+/// A `burned` line.
+pub fn render_burned(id: u64) -> String {
+    format!("{{\"op\": \"burned\", \"id\": {id}}}")
+}
+
 /// A `delete` line.
 pub fn render_delete(d: &DeleteOp) -> String {
     format!(
@@ -577,6 +610,7 @@ mod tests {
             r#"{"client": 3, "op": "alloc", "invoke_ns": 10, "complete_ns": 20, "outcome": "ok", "id": 18446744073709551615, "value": "6333"}"#,
             r#"{"client": 0, "op": "alloc", "invoke_ns": 10, "complete_ns": 10, "outcome": "info", "id": null, "value": ""}"#,
             r#"{"op": "read", "id": 7, "value": "00FF"}"#,
+            r#"{"op": "burned", "id": 18446744073709551614}"#,
             r#"{"op": "delete", "invoke_ns": 1, "complete_ns": 2, "outcome": "fail", "id": 7, "value": "00"}"#,
             r#"{"op": "fault", "fault": "pause", "target": "etcd \"m1\"", "start_ns": 1, "end_ns": 2}"#,
         ];
@@ -584,6 +618,7 @@ mod tests {
             let back = match parse_line(l, i + 1).unwrap() {
                 Line::Alloc(o) => render_alloc(&o),
                 Line::Read(r) => render_read(r.id, &r.value),
+                Line::Burned(b) => render_burned(b.id),
                 Line::Delete(d) => render_delete(&d),
                 Line::Fault(f) => render_fault(&f),
                 Line::Invoke(_) => unreachable!(),

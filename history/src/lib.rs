@@ -18,7 +18,8 @@
 //!    line without its completion (the client was SIGKILLed mid-call) becomes
 //!    an `info` op: its write may or may not have happened.
 //! 3. **Read**: the table is read directly from the store, one `read` line
-//!    per row.
+//!    per row and one `burned` line per burned ID (a tombstone the allocator
+//!    wrote so that a write whose outcome it did not know can never land).
 //! 4. **Check** ([`check()`]): the rules below; any violation is reported with
 //!    the offending lines, and the `check` command exits 1.
 //! 5. **Draw** ([`svg`]): a timeline, one lane per client, faults as bands,
@@ -40,15 +41,17 @@
 //! killed mid-call); `id` is `null` unless the call named an ID. `value` is
 //! the row's value in UPPERCASE hex; every call writes a value no other call
 //! writes (client, process and sequence number), so a row tells which call
-//! wrote it. Three more lines, added by this crate:
+//! wrote it. Four more lines, added by this crate:
 //!
 //! ```text
+//! {"op": "burned", "id": 18446744073709551614}
 //! {"op": "delete", "invoke_ns": 5000, "complete_ns": 6000, "outcome": "ok", "id": 18446744073709551615, "value": "63332D30"}
 //! {"op": "fault", "fault": "pause", "target": "redis", "start_ns": 7000, "end_ns": 9000}
 //! {"client": 3, "op": "invoke", "invoke_ns": 1000, "value": "63332D30"}
 //! ```
 //!
-//! A `delete` is the deleter removing a row it read (`value` is what the row
+//! A `burned` line is a burned ID read at the end: no row, and no op may
+//! have been acknowledged with it. A `delete` is the deleter removing a row it read (`value` is what the row
 //! held); a `fault` is an injected fault and the time it lasted; an `invoke`
 //! appears only in a client's own log and never in a merged history (the
 //! checker still accepts one: an invoke without a completed `alloc` line of
@@ -56,10 +59,11 @@
 //!
 //! # What is checked ([`check::check`])
 //!
-//! - **unique**: no ID acknowledged (`ok`) twice; no two rows for one ID;
+//! - **unique**: no ID acknowledged (`ok`) twice; no two rows for one ID,
+//!   and no ID both a row and burned (or burned twice);
 //! - **no lost write**: every `ok` ID has its row, holding the op's value
-//!   (unless the deleter deleted that row); no `fail` op's value is in any
-//!   row;
+//!   (unless the deleter deleted that row) — a burned `ok` ID is a lost
+//!   write; no `fail` op's value is in any row;
 //! - **exactly once**: no value in two rows (an op written twice — `info`
 //!   ops may or may not be present, never duplicated), and no row whose
 //!   value no op wrote;

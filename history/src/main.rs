@@ -13,15 +13,16 @@ use lexikey_history::{check, clock, history, History};
 const USAGE: &str = "\
 Usage:
   lexikey-history client --store URL --table NAME --client C [--threads K] --seconds S
-                         --log FILE [--guard] [--max-attempts N (64)] [--broken]
-                         [--delete-log FILE2 [--interval-ms MS]]
+                         --log FILE [--guard] [--salt-buckets N] [--max-attempts N (64)]
+                         [--broken] [--delete-log FILE2 [--interval-ms MS]]
       clients C..C+K-1 (one thread each, default K=1) allocate for S seconds; each
       call is logged to FILE (an invoke line before it, its alloc line after); with
-      --delete-log, a deleter thread too (as `deleter`, default every 200 ms)
+      --delete-log, a deleter thread too (as `deleter`, default every 200 ms);
+      --salt-buckets N: the table's rows spread over N salt buckets (1 to 255)
   lexikey-history deleter --store URL --table NAME --seconds S --log FILE
-                          [--interval-ms MS] [--guard]
+                          [--interval-ms MS] [--guard] [--salt-buckets N]
       deletes the newest row every MS milliseconds (default 100), logging each delete
-  lexikey-history read --store URL --table NAME [--guard]
+  lexikey-history read --store URL --table NAME [--guard] [--salt-buckets N]
       prints one read line per row of the table
   lexikey-history merge FILE... --out HISTORY
       merges logs into one history (an invoke without its alloc line becomes info)
@@ -104,6 +105,7 @@ impl Args {
             url: self.need("store")?.to_string(),
             name: self.need("table")?.to_string(),
             guard: self.flag("guard"),
+            salt_buckets: self.num("salt-buckets", 0)?,
             max_attempts: self.num("max-attempts", 64)?,
             broken: self.flag("broken"),
         })
@@ -125,6 +127,7 @@ fn run(argv: &[String]) -> Result<ExitCode> {
                 "seconds",
                 "log",
                 "guard",
+                "salt-buckets",
                 "max-attempts",
                 "broken",
                 "delete-log",
@@ -150,7 +153,15 @@ fn run(argv: &[String]) -> Result<ExitCode> {
             );
         }
         "deleter" => {
-            a.check_known(&["store", "table", "seconds", "log", "interval-ms", "guard"])?;
+            a.check_known(&[
+                "store",
+                "table",
+                "seconds",
+                "log",
+                "interval-ms",
+                "guard",
+                "salt-buckets",
+            ])?;
             let n = record::run_deleter(
                 &a.table()?,
                 a.num("seconds", 10.0)?,
@@ -160,7 +171,7 @@ fn run(argv: &[String]) -> Result<ExitCode> {
             eprintln!("lexikey-history deleter: {n} rows deleted");
         }
         "read" => {
-            a.check_known(&["store", "table", "guard"])?;
+            a.check_known(&["store", "table", "guard", "salt-buckets"])?;
             let lines = record::read_table(&a.table()?, Duration::from_secs(60))?;
             let mut out = String::new();
             for l in lines {

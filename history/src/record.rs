@@ -16,25 +16,29 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
-use lexikey::alloc::{AllocError, Allocator, AllocatorConfig};
+use lexikey::alloc::{AllocError, Allocator, AllocatorConfig, Slot};
 use lexikey::store::Store;
-use lexikey::{Component, Format};
+use lexikey::Format;
+use lexikey_stores::TableOptions;
 
 use crate::clock::now_ns;
 use crate::history::{
-    parse_line, render_alloc, render_delete, render_invoke, render_read, AllocOp, DeleteOp,
-    History, Outcome, ParseError,
+    parse_line, render_alloc, render_burned, render_delete, render_invoke, render_read, AllocOp,
+    DeleteOp, History, Outcome, ParseError,
 };
 
 /// What a client or deleter needs to reach the table.
 #[derive(Debug, Clone)]
 pub struct Table {
-    /// The store URL (`lexikey_stores::open`).
+    /// The store URL (`lexikey_stores::open_store`).
     pub url: String,
     /// The table name: prefix `[str:NAME]`, hex keys.
     pub name: String,
     /// The reuse guard.
     pub guard: bool,
+    /// Salt buckets (0: no salt): the rows spread over this many buckets
+    /// (`lexikey_stores::TableOptions::salt_buckets`).
+    pub salt_buckets: u8,
     /// Attempts per call before the allocator gives up.
     pub max_attempts: u32,
     /// The deliberate bug (feature `broken-allocator`).
@@ -42,37 +46,56 @@ pub struct Table {
 }
 
 impl Table {
-    /// The allocator config of this table.
+    /// The table options: hex keys, the guard, the salt buckets,
+    /// `max_attempts`, and `assume_unique_values` (every value is unique:
+    /// client, process, sequence number, so an ambiguous write that reads
+    /// back as ours is ours).
+    pub fn options(&self) -> TableOptions {
+        TableOptions::new(Format::Hex)
+            .with_guard(self.guard)
+            .with_salt_buckets(self.salt_buckets)
+            .with_max_attempts(self.max_attempts)
+            .with_assume_unique_values(true)
+    }
+
+    /// The allocator config of this table: [`Table::options`] with the
+    /// store's tuning (`lexikey_stores::TableOptions::config`, as
+    /// `lexikey alloc` and Python's `Allocator` get it), and the deliberate
+    /// bug when `broken`.
     ///
     /// # Errors
     /// `broken` in a build of lexikey without its `broken-allocator` feature.
     pub fn config(&self) -> Result<AllocatorConfig> {
-        let c = AllocatorConfig::new(Format::Hex, &[Component::asc(self.name.clone())])
-            .with_guard(self.guard)
-            .with_max_attempts(self.max_attempts)
-            // Every value is unique (client, process, sequence number), so
-            // an ambiguous write that reads back as ours is ours.
-            .with_assume_unique_values(true);
+        let c = self.options().config(&self.url, &self.name);
         if self.broken {
             return Ok(c.with_broken_skip_read_back()?);
         }
         Ok(c)
     }
 
-    /// Opens the store, retrying retryable errors until `deadline` (a
-    /// server may be down when a replacement client starts).
+    /// Opens the store (`lexikey_stores::open_store`) and builds the
+    /// table's allocator (salted, this reads the salt record), retrying
+    /// retryable errors until `deadline` (a server may be down when a
+    /// replacement client starts).
     ///
     /// # Errors
-    /// A fatal store error, or the deadline passed.
+    /// A fatal store error, or the deadline passed; a bad configuration (a
+    /// salt that is not the table's).
     pub fn open(&self, deadline: Instant) -> Result<Allocator<Arc<dyn Store>>> {
         loop {
-            match lexikey_stores::open(&self.url) {
-                Ok(s) => return Ok(Allocator::new(Arc::from(s), self.config()?)?),
-                Err(e) if e.retryable && Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(100));
-                }
-                Err(e) => return Err(anyhow!(e).context(format!("cannot open {}", self.url))),
+            let retry = match lexikey_stores::open_store(&self.url) {
+                Ok(store) => match Allocator::new(store, self.config()?) {
+                    Ok(alloc) => return Ok(alloc),
+                    Err(AllocError::Store(e)) if e.retryable => anyhow!(e),
+                    Err(e) => return Err(e.into()),
+                },
+                Err(e) if e.retryable() => anyhow!(e),
+                Err(e) => return Err(e.into()),
+            };
+            if Instant::now() >= deadline {
+                return Err(retry);
             }
+            std::thread::sleep(Duration::from_millis(100));
         }
     }
 }
@@ -250,7 +273,15 @@ fn delete_loop(
             continue;
         };
         let invoke_ns = now_ns();
-        let r = alloc.delete(id);
+        // One round trip, as a user's delete of the row it just read:
+        // `newest` never returns a burned ID, so the key holds this row (no
+        // tombstone to keep; `Allocator::delete` reads the key first to
+        // spare tombstones, and that extra round trip closed the window this
+        // deleter exists to hit).
+        let r = alloc
+            .store()
+            .delete(&alloc.key(id))
+            .map_err(AllocError::Store);
         let complete_ns = now_ns();
         let outcome = match &r {
             Ok(_) => Outcome::Ok,
@@ -273,8 +304,9 @@ fn delete_loop(
 }
 
 /// Every row of the table, read directly from the store (pages of 1000
-/// keys), as `read` lines. Retryable errors are retried for up to
-/// `patience` (a server may still be recovering).
+/// keys, [`Allocator::entries`]), as `read` lines, and every burned ID as a
+/// `burned` line. Retryable errors are retried for up to `patience` (a
+/// server may still be recovering).
 ///
 /// # Errors
 /// The store does not open or keeps failing; a key in the table's range
@@ -282,29 +314,29 @@ fn delete_loop(
 pub fn read_table(table: &Table, patience: Duration) -> Result<Vec<String>> {
     let deadline = Instant::now() + patience;
     let alloc = table.open(deadline)?;
-    let store = alloc.store();
-    let mut range = alloc.range().clone();
     let mut out = Vec::new();
+    let mut after = None;
     const PAGE: usize = 1000;
     loop {
-        let rows = loop {
-            match store.scan(&range, PAGE) {
-                Ok(rows) => break rows,
-                Err(e) if e.retryable && Instant::now() < deadline => {
+        // Rows and burned IDs, newest first (salted: the buckets merged).
+        let page = loop {
+            match alloc.entries(after, PAGE) {
+                Ok(page) => break page,
+                Err(AllocError::Store(e)) if e.retryable && Instant::now() < deadline => {
                     std::thread::sleep(Duration::from_millis(200));
                 }
                 Err(e) => return Err(anyhow!(e).context("cannot read the table")),
             }
         };
-        for (k, v) in &rows {
-            out.push(render_read(alloc.decode_id(k)?, v));
+        let full = page.len() == PAGE;
+        for slot in &page {
+            out.push(match slot {
+                Slot::Row { id, value } => render_read(*id, value),
+                Slot::Burned { id } => render_burned(*id),
+            });
         }
-        match rows.last() {
-            Some((k, _)) if rows.len() == PAGE => {
-                let mut next = k.clone();
-                next.push(0);
-                range.start = Some(next);
-            }
+        match page.last() {
+            Some(slot) if full => after = Some(slot.id()),
             _ => return Ok(out),
         }
     }

@@ -546,3 +546,71 @@ proptest! {
         }
     }
 }
+
+fn burned(id: u64) -> String {
+    format!(r#"{{"op": "burned", "id": {id}}}"#)
+}
+
+// See: issue 23. A call whose put timed out burns that ID and goes on to
+// the next: the table holds a tombstone there, which is no row and no
+// violation; the call's value is in one row.
+#[test]
+fn burned_ids_are_no_rows_and_no_violation() {
+    let lines = vec![
+        alloc(0, 10, 50, "ok", Some(98), "a"), // burned 99, then wrote 98
+        alloc(1, 60, 70, "ok", Some(97), "b"),
+        alloc(1, 71, 80, "info", None, "c"), // gave up; burned 96
+        read(97, "b"),
+        read(98, "a"),
+        burned(96),
+        burned(99),
+    ];
+    let (h, r) = run(&lines);
+    assert_eq!(r.violations, vec![], "{}", describe(&h, &r));
+    assert_eq!((r.rows, r.burned, r.info_present), (2, 2, 0));
+    assert!(describe(&h, &r).contains("2 rows, 2 burned IDs"));
+    // The history renders back with its burned lines.
+    let again = History::parse(&h.render()).expect("parses");
+    assert_eq!(again.burned.len(), 2);
+}
+
+#[test]
+fn an_acknowledged_burned_id_is_a_lost_write() {
+    let (h, r) = run(&[alloc(0, 10, 20, "ok", Some(99), "a"), burned(99)]);
+    assert_eq!(
+        r.violations,
+        vec![Violation::BurnedButAcknowledged {
+            op: 1,
+            burned: 2,
+            id: 99
+        }]
+    );
+    assert!(describe(&h, &r).contains("got ID 99, which is burned (line 2)"));
+}
+
+#[test]
+fn a_burned_id_that_is_also_a_row_is_not_unique() {
+    let (_, r) = run(&[
+        alloc(0, 10, 20, "ok", Some(99), "a"),
+        read(99, "a"),
+        burned(99),
+        burned(98),
+        burned(98),
+    ]);
+    assert_eq!(
+        r.violations,
+        vec![
+            Violation::BurnedTwice {
+                id: 99,
+                first: 2,
+                second: 3
+            },
+            Violation::BurnedTwice {
+                id: 98,
+                first: 4,
+                second: 5
+            }
+        ]
+    );
+    assert_eq!(r.violations[0].rule(), "unique");
+}

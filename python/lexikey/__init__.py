@@ -11,6 +11,7 @@ from .lexikey import (
     EncodeError,
     ExhaustedError,
     Schema,
+    StoreError,
     __version__,
     decode,
     encode,
@@ -20,7 +21,30 @@ from .lexikey import (
 )
 from .lexikey import __doc__  # noqa: F401  (help(lexikey) shows the native docs)
 
+import datetime as _datetime
+import decimal as _decimal
+import uuid as _uuid
+from typing import Any as _Any, Tuple as _Tuple, Union as _Union
+
+#: A Python value of a key component (the type aliases of the stubs, also
+#: at run time so that ``lexikey.Key`` and friends can be named).
+Value = _Union[
+    str, int, float, bool, bytes, bytearray, _datetime.datetime, _uuid.UUID, _decimal.Decimal, _Tuple[float, float], None
+]
+#: A component: "TYPE[.desc]:VALUE", a (type, value) pair, or a plain value.
+ComponentArg = _Union[str, _Tuple[str, _Any], Value]
+#: A key: str for the text formats (hex, base64, decimal), bytes otherwise.
+Key = _Union[str, bytes]
+#: A key argument: str, bytes or bytearray.
+KeyArg = _Union[str, bytes, bytearray]
+
+# `range` is left out of __all__: `from lexikey import *` must not shadow the
+# builtin. Call it as lexikey.range(...).
 __all__ = [
+    "ComponentArg",
+    "Key",
+    "KeyArg",
+    "Value",
     "AllocError",
     "Allocator",
     "ContentionError",
@@ -28,10 +52,10 @@ __all__ = [
     "EncodeError",
     "ExhaustedError",
     "Schema",
+    "StoreError",
     "__version__",
     "decode",
     "encode",
-    "range",
     "render",
     "reverse",
 ]

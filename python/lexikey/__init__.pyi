@@ -3,9 +3,28 @@
 import datetime
 import decimal
 import uuid
-from typing import Any, Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, Literal, Optional, Sequence, Tuple, Union, final, overload
 
 __version__: str
+__all__ = [
+    "AllocError",
+    "Allocator",
+    "ComponentArg",
+    "ContentionError",
+    "DecodeError",
+    "EncodeError",
+    "ExhaustedError",
+    "Key",
+    "KeyArg",
+    "Schema",
+    "StoreError",
+    "Value",
+    "__version__",
+    "decode",
+    "encode",
+    "render",
+    "reverse",
+]
 
 #: A Python value of a key component: str, int, float, bool, bytes,
 #: datetime.datetime (tz-aware), uuid.UUID, decimal.Decimal, a (lat, lon)
@@ -13,8 +32,10 @@ __version__: str
 Value = Union[
     str, int, float, bool, bytes, bytearray, datetime.datetime, uuid.UUID, decimal.Decimal, Tuple[float, float], None
 ]
-#: A component: "TYPE[.desc]:VALUE" as on the command line, or (type, value).
-ComponentArg = Union[str, Tuple[str, Any]]
+#: A component: "TYPE[.desc]:VALUE" as on the command line, a (type, value)
+#: pair, or a plain value (str, int → i64, float → f64, bool, bytes, datetime
+#: → ts, UUID, Decimal → dec).
+ComponentArg = Union[str, Tuple[str, Any], Value]
 #: A key: str for the text formats (hex, base64, decimal), bytes otherwise.
 Key = Union[str, bytes]
 KeyArg = Union[str, bytes, bytearray]
@@ -36,9 +57,34 @@ class AllocError(RuntimeError):
 class ContentionError(AllocError):
     """Every attempt lost to another client (kind 'contention'); retry later."""
 
+class StoreError(OSError):
+    """A store that cannot be opened or reached (refused connection, missing
+    directory, TLS or authentication): raised by Allocator(...)."""
+
 class ExhaustedError(AllocError):
     """No ID is left above the floor (kind 'exhausted')."""
 
+@overload
+def encode(
+    components: Iterable[ComponentArg],
+    format: Literal["hex", "base64", "decimal"] = "hex",
+    *,
+    salt_buckets: Optional[int] = None,
+    width: Optional[int] = None,
+    hbase_numeric: Optional[str] = None,
+    round: bool = False,
+) -> str: ...
+@overload
+def encode(
+    components: Iterable[ComponentArg],
+    format: Literal["binary", "fdb-tuple", "hbase-ordered", "phoenix"],
+    *,
+    salt_buckets: Optional[int] = None,
+    width: Optional[int] = None,
+    hbase_numeric: Optional[str] = None,
+    round: bool = False,
+) -> bytes: ...
+@overload
 def encode(
     components: Iterable[ComponentArg],
     format: str = "hex",
@@ -76,6 +122,7 @@ def range(
     width: Optional[int] = None,
     hbase_numeric: Optional[str] = None,
     round: bool = False,
+    schema: Optional[str] = None,
 ) -> Tuple[Optional[Key], Optional[Key]]:
     """The half-open key range (start, end) of a query; None is unbounded."""
 
@@ -87,11 +134,12 @@ def render(
 def reverse(n: int) -> int:
     """9223372036854775807 - n, the HBase reverse number."""
 
+@final
 class Schema:
     """The fields of a key, parsed once: Schema("str,i64.desc", format="hex")."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         spec: str,
         format: str = "hex",
         *,
@@ -99,13 +147,18 @@ class Schema:
         salt_buckets: Optional[int] = None,
         hbase_numeric: Optional[str] = None,
         round: bool = False,
-    ) -> None: ...
+    ) -> "Schema": ...
     @property
     def spec(self) -> str: ...
     @property
     def format(self) -> str: ...
     @property
     def fields(self) -> list[str]: ...
+    def __eq__(self, value: object, /) -> bool:
+        """Schemas are equal when they describe the same keys (format, fields, options)."""
+    def __hash__(self) -> int: ...
+    def __getnewargs_ex__(self) -> Tuple[Tuple[str, str], dict[str, Any]]:
+        """Pickling: the arguments that make the same schema."""
     def encode(self, values: Sequence[Any]) -> Key:
         """The key of one row."""
     def decode(self, key: KeyArg) -> Tuple[Any, ...]:
@@ -139,11 +192,12 @@ class Schema:
         """The ranges of a query: one per salt bucket (bucket 0 first) for a
         salted schema, else [range(...)]."""
 
+@final
 class Allocator:
     """Decreasing row IDs for an upside-down table in a store."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         store_url: str,
         table: str,
         format: str = "hex",
@@ -151,9 +205,13 @@ class Allocator:
         *,
         start: Optional[int] = None,
         floor: Optional[int] = None,
-    ) -> None:
+        salt_buckets: Optional[int] = None,
+        salt_mode: str = "fast",
+    ) -> "Allocator":
         """`start`: an empty table's first ID (default 2**64 - 1); `floor`:
-        the smallest ID handed out (default 0)."""
+        the smallest ID handed out (default 0); `salt_buckets`: rows spread
+        over N buckets (1 to 255; None or 0: no salt), `salt_mode` its hash
+        ("fast" or "phoenix"), the same for every client of a table."""
     def insert(self, value: Union[bytes, bytearray]) -> int:
         """Inserts a row and returns its new ID."""
     def insert_many(self, values: Iterable[Union[bytes, bytearray]]) -> list[int]:

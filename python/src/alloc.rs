@@ -1,26 +1,29 @@
 //! `Allocator`: decreasing row IDs for upside-down tables, over every store
-//! the command line opens (`lexikey_stores::open`), exactly as `lexikey
-//! alloc` and `lexikey scan` set it up: the table's rows are the keys
-//! `(str:TABLE, u64:ID)` in the format given. Store calls run with the GIL
-//! released.
+//! the command line opens, exactly as `lexikey alloc` sets it up: both call
+//! `lexikey_stores::open_allocator`, so the store's tuning (processes
+//! sharing a `redb:` file retry instead of giving up) and key rule are the
+//! same. The table's rows are the keys `(str:TABLE, u64:ID)` in the format
+//! given. Store calls run with the GIL released.
 
 use std::sync::Arc;
 
-use lexikey::alloc::{Allocator as RustAllocator, AllocatorConfig};
+use lexikey::alloc::Allocator as RustAllocator;
+use lexikey::salt::SaltMode;
 use lexikey::store::Store;
-use lexikey::{Component, Format};
+use lexikey::Format;
+use lexikey_stores::{OpenError, TableOptions};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyTuple};
 
-use crate::errors::{alloc_err, value_err};
+use crate::errors::{alloc_err, store_err, value_err};
 
 /// Decreasing row IDs for an upside-down table: the newest row gets the
 /// smallest key, so "latest first" is a forward scan that stops after one
 /// row. `Allocator(store_url, table, format="hex", guard=False, *,
-/// start=None, floor=None)`.
+/// start=None, floor=None, salt_buckets=0, salt_mode="fast")`.
 ///
-/// `store_url` is any store the command line accepts: `redb:PATH` (embedded,
-/// one process at a time), `redis://HOST:PORT`,
+/// `store_url` is any store the command line accepts: `redb:PATH` (embedded;
+/// processes may share the file, their writes queued), `redis://HOST:PORT`,
 /// `postgres://USER@HOST:PORT/DB`, `etcd://HOST:PORT[,HOST:PORT...]`,
 /// `memory:` (options after `?`, e.g. `?ns=NAME`). Rows are the keys
 /// `(str:TABLE, u64:ID)` in `format` (`hex`, `base64`, `decimal`,
@@ -31,7 +34,13 @@ use crate::errors::{alloc_err, value_err};
 /// (default 0; below it `insert` raises `ExhaustedError`): the core's
 /// `AllocatorConfig::start` and `floor`. Every client of a table should
 /// give the same. (The command line's `alloc` has no such options: its
-/// tables use the defaults.)
+/// tables use the defaults.) `salt_buckets=N` (keyword, 1 to 255; 0, the
+/// default: none) spreads the rows over N buckets instead of writing every
+/// new row next to the last one (the hot spot of an upside-down table),
+/// with IDs, newest-first reads and every other rule unchanged, as `lexikey
+/// alloc --salt-buckets N`; `salt_mode` is the salt's hash, `"fast"` or
+/// `"phoenix"`. A table created with N buckets refuses to be opened with
+/// another N or mode, or without salt (`AllocError`, kind `other`).
 /// Processes and threads may share a table: no ID is ever returned twice.
 ///
 /// - `insert(value: bytes) -> int`, `insert_many(values) -> list[int]`
@@ -88,7 +97,7 @@ fn row<'py>(py: Python<'py>, id: u64, v: &[u8]) -> PyResult<Bound<'py, PyTuple>>
 #[pymethods]
 impl Allocator {
     #[new]
-    #[pyo3(signature = (store_url, table, format = "hex", guard = false, *, start = None, floor = None))]
+    #[pyo3(signature = (store_url, table, format = "hex", guard = false, *, start = None, floor = None, salt_buckets = None, salt_mode = "fast"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -98,32 +107,53 @@ impl Allocator {
         guard: bool,
         start: Option<&Bound<'_, PyAny>>,
         floor: Option<&Bound<'_, PyAny>>,
+        salt_buckets: Option<&Bound<'_, PyAny>>,
+        salt_mode: &str,
     ) -> PyResult<Self> {
         let id = |v: Option<&Bound<'_, PyAny>>, name: &str| -> PyResult<Option<u64>> {
-            v.map(|v| crate::conv::int::<u64>(v, &format!("{name} (0 to 18446744073709551615)")))
+            v.map(|v| crate::int_arg::<u64>(v, &format!("{name} (0 to 18446744073709551615)")))
                 .transpose()
                 .map_err(|e| value_err(e.value(py).to_string()))
         };
         let (start, floor) = (id(start, "start")?, id(floor, "floor")?);
+        let buckets = salt_buckets
+            .map(|v| crate::conv::int::<u8>(v, "salt_buckets (0 to 255; 0: no salt)"))
+            .transpose()
+            .map_err(|e| value_err(e.value(py).to_string()))?
+            .unwrap_or(0);
+        let mode = SaltMode::from_name(salt_mode).ok_or_else(|| {
+            value_err(format!(
+                "invalid salt_mode {salt_mode:?}: expected \"fast\" (the default) or \"phoenix\""
+            ))
+        })?;
         let format = Format::parse(format).map_err(|e| {
             value_err(format!(
                 "{e} (an allocator's keys are in a native format: hex, base64, decimal or binary)"
             ))
         })?;
-        let store = py
-            .detach(|| lexikey_cli::cmd::alloc::open_store(store_url))
-            .map_err(|e| value_err(format!("{e:#}")))?;
-        let mut config = AllocatorConfig::new(format, &[Component::asc(table.to_string())]);
-        if guard {
-            config = config.with_guard(true);
-        }
+        let mut options = TableOptions::new(format)
+            .with_guard(guard)
+            .with_salt_buckets(buckets)
+            .with_salt_mode(mode);
         if let Some(start) = start {
-            config = config.with_start(start);
+            options = options.with_start(start);
         }
         if let Some(floor) = floor {
-            config = config.with_floor(floor);
+            options = options.with_floor(floor);
         }
-        let inner = RustAllocator::new(store, config).map_err(|e| alloc_err(py, &e, &[]))?;
+        let inner = py
+            .detach(|| lexikey_stores::open_allocator(store_url, table, &options))
+            .map_err(|e| match e {
+                OpenError::Alloc(e) => alloc_err(py, &e, &[]),
+                // The store does not open: an OSError, with the command
+                // line's message.
+                e @ OpenError::Store { .. } if lexikey_stores::parse_url(store_url).is_ok() => {
+                    store_err(e.to_string())
+                }
+                // A URL that does not parse, or row keys that break the
+                // store's key rule.
+                e => value_err(e.to_string()),
+            })?;
         Ok(Allocator {
             inner,
             url: store_url.to_string(),

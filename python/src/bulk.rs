@@ -1,268 +1,238 @@
-//! The typed path of `Schema.encode_many` for schemas whose fields are all
-//! `str` and `i64` (either direction): the common row key of a bulk job
-//! (`"str,i64"`, `"str,str,i64.desc"`).
+//! The bulk path of `Schema.encode_many` (and `Schema.encode`, one row):
+//! every format, every type, one path.
 //!
 //! A chunk of rows goes through three steps:
-//! 1. **read** (GIL held): every row is a tuple of exact `str`/`int`
-//!    values; the strings' UTF-8 (CPython's own buffer, no conversion) is
-//!    copied into one arena and the integers into one cell vector, with
-//!    borrowed references only (no reference counting, no Python code run,
-//!    so nothing can free a row under us);
-//! 2. **encode** (GIL released): the core's typed writer
-//!    ([`KeyWriter::str`], [`KeyWriter::i64`]) appends each key to one
-//!    buffer, with no `Component` built for ascending fields;
+//! 1. **read** (GIL held): each row's values become the core's
+//!    [`Arg`](lexikey::arg::Arg)s, copied into one [`ArgRows`] arena
+//!    (exact `str`, `int` and `float` values straight from CPython's
+//!    objects, no Python code run; other values through
+//!    [`conv::with_arg`](crate::conv::with_arg), the row held by a strong
+//!    reference while Python code may run);
+//! 2. **encode** (GIL released): the core's
+//!    [`RowEncoder`](lexikey::spec::RowEncoder) writes each key into one
+//!    buffer — the conversion rules of [`lexikey::arg`], no text, no
+//!    allocation per row;
 //! 3. **objects** (GIL held): one `str` (or `bytes`) per key, straight into
 //!    the result list.
 //!
-//! Anything unusual — a row that is not a tuple, a value of another type
-//! (a `bool`, an `int` subclass, an `int` out of range, a `str` with lone
-//! surrogates), an encoding error, a key over the length limit — makes
-//! [`Bulk::chunk`] return `false` before any key of the chunk is made; the
-//! caller then runs the general path on that chunk, which encodes the same
-//! bytes or raises the error with its message. The keys are the bytes of
-//! [`lexikey::tuple::encode_into`] (the core's promise for
-//! [`KeyWriter`]); the tests compare this path with the single-row one.
+//! The first bad row wins: a value that cannot be read stops the read
+//! step, the rows before it are encoded (an encoding error among them is
+//! the one raised), then its error is raised.
 
-use std::borrow::Cow;
 use std::os::raw::c_int;
 
-use lexikey::format::typed::KeyWriter;
-use lexikey::salt::Salter;
-use lexikey::{Component, Dir, Field, Format, Type, Value};
-use lexikey_cli::kinds::{Col, Kind};
+use lexikey::arg::{Arg, Rows as ArgRows};
+use lexikey::spec::{RowEncoder, RowError};
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyList, PyTuple};
 
-use crate::MAX_KEY_LEN;
-
-/// How one field is read and written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Slot {
-    /// An ascending `str`: [`KeyWriter::str`].
-    StrAsc,
-    /// An ascending full-width `i64`: [`KeyWriter::i64`].
-    I64Asc,
-    /// A `str` of this field (descending): [`KeyWriter::push`].
-    Str(Field),
-    /// An `i64` of this field (descending, or a decimal width):
-    /// [`KeyWriter::push`].
-    I64(Field),
-}
-
-/// The typed bulk encoder of a schema of `str` and `i64` fields.
-#[derive(Debug, Clone)]
-pub(crate) struct Bulk {
-    format: Format,
-    slots: Vec<Slot>,
-    salter: Option<Salter>,
-    text: bool,
-}
+use crate::conv;
+use crate::errors::encode_err;
 
 /// The reused buffers of one `encode_many` call.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Buffers {
-    /// The strings of the chunk's rows, one after the other.
-    arena: String,
-    /// Per field of every row: the end of its string in `arena`, or its
-    /// `i64` (as `u64` bits).
-    cells: Vec<u64>,
+    /// The chunk's values.
+    pub(crate) args: ArgRows,
     /// The keys, one after the other, each starting at a multiple of 8.
     out: Vec<u8>,
     /// Where each key ends in `out`.
     ends: Vec<usize>,
-    /// One unsalted key (salted schemas).
-    unsalted: Vec<u8>,
 }
 
-/// The UTF-8 of a `str` object, or `None` (the error cleared) for a `str`
-/// with lone surrogates.
+impl Buffers {
+    pub(crate) fn new(width: usize) -> Buffers {
+        Buffers {
+            args: ArgRows::new(width),
+            out: Vec::new(),
+            ends: Vec::new(),
+        }
+    }
+}
+
+/// Reads row `row` into `b.args` (`what`: the row as messages name it;
+/// `labels`: the schema's fields). On error the row's values are dropped.
+#[allow(unsafe_code)]
+pub(crate) fn read_row(
+    row: &Bound<'_, PyAny>,
+    b: &mut Buffers,
+    labels: &[String],
+    what: &dyn Fn() -> String,
+) -> Result<(), PyErr> {
+    let width = labels.len();
+    let before = b.args.len();
+    let res = read_values(row, b, labels, what);
+    if res.is_err() {
+        b.args.truncate(before);
+    }
+    debug_assert!(res.is_err() || b.args.len() == before + 1 || width == 0);
+    res
+}
+
+#[allow(unsafe_code)]
+fn read_values(
+    row: &Bound<'_, PyAny>,
+    b: &mut Buffers,
+    labels: &[String],
+    what: &dyn Fn() -> String,
+) -> Result<(), PyErr> {
+    let width = labels.len();
+    let arity = |n: usize| {
+        encode_err(format!(
+            "{} has {n} values; the schema has {width} fields",
+            what()
+        ))
+    };
+    let Ok(t) = row.cast::<PyTuple>() else {
+        // Lists and other sequences: their items, one by one.
+        let items = items(row, what)?;
+        if items.len() != width {
+            return Err(arity(items.len()));
+        }
+        for (i, v) in items.iter().enumerate() {
+            read_value(v, b, &labels[i], i, what)?;
+        }
+        return Ok(());
+    };
+    if t.len() != width {
+        return Err(arity(t.len()));
+    }
+    for (i, label) in labels.iter().enumerate() {
+        // In range (the length was checked); a borrowed reference, alive
+        // while the tuple is (we hold it).
+        // SAFETY: the GIL is held; `t` is a tuple of `width` items.
+        let v = unsafe { ffi::PyTuple_GetItem(t.as_ptr(), i as ffi::Py_ssize_t) };
+        // SAFETY: `v` is a live object (an item of the tuple), the GIL is
+        // held, and nothing runs Python code before it is read.
+        if unsafe { read_exact(v, b) } {
+            continue;
+        }
+        // SAFETY: as above: `v` is a live borrowed reference.
+        let v = unsafe { Bound::from_borrowed_ptr(row.py(), v) };
+        read_value(&v, b, label, i, what)?;
+    }
+    Ok(())
+}
+
+/// Reads an exact `str` (valid UTF-8), `int` (fitting an `i64`) or
+/// `float` without calling Python code; `false` for anything else.
 ///
 /// # Safety
-/// The GIL is held, `obj` is a live `str`, and the result is not used
-/// after `obj` may have been freed (the bytes belong to it).
+/// The GIL is held and `v` is a live object.
 #[allow(unsafe_code)]
-unsafe fn utf8_of<'a>(obj: *mut ffi::PyObject) -> Option<&'a str> {
-    // SAFETY: per the function's contract; `crate::conv::utf8_raw` returns
-    // CPython's UTF-8 of the string, owned by `obj`.
-    unsafe { crate::conv::utf8_raw(obj) }
+unsafe fn read_exact(v: *mut ffi::PyObject, b: &mut Buffers) -> bool {
+    // SAFETY: per the function's contract; no call below runs Python code.
+    unsafe {
+        let ty = ffi::Py_TYPE(v);
+        if ty == &raw mut ffi::PyUnicode_Type {
+            return match conv::utf8_raw(v) {
+                Some(s) => {
+                    b.args.push_str(s);
+                    true
+                }
+                None => false,
+            };
+        }
+        if ty == &raw mut ffi::PyLong_Type {
+            let mut overflow: c_int = 0;
+            let x = ffi::PyLong_AsLongLongAndOverflow(v, &mut overflow);
+            if overflow != 0 {
+                return false;
+            }
+            if x == -1 && !ffi::PyErr_Occurred().is_null() {
+                ffi::PyErr_Clear();
+                return false;
+            }
+            b.args.push_int(x);
+            return true;
+        }
+        if ty == &raw mut ffi::PyFloat_Type {
+            b.args.push(Arg::F64(ffi::PyFloat_AsDouble(v)));
+            return true;
+        }
+    }
+    false
 }
 
-impl Bulk {
-    /// The bulk encoder of `cols`, or `None` unless every field is a `str`
-    /// or an `i64`.
-    pub(crate) fn new(
-        format: Format,
-        cols: &[Col],
-        salter: Option<Salter>,
-        text: bool,
-    ) -> Option<Bulk> {
-        let slots = cols
-            .iter()
-            .map(|c| {
-                let f = c.field;
-                let asc = f.dir == Dir::Asc;
-                match c.kind {
-                    Kind::Core(Type::Str) if asc => Some(Slot::StrAsc),
-                    Kind::Core(Type::Str) => Some(Slot::Str(f)),
-                    // KeyWriter::i64 writes the full width in decimal.
-                    Kind::Core(Type::I64)
-                        if asc && (f.width.is_none() || format != Format::Decimal) =>
-                    {
-                        Some(Slot::I64Asc)
-                    }
-                    Kind::Core(Type::I64) => Some(Slot::I64(f)),
-                    _ => None,
-                }
-            })
-            .collect::<Option<Vec<_>>>()?;
-        if slots.is_empty() {
-            return None;
-        }
-        Some(Bulk {
-            format,
-            slots,
-            salter,
-            text,
+/// Reads any value through the core's conversion.
+fn read_value(
+    v: &Bound<'_, PyAny>,
+    b: &mut Buffers,
+    label: &str,
+    i: usize,
+    what: &dyn Fn() -> String,
+) -> Result<(), PyErr> {
+    conv::with_arg(v, |a| b.args.push(a)).map_err(|e| {
+        Python::attach(|py| {
+            if e.is_instance_of::<crate::errors::EncodeError>(py) {
+                encode_err(format!(
+                    "{}, value {} ({label}): {}",
+                    what(),
+                    i + 1,
+                    e.value(py)
+                ))
+            } else {
+                e
+            }
         })
-    }
+    })
+}
 
-    /// Encodes the rows `base..base + n` of `rows` (`list`: a list read
-    /// in place; otherwise `chunk` holds the `n` rows) and appends their
-    /// keys to `keys`. `Ok(false)`: some row needs the general path (no key
-    /// was appended).
-    #[allow(unsafe_code)]
-    pub(crate) fn chunk<'py>(
-        &self,
-        py: Python<'py>,
-        rows: Rows<'_, 'py>,
-        b: &mut Buffers,
-        keys: &mut Keys<'py>,
-    ) -> PyResult<bool> {
-        b.arena.clear();
-        b.cells.clear();
-        for i in 0..rows.len() {
-            let row = rows.ptr(i);
-            // SAFETY: the GIL is held; `row` is a live object (a borrowed
-            // reference from the list, or owned by `chunk`); no Python code
-            // runs until the step ends.
-            if row.is_null() || !unsafe { self.read(row, b) } {
-                return Ok(false);
-            }
-        }
-        if !py.detach(|| self.encode(b)) {
-            return Ok(false);
-        }
-        let mut start = 0;
-        for &end in &b.ends {
-            start = align(start);
-            keys.push(crate::key_object(py, self.text, &b.out[start..end])?)?;
-            start = end;
-        }
-        Ok(true)
+/// The items of a row: a tuple or a list (or any sequence).
+pub(crate) fn items<'py>(
+    row: &Bound<'py, PyAny>,
+    what: &dyn Fn() -> String,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    if let Ok(t) = row.cast::<PyTuple>() {
+        return Ok(t.iter().collect());
     }
+    if let Ok(l) = row.cast::<PyList>() {
+        return Ok(l.iter().collect());
+    }
+    Err(encode_err(format!(
+        "{}: expected a tuple (or list) of values, got {}",
+        what(),
+        row.get_type().name()?
+    )))
+}
 
-    /// Step 1 for one row: its values into `b.arena` and `b.cells`;
-    /// `false` if it is not a tuple of exact `str`/`int` values that fit.
-    ///
-    /// # Safety
-    /// The GIL is held and `row` is a live object.
-    #[allow(unsafe_code)]
-    unsafe fn read(&self, row: *mut ffi::PyObject, b: &mut Buffers) -> bool {
-        // SAFETY: per the function's contract: every pointer read here is
-        // `row` or an item of the tuple `row` (a borrowed reference, alive
-        // while `row` is); no call below runs Python code.
-        unsafe {
-            if ffi::Py_TYPE(row) != &raw mut ffi::PyTuple_Type && ffi::PyTuple_Check(row) == 0 {
-                return false;
-            }
-            // Py_SIZE: the tuple's length field (PyVarObject, in the
-            // limited API), no call.
-            if usize::try_from(ffi::Py_SIZE(row)).ok() != Some(self.slots.len()) {
-                return false;
-            }
-            for (i, slot) in self.slots.iter().enumerate() {
-                // In range: the size was checked.
-                let v = ffi::PyTuple_GetItem(row, i as ffi::Py_ssize_t);
-                match slot {
-                    Slot::StrAsc | Slot::Str(_) => {
-                        if ffi::Py_TYPE(v) != &raw mut ffi::PyUnicode_Type {
-                            return false;
-                        }
-                        let Some(s) = utf8_of(v) else { return false };
-                        b.arena.push_str(s);
-                        b.cells.push(b.arena.len() as u64);
-                    }
-                    Slot::I64Asc | Slot::I64(_) => {
-                        if ffi::Py_TYPE(v) != &raw mut ffi::PyLong_Type {
-                            return false;
-                        }
-                        let mut overflow: c_int = 0;
-                        let x = ffi::PyLong_AsLongLongAndOverflow(v, &mut overflow);
-                        if overflow != 0 {
-                            return false;
-                        }
-                        if x == -1 && !ffi::PyErr_Occurred().is_null() {
-                            ffi::PyErr_Clear();
-                            return false;
-                        }
-                        b.cells.push(x as u64);
-                    }
-                }
-            }
-        }
-        true
+/// Step 2: the keys of the rows read into `b.args`, into `b.out` (each
+/// key at a multiple of 8), ending at `b.ends`; the first failing row's
+/// index and error.
+pub(crate) fn encode_rows(
+    enc: &mut RowEncoder<'_>,
+    b: &mut Buffers,
+) -> Result<(), (usize, RowError)> {
+    b.out.clear();
+    b.ends.clear();
+    let mut row: Vec<Arg<'_>> = Vec::with_capacity(b.args.width());
+    for r in 0..b.args.len() {
+        // Padding: one fixed-size copy cut back (no memset call).
+        let at = align(b.out.len());
+        b.out.extend_from_slice(&[0; 8]);
+        b.out.truncate(at);
+        b.args.row(r, &mut row);
+        enc.encode(&row, &mut b.out).map_err(|e| (r, e))?;
+        b.ends.push(b.out.len());
     }
+    Ok(())
+}
 
-    /// Step 2: the keys of the cells into `b.out`, ending at `b.ends`;
-    /// `false` if a value does not encode or a key is too long.
-    fn encode(&self, b: &mut Buffers) -> bool {
-        b.out.clear();
-        b.ends.clear();
-        let n = self.slots.len();
-        let mut start = 0usize;
-        for row in b.cells.chunks_exact(n) {
-            // Padding: one fixed-size copy cut back (no memset call).
-            let at = align(b.out.len());
-            b.out.extend_from_slice(&[0; 8]);
-            b.out.truncate(at);
-            let key_start = b.out.len();
-            let dst = match self.salter {
-                Some(_) => {
-                    b.unsalted.clear();
-                    &mut b.unsalted
-                }
-                None => &mut b.out,
-            };
-            let mut w = KeyWriter::new(self.format, dst);
-            for (slot, &cell) in self.slots.iter().zip(row) {
-                let res = match *slot {
-                    Slot::StrAsc | Slot::Str(_) => {
-                        let end = cell as usize;
-                        let s = &b.arena[start..end];
-                        start = end;
-                        match *slot {
-                            Slot::Str(f) => w.push(&component(Value::Str(Cow::Borrowed(s)), f)),
-                            _ => Ok(w.str(s)),
-                        }
-                    }
-                    Slot::I64Asc => Ok(w.i64(cell as i64)),
-                    Slot::I64(f) => w.push(&component(Value::I64(cell as i64), f)),
-                };
-                if res.is_err() {
-                    return false;
-                }
-            }
-            if let Some(s) = &self.salter {
-                s.salted_key_into(&b.unsalted, &mut b.out);
-            }
-            if b.out.len() - key_start > MAX_KEY_LEN {
-                return false;
-            }
-            b.ends.push(b.out.len());
-        }
-        true
+/// Step 3: the keys of `b` as Python objects, appended to `keys`.
+pub(crate) fn push_keys<'py>(
+    py: Python<'py>,
+    text: bool,
+    b: &Buffers,
+    keys: &mut Keys<'py>,
+) -> PyResult<()> {
+    let mut start = 0;
+    for &end in &b.ends {
+        start = align(start);
+        keys.push(crate::key_object(py, text, &b.out[start..end])?)?;
+        start = end;
     }
+    Ok(())
 }
 
 /// `n` rounded up to a multiple of 8: each key starts on a word boundary
@@ -271,14 +241,6 @@ impl Bulk {
 /// it is otherwise).
 fn align(n: usize) -> usize {
     n.next_multiple_of(8)
-}
-
-fn component(value: Value<'_>, f: Field) -> Component<'_> {
-    Component {
-        value,
-        dir: f.dir,
-        width: f.width,
-    }
 }
 
 /// The rows of one chunk: a slice of a list (read in place) or rows taken
@@ -305,29 +267,6 @@ impl<'py> Rows<'_, 'py> {
         match self {
             Rows::List(l, base, _) => l.get_item(base + i),
             Rows::Held(v) => Ok(v[i].clone()),
-        }
-    }
-
-    /// Row `i` as a borrowed pointer (null if a list shrank: the error is
-    /// cleared, the general path sees the list as it is).
-    #[allow(unsafe_code)]
-    fn ptr(&self, i: usize) -> *mut ffi::PyObject {
-        match self {
-            Rows::List(l, base, _) => {
-                let Ok(at) = ffi::Py_ssize_t::try_from(base + i) else {
-                    return std::ptr::null_mut();
-                };
-                // SAFETY: the GIL is held (`l` is bound); `l` is a list; the
-                // result is a borrowed reference or null with an error set.
-                unsafe {
-                    let p = ffi::PyList_GetItem(l.as_ptr(), at);
-                    if p.is_null() {
-                        ffi::PyErr_Clear();
-                    }
-                    p
-                }
-            }
-            Rows::Held(v) => v[i].as_ptr(),
         }
     }
 }

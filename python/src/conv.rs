@@ -1,41 +1,27 @@
-//! Python values ↔ lexikey values.
+//! Python values ↔ the core's host-neutral values: a Python object becomes
+//! a [`lexikey::arg::Arg`] (which column type takes which argument, and
+//! how, is the core's rule: [`lexikey::arg`]), a decoded
+//! [`lexikey::arg::Out`] becomes a Python object, and an
+//! [`ArgError`] is worded with Python's names for its types.
 //!
-//! | type | Python in | Python out |
+//! | Python | `Arg` | decoded back from |
 //! |---|---|---|
-//! | `str` | `str` | `str` |
-//! | `i64`, `u64`, `i32`, `u32` | `int` (range-checked; `bool` refused) | `int` |
-//! | `f64`, `f32` | `float` or `int` (`f32`: rounded to the nearest `f32`) | `float` |
-//! | `bool` | `bool` | `bool` |
-//! | `bytes` | `bytes`, `bytearray` | `bytes` |
-//! | `ts` | timezone-aware `datetime` (whole milliseconds) or `int` milliseconds | `datetime` in UTC |
-//! | `uuid`, `uuid7` | `uuid.UUID` | `uuid.UUID` |
-//! | `ulid` | `uuid.UUID` or the ULID text | the ULID text (`str`) |
-//! | `geo` | `(lat, lon)` | `(lat, lon)`: the shortest point inside the cell |
-//! | `dec` | `decimal.Decimal` or `int` (exact; a `float` is refused) | `decimal.Decimal` |
+//! | `None` | `Null` | `Null` |
+//! | `bool` | `Bool` | `Bool` |
+//! | `int` (and any `__index__` integer) | `Int`, beyond `i64` `BigInt` | `Int`, `U64`, `BigInt` |
+//! | `float` | `F64` | `F64`, `F32` (widened, NaN payload kept) |
+//! | `str` | `Str` | `Str` (also a `ulid`'s text) |
+//! | `bytes`, `bytearray` | `Bytes` | `Bytes` |
+//! | timezone-aware `datetime` | `Time` (to the microsecond) | `Time` as a `datetime` in UTC (a Phoenix `TIMESTAMP` with nanoseconds below the microsecond: its RFC 3339 text) |
+//! | `uuid.UUID` | `Uuid` | `Uuid` |
+//! | `decimal.Decimal` | `Decimal` (its `str`) | `Decimal` |
+//! | `(lat, lon)` | `Geo` | `Geo` |
+//! | fdb-tuple nested tuple | — | `Nested`: a list of `(type, value)` pairs |
 //!
-//! Interop profiles map the same way by kind: integers ↔ `int` (any size in
-//! `fdb-tuple`), floats ↔ `float`, text ↔ `str`, blobs ↔ `bytes`, UUIDs ↔
-//! `uuid.UUID`, numerics and Phoenix `DECIMAL` ↔ `decimal.Decimal`, Phoenix
-//! `DATE`/`TIME`/`TIMESTAMP` ↔ `datetime` (a `TIMESTAMP` with nanoseconds
-//! below the microsecond decodes to its RFC 3339 text, which encodes back),
-//! null ↔ `None`, `fdb-tuple` versionstamps ↔ 12 `bytes`, nested tuples →
-//! lists of `(type, value)` pairs.
-//!
-//! Every value given as a `(type, value)` pair becomes the command line's
-//! component text (`TYPE[.desc]:VALUE`), exactly (floats by their shortest
-//! round-trip form or raw bits, decimals by their exact digits), and is
-//! parsed by the command line's own parser.
+//! Anything else is `Other`; a naive `datetime` too (its message says why).
 
-use std::borrow::Cow;
-use std::fmt::Write as _;
-
-use lexikey::geo::{Curve, Grid};
-use lexikey::input;
-use lexikey::interop::{fdb, hbase, phoenix};
-use lexikey::timeid::Ulid;
-use lexikey::{Component, Dec, Type, Value};
-use lexikey_cli::interop::{Decoded, Profile};
-use lexikey_cli::kinds::{Col, GeoOpts, Kind};
+use lexikey::arg::{self, Arg, ArgError, ArgKind, Out, Want};
+use lexikey::profile::{KeyFormat, Profile};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{
@@ -43,14 +29,6 @@ use pyo3::types::{
 };
 
 use crate::errors::{decode_err, encode_err};
-
-/// The geo grid of `geo` components: the command line's default (Hilbert
-/// curve, 32 bits per axis).
-pub(crate) fn default_geo() -> PyResult<GeoOpts> {
-    let grid = Grid::new(Curve::Hilbert, GeoOpts::DEFAULT_BITS)
-        .map_err(|e| encode_err(format!("geo grid: {e}")))?;
-    Ok(GeoOpts { grid, given: false })
-}
 
 /// The UTF-8 text of a `str` without a copy (`None`, the error cleared, for
 /// a `str` holding lone surrogates).
@@ -138,376 +116,244 @@ fn std_types(py: Python<'_>) -> PyResult<&Std> {
     })
 }
 
-fn type_name(obj: &Bound<'_, PyAny>) -> String {
+pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type()
         .name()
         .map(|n| n.to_string())
         .unwrap_or_else(|_| "?".into())
 }
 
-fn expected(what: &str, obj: &Bound<'_, PyAny>) -> PyErr {
-    encode_err(format!("expected {what}, got {}", type_name(obj)))
-}
+/// Why a `str` is no [`Arg`]: it holds lone surrogates.
+pub(crate) const SURROGATES: &str = "a str with lone surrogates is not UTF-8";
 
-/// A Python `int` (not a `bool`) as `T`, range-checked.
-pub(crate) fn int<'py, T>(obj: &Bound<'py, PyAny>, ty: &str) -> PyResult<T>
-where
-    T: FromPyObjectOwned<'py>,
-{
-    if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
-        return Err(expected(&format!("an int for {ty}"), obj));
-    }
-    obj.extract::<T>().map_err(|_| {
-        encode_err(format!(
-            "{} is out of range for {ty}",
-            obj.str().map(|s| s.to_string()).unwrap_or_default()
-        ))
-    })
-}
+// ---------------------------------------------------------------------------
+// In: Python values to Args
+// ---------------------------------------------------------------------------
 
-fn float(obj: &Bound<'_, PyAny>, ty: &str) -> PyResult<f64> {
-    if obj.is_instance_of::<PyFloat>() {
-        return obj.extract::<f64>();
+/// Calls `f` with the [`Arg`] of a Python value (borrowing the object's
+/// bytes for the call). Python code may run (`__index__`, `str` of a
+/// `Decimal`, a `datetime`'s `utcoffset`).
+///
+/// # Errors
+/// A `str` with lone surrogates (an `EncodeError`), or the error of a
+/// Python call.
+pub(crate) fn with_arg<R>(obj: &Bound<'_, PyAny>, f: impl FnOnce(Arg<'_>) -> R) -> PyResult<R> {
+    let py = obj.py();
+    if obj.is_none() {
+        return Ok(f(Arg::Null));
     }
-    if obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>() {
-        return obj
-            .extract::<f64>()
-            .map_err(|_| encode_err(format!("int out of range for {ty}")));
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(f(Arg::Bool(b.is_true())));
     }
-    Err(expected(&format!("a float for {ty}"), obj))
-}
-
-fn bytes(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return match utf8(s) {
+            Some(s) => Ok(f(Arg::Str(s))),
+            None => Err(encode_err(SURROGATES.into())),
+        };
+    }
+    if let Ok(i) = obj.cast::<PyInt>() {
+        return with_int(i, f);
+    }
+    if let Ok(x) = obj.cast::<PyFloat>() {
+        return Ok(f(Arg::F64(x.value())));
+    }
     if let Ok(b) = obj.cast::<PyBytes>() {
-        return Ok(b.as_bytes().to_vec());
+        return Ok(f(Arg::Bytes(b.as_bytes())));
     }
     if let Ok(b) = obj.cast::<PyByteArray>() {
-        return Ok(b.to_vec());
+        return Ok(f(Arg::Bytes(&b.to_vec())));
     }
-    Err(expected("bytes", obj))
-}
-
-fn string(obj: &Bound<'_, PyAny>) -> PyResult<String> {
-    match obj.cast::<PyString>() {
-        Ok(s) => Ok(s
-            .to_cow()
-            .map_err(|_| encode_err("a str with lone surrogates is not UTF-8".to_string()))?
-            .to_string()),
-        Err(_) => Err(expected("a str", obj)),
-    }
-}
-
-fn uuid(obj: &Bound<'_, PyAny>) -> PyResult<u128> {
-    let py = obj.py();
-    if !obj.is_instance(std_types(py)?.uuid.bind(py))? {
-        return Err(expected("a uuid.UUID", obj));
-    }
-    obj.getattr("int")?.extract::<u128>()
-}
-
-/// Microseconds since 1970 of a timezone-aware `datetime`.
-fn datetime_us(obj: &Bound<'_, PyAny>) -> PyResult<i128> {
-    let py = obj.py();
     let s = std_types(py)?;
-    if !obj.is_instance(s.datetime.bind(py))? {
-        return Err(expected("a timezone-aware datetime.datetime", obj));
+    if obj.is_instance(s.datetime.bind(py))? {
+        return Ok(f(match datetime_us(obj)? {
+            Some(us) => time_arg(us),
+            None => Arg::Other,
+        }));
     }
-    if obj.call_method0("utcoffset")?.is_none() {
-        return Err(encode_err(
-            "naive datetime refused: give it a tzinfo (e.g. datetime.timezone.utc)".into(),
-        ));
+    if obj.is_instance(s.uuid.bind(py))? {
+        return Ok(f(Arg::Uuid(obj.getattr("int")?.extract::<u128>()?)));
     }
-    let d = obj.sub(s.epoch.bind(py))?;
-    let days: i128 = d.getattr("days")?.extract::<i64>()?.into();
-    let secs: i128 = d.getattr("seconds")?.extract::<i64>()?.into();
-    let us: i128 = d.getattr("microseconds")?.extract::<i64>()?.into();
-    Ok((days * 86_400 + secs) * 1_000_000 + us)
-}
-
-/// Milliseconds since 1970: an `int`, or a `datetime` holding whole
-/// milliseconds.
-fn millis(obj: &Bound<'_, PyAny>, ty: &str) -> PyResult<i64> {
-    if obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>() {
-        return int::<i64>(obj, ty);
+    if obj.is_instance(s.decimal.bind(py))? {
+        let text = obj.str()?;
+        return Ok(f(Arg::Decimal(&text.to_cow()?)));
     }
-    let us = datetime_us(obj)?;
-    if us % 1000 != 0 {
-        return Err(encode_err(format!(
-            "{ty} holds whole milliseconds: this datetime has {} microseconds more \
-             (truncate it, e.g. dt.replace(microsecond=dt.microsecond // 1000 * 1000))",
-            us.rem_euclid(1000)
-        )));
-    }
-    i64::try_from(us / 1000).map_err(|_| encode_err(format!("datetime out of range for {ty}")))
-}
-
-/// A Python value of core type `ty` as a value (strings owned).
-pub(crate) fn value(ty: Type, obj: &Bound<'_, PyAny>) -> PyResult<Value<'static>> {
-    Ok(match ty {
-        Type::Str => Value::Str(Cow::Owned(string(obj)?)),
-        Type::I64 => Value::I64(int(obj, "i64")?),
-        Type::U64 => Value::U64(int(obj, "u64")?),
-        Type::I32 => Value::I32(int(obj, "i32")?),
-        Type::U32 => Value::U32(int(obj, "u32")?),
-        Type::F64 => Value::F64(float(obj, "f64")?),
-        Type::F32 => Value::F32(float(obj, "f32")? as f32),
-        Type::Bool => match obj.cast::<PyBool>() {
-            Ok(b) => Value::Bool(b.is_true()),
-            Err(_) => return Err(expected("a bool", obj)),
-        },
-        Type::Bytes => Value::Bytes(Cow::Owned(bytes(obj)?)),
-        Type::Ts => Value::Ts(millis(obj, "ts")?),
-        Type::Uuid => Value::Uuid(uuid(obj)?),
-        Type::Dec => Value::Dec(
-            Dec::parse(&decimal_text(obj)?).map_err(|e| encode_err(format!("dec: {e}")))?,
-        ),
-    })
-}
-
-/// The exact text of a `decimal.Decimal` or `int`.
-fn decimal_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
-    let py = obj.py();
-    let is_int = obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>();
-    if is_int || obj.is_instance(std_types(py)?.decimal.bind(py))? {
-        return Ok(obj.str()?.to_string());
-    }
-    if obj.is_instance_of::<PyFloat>() {
-        return Err(encode_err(
-            "a float is not an exact decimal: give a decimal.Decimal (e.g. Decimal(\"10.50\")) or an int"
-                .into(),
-        ));
-    }
-    Err(expected("a decimal.Decimal or an int", obj))
-}
-
-/// The value of a column of the native formats (core types and the command
-/// line's kinds).
-pub(crate) fn col_value(col: &Col, obj: &Bound<'_, PyAny>) -> PyResult<Value<'static>> {
-    match col.kind {
-        Kind::Core(ty) => value(ty, obj),
-        _ => {
-            let text = kind_text(col.kind, obj)?;
-            col.parse_value(&text, &default_geo()?)
-                .map(Value::into_owned)
-                .map_err(|e| encode_err(format!("{e:#}")))
-        }
-    }
-}
-
-fn kind_text(kind: Kind, obj: &Bound<'_, PyAny>) -> PyResult<String> {
-    if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(s.to_cow()?.to_string());
-    }
-    Ok(match kind {
-        Kind::Ulid => {
-            let mut s = String::new();
-            Ulid(uuid(obj)?).encode_into(&mut s);
-            s
-        }
-        Kind::Uuid7 => {
-            let mut s = String::new();
-            input::format_uuid(uuid(obj)?, &mut s);
-            s
-        }
-        Kind::Geo => {
-            let t = obj
-                .cast::<PyTuple>()
-                .map_err(|_| expected("a (lat, lon) tuple", obj))?;
-            if t.len() != 2 {
-                return Err(expected("a (lat, lon) tuple", obj));
-            }
-            let lat = float(&t.get_item(0)?, "geo")?;
-            let lon = float(&t.get_item(1)?, "geo")?;
-            format!("{lat:?},{lon:?}")
-        }
-        Kind::Core(_) => return Err(expected("a str", obj)),
-    })
-}
-
-/// The component text `TYPE[.desc]:VALUE` of a `(type, value)` pair in a
-/// native format.
-pub(crate) fn native_text(spec: &str, obj: &Bound<'_, PyAny>) -> PyResult<String> {
-    let col = Col::parse(spec).map_err(|e| encode_err(format!("{e:#}")))?;
-    let mut s = format!("{spec}:");
-    match col.kind {
-        Kind::Core(ty) => input::write_value(&value(ty, obj)?, &mut s),
-        k => s.push_str(&kind_text(k, obj)?),
-    }
-    Ok(s)
-}
-
-/// How a profile's type takes its value as text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Cat {
-    Str,
-    Int,
-    F64,
-    F32,
-    F64Bits,
-    F32Bits,
-    Bool,
-    Hex,
-    Uuid,
-    Decimal,
-    Millis,
-    Nanos,
-    Null,
-}
-
-/// The text category of an `fdb-tuple` type name.
-pub(crate) fn fdb_cat(ty: &str) -> Cat {
-    match ty {
-        "null" => Cat::Null,
-        "bytes" | "versionstamp" => Cat::Hex,
-        "int" | "i64" | "u64" | "i32" | "u32" => Cat::Int,
-        "f32" | "float" => Cat::F32Bits,
-        "f64" | "double" => Cat::F64Bits,
-        "bool" => Cat::Bool,
-        "uuid" => Cat::Uuid,
-        _ => Cat::Str,
-    }
-}
-
-/// The text category of an `hbase-ordered` kind.
-pub(crate) fn hbase_cat(kind: hbase::Kind) -> Cat {
-    use hbase::Kind as K;
-    match kind {
-        K::Int8 | K::Int16 | K::Int32 | K::Int64 => Cat::Int,
-        K::Float32 => Cat::F32,
-        K::Float64 => Cat::F64,
-        K::Numeric => Cat::Decimal,
-        K::Text => Cat::Str,
-        K::BlobVar | K::BlobCopy => Cat::Hex,
-    }
-}
-
-/// The text category of a Phoenix type.
-pub(crate) fn phoenix_cat(ty: phoenix::Type) -> Cat {
-    use phoenix::Type as T;
-    match ty {
-        T::Float | T::UnsignedFloat => Cat::F32,
-        T::Double | T::UnsignedDouble => Cat::F64,
-        T::Boolean => Cat::Bool,
-        T::Date | T::Time | T::UnsignedDate | T::UnsignedTime => Cat::Millis,
-        T::Timestamp | T::UnsignedTimestamp => Cat::Nanos,
-        T::Varchar | T::Char(_) => Cat::Str,
-        T::Varbinary | T::Binary(_) => Cat::Hex,
-        T::Decimal => Cat::Decimal,
-        _ => Cat::Int,
-    }
-}
-
-/// The value text of a Python value in category `cat` (`None`: null, the
-/// bare type).
-pub(crate) fn cat_text(cat: Cat, ty: &str, obj: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
-    if obj.is_none() {
-        return Ok(None);
-    }
-    if cat == Cat::Null {
-        return Err(expected("None for null", obj));
-    }
-    Ok(Some(match cat {
-        Cat::Str => string(obj)?,
-        Cat::Int => {
-            if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
-                return Err(expected(&format!("an int for {ty}"), obj));
-            }
-            obj.str()?.to_string()
-        }
-        Cat::F64 => format!("{:?}", float(obj, ty)?),
-        Cat::F32 => format!("{:?}", float(obj, ty)? as f32),
-        Cat::F64Bits => format!("0x{:016x}", float(obj, ty)?.to_bits()),
-        Cat::F32Bits => format!("0x{:08x}", f32_bits_of(float(obj, ty)?)),
-        Cat::Bool => match obj.cast::<PyBool>() {
-            Ok(b) => b.is_true().to_string(),
-            Err(_) => return Err(expected("a bool", obj)),
-        },
-        Cat::Hex => lexikey::to_hex(&bytes(obj)?),
-        Cat::Uuid => {
-            let mut s = String::new();
-            input::format_uuid(uuid(obj)?, &mut s);
-            s
-        }
-        Cat::Decimal => decimal_text(obj)?,
-        // Also the RFC 3339 text (what a TIMESTAMP with nanoseconds below
-        // the microsecond decodes to).
-        Cat::Millis | Cat::Nanos if obj.is_instance_of::<PyString>() => string(obj)?,
-        Cat::Millis => millis(obj, ty)?.to_string(),
-        Cat::Nanos => {
-            if obj.is_instance_of::<PyInt>() {
-                millis(obj, ty)?.to_string()
-            } else {
-                let us = datetime_us(obj)?;
-                let ms = i64::try_from(us.div_euclid(1000))
-                    .map_err(|_| encode_err(format!("datetime out of range for {ty}")))?;
-                let mut s = String::new();
-                input::format_ts(ms, &mut s);
-                // format_ts ends in ".mmmZ": add the sub-millisecond digits.
-                if s.ends_with('Z') {
-                    s.pop();
-                    let _ = write!(s, "{:03}000Z", us.rem_euclid(1000));
-                }
-                s
+    if let Ok(t) = obj.cast::<PyTuple>() {
+        if t.len() == 2 {
+            let lat = float_item(&t.get_item(0)?)?;
+            let lon = float_item(&t.get_item(1)?)?;
+            if let (Some(lat), Some(lon)) = (lat, lon) {
+                return Ok(f(Arg::Geo(lat, lon)));
             }
         }
-        Cat::Null => unreachable_null(),
+        return Ok(f(Arg::Other));
+    }
+    if obj.hasattr("__index__")? {
+        // Any integer that says so (numpy.int64, ...).
+        if let Ok(i) = obj.call_method0("__index__")?.cast_into::<PyInt>() {
+            return with_int(&i, f);
+        }
+    }
+    Ok(f(Arg::Other))
+}
+
+/// The `Arg` of a Python `int`: `Int` when it fits an `i64`, else
+/// `BigInt` (its magnitude from `int.to_bytes`).
+fn with_int<R>(i: &Bound<'_, PyInt>, f: impl FnOnce(Arg<'_>) -> R) -> PyResult<R> {
+    if let Ok(v) = i.extract::<i64>() {
+        return Ok(f(Arg::Int(v)));
+    }
+    let negative = i.lt(0)?;
+    let abs = i.call_method0("__abs__")?;
+    let bits: usize = abs.call_method0("bit_length")?.extract()?;
+    let bytes = abs.call_method1("to_bytes", (bits.div_ceil(8), "big"))?;
+    let magnitude = bytes.cast::<PyBytes>()?.as_bytes();
+    Ok(f(Arg::BigInt {
+        negative,
+        magnitude,
     }))
 }
 
-#[cold]
-fn unreachable_null() -> String {
-    // Handled above (None or an error).
-    String::new()
-}
-
-/// `f32` bits of a Python float, NaN payloads kept (an `as` cast would
-/// quiet a signaling NaN).
-fn f32_bits_of(x: f64) -> u32 {
-    let b = x.to_bits();
-    let exp = (b >> 52) & 0x7FF;
-    let mant = b & ((1 << 52) - 1);
-    if exp == 0x7FF && mant != 0 && mant & ((1 << 29) - 1) == 0 {
-        let sign = ((b >> 63) as u32) << 31;
-        return sign | 0x7F80_0000 | (mant >> 29) as u32;
+/// A `(lat, lon)` item as a float (`None`: not a number), by the core's
+/// float rule (an `int` rounds to the nearest float; a `bool` is none).
+fn float_item(obj: &Bound<'_, PyAny>) -> PyResult<Option<f64>> {
+    if obj.is_instance_of::<PyBool>() {
+        return Ok(None);
     }
-    (x as f32).to_bits()
-}
-
-/// A Python float holding an `f32`, NaN payloads kept.
-fn f64_of_f32(x: f32) -> f64 {
-    let b = x.to_bits();
-    if x.is_nan() {
-        let sign = u64::from(b >> 31) << 63;
-        let mant = u64::from(b & 0x7F_FFFF) << 29;
-        return f64::from_bits(sign | (0x7FF << 52) | mant);
-    }
-    f64::from(x)
-}
-
-/// The component text of a `(type, value)` pair in an interop profile.
-pub(crate) fn profile_text(
-    profile: Profile,
-    spec: &str,
-    obj: &Bound<'_, PyAny>,
-) -> PyResult<String> {
-    let cat = match profile {
-        Profile::Fdb => fdb_cat(spec),
-        Profile::Hbase => hbase::Field::parse(spec)
-            .map(|f| hbase_cat(f.kind))
-            .unwrap_or(Cat::Str),
-        Profile::Phoenix => phoenix::Column::parse(spec)
-            .map(|c| phoenix_cat(c.ty))
-            .unwrap_or(Cat::Str),
+    let x = if obj.is_instance_of::<PyFloat>() || obj.is_instance_of::<PyInt>() {
+        with_arg(obj, |a| arg::float_of(a, "geo").ok())?
+    } else {
+        None
     };
-    Ok(match (cat_text(cat, spec, obj)?, profile) {
-        (None, Profile::Fdb) => "null:".to_string(),
-        (None, _) => spec.to_string(),
-        (Some(v), _) => format!("{spec}:{v}"),
-    })
+    Ok(x)
+}
+
+/// Microseconds since 1970 of a timezone-aware `datetime` (`None`: a naive
+/// one).
+fn datetime_us(obj: &Bound<'_, PyAny>) -> PyResult<Option<i128>> {
+    let py = obj.py();
+    if obj.call_method0("utcoffset")?.is_none() {
+        return Ok(None);
+    }
+    let d = obj.sub(std_types(py)?.epoch.bind(py))?;
+    let days: i128 = d.getattr("days")?.extract::<i64>()?.into();
+    let secs: i128 = d.getattr("seconds")?.extract::<i64>()?.into();
+    let us: i128 = d.getattr("microseconds")?.extract::<i64>()?.into();
+    Ok(Some((days * 86_400 + secs) * 1_000_000 + us))
+}
+
+/// The instant `us` microseconds after 1970 (a `datetime`'s: years 1 to
+/// 9999, so the seconds fit).
+fn time_arg(us: i128) -> Arg<'static> {
+    Arg::Time {
+        secs: us.div_euclid(1_000_000) as i64,
+        nanos: (us.rem_euclid(1_000_000) * 1000) as u32,
+    }
+}
+
+/// Whether `obj` is a naive `datetime` (the reason it is `Other`).
+fn is_naive_datetime(obj: &Bound<'_, PyAny>) -> bool {
+    let py = obj.py();
+    let Ok(s) = std_types(py) else { return false };
+    obj.is_instance(s.datetime.bind(py)).unwrap_or(false)
+        && obj
+            .call_method0("utcoffset")
+            .map(|o| o.is_none())
+            .unwrap_or(false)
 }
 
 // ---------------------------------------------------------------------------
-// Out: values to Python
+// Errors, worded for Python
+// ---------------------------------------------------------------------------
+
+/// What a type takes, in Python's names.
+fn python_want(want: Want, ty: &str) -> String {
+    match want {
+        Want::Int => format!("an int for {ty}"),
+        Want::Float => format!("a float for {ty}"),
+        Want::Bool => "a bool".into(),
+        Want::Str => "a str".into(),
+        Want::Bytes => "bytes".into(),
+        Want::Uuid => "a uuid.UUID".into(),
+        Want::Time => "a timezone-aware datetime.datetime".into(),
+        Want::Decimal => "a decimal.Decimal or an int".into(),
+        Want::Geo => "a (lat, lon) tuple".into(),
+        Want::Null => "None for null".into(),
+    }
+}
+
+/// The message of an [`ArgError`] about the Python value `obj`.
+pub(crate) fn arg_message(e: &ArgError, obj: &Bound<'_, PyAny>) -> String {
+    match e {
+        ArgError::Expected { want, ty } => {
+            if *want == Want::Time && is_naive_datetime(obj) {
+                return "naive datetime refused: give it a tzinfo (e.g. datetime.timezone.utc)"
+                    .into();
+            }
+            if *want == Want::Geo {
+                // A pair whose items are not numbers: the item's type.
+                if let Ok(t) = obj.cast::<PyTuple>() {
+                    if t.len() == 2 {
+                        for item in t.iter() {
+                            if !matches!(float_item(&item), Ok(Some(_))) {
+                                return format!(
+                                    "expected a float for geo, got {}",
+                                    type_name(&item)
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            format!(
+                "expected {}, got {}",
+                python_want(*want, ty),
+                type_name(obj)
+            )
+        }
+        ArgError::SubMillisecond { ty, nanos } => format!(
+            "{ty} holds whole milliseconds: this datetime has {} microseconds more \
+             (truncate it, e.g. dt.replace(microsecond=dt.microsecond // 1000 * 1000))",
+            nanos / 1000
+        ),
+        ArgError::TimeOutOfRange { ty } => format!("datetime out of range for {ty}"),
+        ArgError::InexactDecimal { .. } => "a float is not an exact decimal: give a \
+             decimal.Decimal (e.g. Decimal(\"10.50\")) or an int"
+            .into(),
+        ArgError::PlainIntOutOfRange { value } => format!(
+            "{value} is out of range for i64, the type of a plain int: give (\"u64\", n) or \
+             (\"dec\", n) for more"
+        ),
+        ArgError::NoPlainType { kind, format } => plain_message(*kind, *format, obj),
+        other => other.to_string(),
+    }
+}
+
+/// Why a plain value has no type in `format`.
+fn plain_message(kind: ArgKind, format: KeyFormat, obj: &Bound<'_, PyAny>) -> String {
+    let name = match kind {
+        ArgKind::Time => "datetime",
+        ArgKind::Null | ArgKind::Other | ArgKind::Component | ArgKind::Geo => {
+            return format!(
+                "a component is a 'TYPE[.desc]:VALUE' string, a (type, value) pair, or a plain \
+                 str, int, float, bool, bytes, datetime, UUID or Decimal, not {}",
+                obj.repr().map(|r| r.to_string()).unwrap_or_default()
+            )
+        }
+        k => k.name(),
+    };
+    match (format, kind) {
+        (KeyFormat::Profile(Profile::Fdb), ArgKind::Time) => {
+            "the FoundationDB tuple layer has no time type: give (\"int\", milliseconds)".into()
+        }
+        (KeyFormat::Profile(Profile::Fdb), ArgKind::Decimal) => {
+            "the FoundationDB tuple layer has no decimal type: give an int or a float".into()
+        }
+        (f, _) => format!("a plain {name} has no {f} type: give a (type, value) pair"),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Out: decoded values to Python
 // ---------------------------------------------------------------------------
 
 /// The microseconds since 1970 of `datetime.min` and `datetime.max` (UTC).
@@ -539,185 +385,48 @@ fn decimal_of<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     std_types(py)?.decimal.bind(py).call1((text,))
 }
 
-/// A decoded core value as a Python value.
-pub(crate) fn py_value<'py>(py: Python<'py>, v: &Value<'_>) -> PyResult<Bound<'py, PyAny>> {
+/// A decoded value as a Python value. An instant `datetime` cannot hold (a
+/// year outside 1 to 9999) is a `DecodeError` (offset 0: the caller places
+/// it).
+pub(crate) fn py_out<'py>(py: Python<'py>, v: &Out<'_>) -> PyResult<Bound<'py, PyAny>> {
     Ok(match v {
-        Value::Str(s) => PyString::new(py, s).into_any(),
-        Value::I64(x) => x.into_pyobject(py)?.into_any(),
-        Value::U64(x) => x.into_pyobject(py)?.into_any(),
-        Value::I32(x) => x.into_pyobject(py)?.into_any(),
-        Value::U32(x) => x.into_pyobject(py)?.into_any(),
-        Value::F64(x) => PyFloat::new(py, *x).into_any(),
-        Value::F32(x) => PyFloat::new(py, f64::from(*x)).into_any(),
-        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
-        Value::Bytes(b) => PyBytes::new(py, b).into_any(),
-        Value::Ts(ms) => datetime_of(py, i128::from(*ms) * 1000)?,
-        Value::Uuid(u) => uuid_of(py, *u)?,
-        Value::Dec(d) => decimal_of(py, &d.to_string())?,
+        Out::Null => py.None().into_bound(py),
+        Out::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Out::Int(x) => x.into_pyobject(py)?.into_any(),
+        Out::U64(x) => x.into_pyobject(py)?.into_any(),
+        Out::BigInt(i) => match i.to_i128() {
+            Some(v) => v.into_pyobject(py)?.into_any(),
+            None => py.get_type::<PyInt>().call1((i.to_string(),))?,
+        },
+        Out::F64(x) => PyFloat::new(py, *x).into_any(),
+        Out::F32(x) => PyFloat::new(py, arg::f64_of_f32(*x)).into_any(),
+        Out::Str(s) => PyString::new(py, s).into_any(),
+        Out::Bytes(b) => PyBytes::new(py, b).into_any(),
+        Out::Uuid(u) => uuid_of(py, *u)?,
+        Out::Time { secs, nanos } if nanos % 1000 == 0 => {
+            datetime_of(py, i128::from(*secs) * 1_000_000 + i128::from(nanos / 1000))?
+        }
+        // Nanoseconds below the microsecond (a Phoenix TIMESTAMP): the RFC
+        // 3339 text, which encodes back.
+        Out::Time { secs, nanos } => PyString::new(py, &arg::time_text(*secs, *nanos)).into_any(),
+        Out::Decimal(t) => decimal_of(py, t)?,
+        Out::Geo(lat, lon) => PyTuple::new(py, [*lat, *lon])?.into_any(),
+        Out::Nested(items) => PyList::new(
+            py,
+            items
+                .iter()
+                .map(|(label, v)| pair(py, label, py_out(py, v)?))
+                .collect::<PyResult<Vec<_>>>()?,
+        )?
+        .into_any(),
     })
 }
 
-/// A decoded value of a native column as a Python value.
-pub(crate) fn py_col_value<'py>(
-    py: Python<'py>,
-    col: Option<&Col>,
-    c: &Component<'_>,
-) -> PyResult<Bound<'py, PyAny>> {
-    match (col.map(|c| c.kind), &c.value) {
-        (Some(Kind::Ulid), Value::Uuid(u)) => {
-            let mut s = String::new();
-            Ulid(*u).encode_into(&mut s);
-            Ok(PyString::new(py, &s).into_any())
-        }
-        (Some(Kind::Uuid7), Value::Uuid(u)) => {
-            if let Some(col) = col {
-                let mut s = String::new();
-                col.write_value(&c.value, &default_geo()?, &mut s)
-                    .map_err(|e| decode_err(format!("{e:#}"), 0))?;
-            }
-            uuid_of(py, *u)
-        }
-        (Some(Kind::Geo), Value::U64(code)) => {
-            let (lat, lon) = default_geo()?
-                .point(*code)
-                .map_err(|e| decode_err(format!("{e:#}"), 0))?;
-            let f = |s: &str| s.parse::<f64>().unwrap_or(f64::NAN);
-            Ok(PyTuple::new(py, [f(&lat), f(&lon)])?.into_any())
-        }
-        _ => py_value(py, &c.value),
-    }
-}
-
-/// The `(type, value)` pairs of a decoded interop key: types labelled as
-/// the command line labels them. `err(i, e)` turns the error of converting
-/// element `i` into the one raised.
-pub(crate) fn py_decoded<'py>(
-    py: Python<'py>,
-    d: &Decoded,
-    err: &dyn Fn(usize, PyErr) -> PyErr,
-) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    decoded_each(d, err, |item| match item {
-        Item::Fdb(e) => fdb_pair(py, e),
-        Item::Hbase(f, v) => pair(py, &f.to_string(), hbase_value(py, v)?),
-        Item::Phoenix(c, v) => pair(py, &c.to_string(), phoenix_value(py, c, v)?),
-    })
-}
-
-/// The values alone (for `Schema.decode`), `err` as in [`py_decoded`].
-pub(crate) fn py_decoded_values<'py>(
-    py: Python<'py>,
-    d: &Decoded,
-    err: &dyn Fn(usize, PyErr) -> PyErr,
-) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    decoded_each(d, err, |item| match item {
-        Item::Fdb(e) => fdb_value(py, e),
-        Item::Hbase(_, v) => hbase_value(py, v),
-        Item::Phoenix(c, v) => phoenix_value(py, c, v),
-    })
-}
-
-/// One element of a decoded interop key.
-enum Item<'a> {
-    Fdb(&'a fdb::Element),
-    Hbase(&'a hbase::Field, &'a hbase::Value),
-    Phoenix(phoenix::Column, &'a phoenix::Value),
-}
-
-fn decoded_each<'py>(
-    d: &Decoded,
-    err: &dyn Fn(usize, PyErr) -> PyErr,
-    f: impl Fn(Item<'_>) -> PyResult<Bound<'py, PyAny>>,
-) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    let items: Vec<Item<'_>> = match d {
-        Decoded::Fdb(es) => es.iter().map(Item::Fdb).collect(),
-        Decoded::Hbase(vs) => vs.iter().map(|(f, v)| Item::Hbase(f, v)).collect(),
-        Decoded::Phoenix(vs) => vs.iter().map(|(c, v)| Item::Phoenix(*c, v)).collect(),
-    };
-    items
-        .into_iter()
-        .enumerate()
-        .map(|(i, item)| f(item).map_err(|e| err(i, e)))
-        .collect()
-}
-
+/// The pair `(label, value)`.
 pub(crate) fn pair<'py>(
     py: Python<'py>,
     label: &str,
     v: Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     Ok(PyTuple::new(py, [PyString::new(py, label).into_any(), v])?.into_any())
-}
-
-fn fdb_pair<'py>(py: Python<'py>, e: &fdb::Element) -> PyResult<Bound<'py, PyAny>> {
-    let text = fdb::format_component(e);
-    let label = text.split_once(':').map_or(text.as_str(), |(l, _)| l);
-    pair(py, label, fdb_value(py, e)?)
-}
-
-fn fdb_value<'py>(py: Python<'py>, e: &fdb::Element) -> PyResult<Bound<'py, PyAny>> {
-    use fdb::Element as E;
-    Ok(match e {
-        E::Null => py.None().into_bound(py),
-        E::Bytes(b) => PyBytes::new(py, b).into_any(),
-        E::String(s) => PyString::new(py, s).into_any(),
-        E::Nested(v) => PyList::new(
-            py,
-            v.iter()
-                .map(|e| fdb_pair(py, e))
-                .collect::<PyResult<Vec<_>>>()?,
-        )?
-        .into_any(),
-        E::Int(i) => match i.to_i128() {
-            Some(v) => v.into_pyobject(py)?.into_any(),
-            None => py.get_type::<PyInt>().call1((i.to_string(),))?,
-        },
-        E::Float(f) => PyFloat::new(py, f64_of_f32(*f)).into_any(),
-        E::Double(f) => PyFloat::new(py, *f).into_any(),
-        E::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
-        E::Uuid(u) => uuid_of(py, u128::from_be_bytes(*u))?,
-        E::Versionstamp(v) => PyBytes::new(py, &v.0).into_any(),
-    })
-}
-
-fn hbase_value<'py>(py: Python<'py>, v: &hbase::Value) -> PyResult<Bound<'py, PyAny>> {
-    use hbase::Value as V;
-    Ok(match v {
-        V::Null => py.None().into_bound(py),
-        V::Int8(x) => x.into_pyobject(py)?.into_any(),
-        V::Int16(x) => x.into_pyobject(py)?.into_any(),
-        V::Int32(x) => x.into_pyobject(py)?.into_any(),
-        V::Int64(x) => x.into_pyobject(py)?.into_any(),
-        V::Float32(x) => PyFloat::new(py, f64::from(*x)).into_any(),
-        V::Float64(x) => PyFloat::new(py, *x).into_any(),
-        V::Numeric(n) => decimal_of(py, &n.to_string())?,
-        V::Text(s) => PyString::new(py, s).into_any(),
-        V::Bytes(b) => PyBytes::new(py, b).into_any(),
-    })
-}
-
-fn phoenix_value<'py>(
-    py: Python<'py>,
-    c: phoenix::Column,
-    v: &phoenix::Value,
-) -> PyResult<Bound<'py, PyAny>> {
-    use phoenix::Value as V;
-    Ok(match v {
-        V::Null => py.None().into_bound(py),
-        V::Int(x) => x.into_pyobject(py)?.into_any(),
-        V::Float(x) => PyFloat::new(py, f64::from(*x)).into_any(),
-        V::Double(x) => PyFloat::new(py, *x).into_any(),
-        V::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
-        V::Date(ms) => datetime_of(py, i128::from(*ms) * 1000)?,
-        V::Timestamp(ms, ns) if ns % 1000 == 0 => {
-            datetime_of(py, i128::from(*ms) * 1000 + i128::from(ns / 1000))?
-        }
-        V::Timestamp(..) => {
-            let text = phoenix::format_component(c, v);
-            let value = text.split_once(':').map_or("", |(_, v)| v);
-            PyString::new(py, value).into_any()
-        }
-        V::Varchar(s) | V::Char(s) => PyString::new(py, s).into_any(),
-        V::Varbinary(b) | V::Binary(b) => PyBytes::new(py, b).into_any(),
-        V::Decimal(d) => decimal_of(py, &d.to_string())?,
-    })
 }

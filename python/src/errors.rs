@@ -45,6 +45,19 @@ pyo3::create_exception!(
     "The table's IDs are used up down to the floor; never a wrap (kind 'exhausted')."
 );
 
+pyo3::create_exception!(
+    lexikey,
+    StoreError,
+    pyo3::exceptions::PyOSError,
+    "A store that cannot be opened or reached (a refused connection, a missing directory, \
+     TLS or authentication failures): an OSError."
+);
+
+/// A `StoreError` with `msg`.
+pub(crate) fn store_err(msg: String) -> PyErr {
+    StoreError::new_err(msg)
+}
+
 /// An `EncodeError` with `msg`.
 pub(crate) fn encode_err(msg: String) -> PyErr {
     EncodeError::new_err(msg)

@@ -4,10 +4,12 @@
 //!
 //! What it promises:
 //! - **Same keys.** Component strings (`"i64.desc:5"`) and formats are the
-//!   command line's: [`lexikey_cli::api`] runs the very `encode` and `range`
-//!   commands; `(type, value)` pairs become the same component text, exactly
-//!   (see `conv`). `Schema` encodes and decodes with the core directly, in
-//!   bulk, with the GIL released, and is tested against the single-key path.
+//!   command line's: `encode` and `range` call the library's
+//!   [`lexikey::spec::KeySpec`], the path the `lexikey` command's `encode`
+//!   and `range` take too; `(type, value)` pairs become the same component,
+//!   exactly (see `conv`). `Schema` encodes and decodes with the core
+//!   directly, in bulk, with the GIL released, and is tested against the
+//!   single-key path.
 //! - **Strict decoding.** Every decoder is the core's canonical one; a bad
 //!   key raises `DecodeError` with the byte offset the Rust error carries.
 //! - **No panic reaches Python**: every failure is a Python exception.
@@ -18,10 +20,11 @@
 //! keeps the contract's single `(start, end)`).
 
 use lexikey::interop::{hbase, phoenix};
+use lexikey::profile::{KeyFormat, Options, Profile};
+use lexikey::range::Pred;
 use lexikey::render::{render as render_range, Dialect, RenderOptions};
-use lexikey::{Format, KeyRange};
-use lexikey_cli::api::{self, KeyOptions};
-use lexikey_cli::interop::Profile;
+use lexikey::spec::{comp_text, range_message, Comp, KeySpec};
+use lexikey::KeyRange;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
 
@@ -31,32 +34,40 @@ mod conv;
 mod errors;
 mod schema;
 
-use errors::{decode_err, encode_err, value_err};
+use errors::{decode_err, encode_err, from_decode, value_err};
+
+/// A Python integer (any `__index__` integer; not a `bool`) as `T`,
+/// range-checked; `what` names it in messages (an `EncodeError`).
+pub(crate) fn int_arg<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
+    let v = conv::with_arg(obj, |a| match a {
+        lexikey::arg::Arg::Bool(_) => None,
+        a => lexikey::arg::int_of(a),
+    })?
+    .ok_or_else(|| {
+        encode_err(format!(
+            "expected an int for {what}, got {}",
+            conv::type_name(obj)
+        ))
+    })?;
+    v.and_then(|v| T::try_from(v).ok()).ok_or_else(|| {
+        encode_err(format!(
+            "{} is out of range for {what}",
+            obj.str().map(|s| s.to_string()).unwrap_or_default()
+        ))
+    })
+}
 
 /// The longest key accepted, as the command line's default `--max-key-len`
 /// (HBase's row-key limit).
 pub(crate) const MAX_KEY_LEN: usize = lexikey::tuple::HBASE_MAX_KEY_LEN;
 
-/// A key format: one of the native formats or an interop profile.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Fmt {
-    Native(Format),
-    Profile(Profile),
-}
+/// A key format: one of the native formats or an interop profile (the
+/// library's one format name type).
+pub(crate) type Fmt = KeyFormat;
 
-impl Fmt {
-    pub(crate) fn parse(name: &str) -> PyResult<Fmt> {
-        if let Some(p) = Profile::parse(name) {
-            return Ok(Fmt::Profile(p));
-        }
-        Format::parse(name)
-            .map(Fmt::Native)
-            .map_err(|e| value_err(format!("{e}, or an interop profile: {}", Profile::NAMES)))
-    }
-
-    pub(crate) fn is_text(self) -> bool {
-        matches!(self, Fmt::Native(f) if f.is_text())
-    }
+/// The format named `name`.
+pub(crate) fn parse_fmt(name: &str) -> PyResult<Fmt> {
+    KeyFormat::parse(name).map_err(value_err)
 }
 
 /// The fidelity options of the interop profiles: the command line's
@@ -70,8 +81,6 @@ pub(crate) struct Fidelity {
     pub(crate) codec: hbase::Codec,
     /// The `phoenix` `DECIMAL` rounding.
     pub(crate) rounding: phoenix::DecimalRounding,
-    /// The same as command-line options.
-    args: Vec<String>,
 }
 
 impl Fidelity {
@@ -96,7 +105,6 @@ impl Fidelity {
                 ))
             })?;
             fid.codec = hbase::Codec::new(n);
-            fid.args.push(format!("--hbase-numeric={v}"));
         }
         if round {
             if fmt != Fmt::Profile(Profile::Phoenix) {
@@ -106,14 +114,34 @@ impl Fidelity {
                 )));
             }
             fid.rounding = phoenix::DecimalRounding::HalfUp;
-            fid.args.push("--round".to_string());
         }
         Ok(fid)
     }
 
-    /// The options as the command line takes them.
-    pub(crate) fn args(&self) -> Vec<&str> {
-        self.args.iter().map(String::as_str).collect()
+    /// The key layout of a call in format `fmt` with these options, the
+    /// decimal `width` and `salt_buckets` (native formats: the fast salt;
+    /// `phoenix`: its `SALT_BUCKETS`), each refused where it does not
+    /// apply.
+    pub(crate) fn spec(
+        &self,
+        fmt: Fmt,
+        width: Option<u8>,
+        salt_buckets: Option<u32>,
+    ) -> PyResult<KeySpec> {
+        schema::check_width(fmt, width)?;
+        let spec = KeySpec::new(fmt)
+            .with_width(width)
+            .map_err(|e| value_err(e.to_string()))?
+            .with_max_key_len(MAX_KEY_LEN);
+        let spec = match fmt {
+            Fmt::Native(f) => spec.with_salter(schema::native_salter(f, salt_buckets)?),
+            Fmt::Profile(p) => spec.with_profile_options(Options {
+                salt: schema::profile_salt(p, salt_buckets)?,
+                hbase: self.codec,
+                rounding: self.rounding,
+            }),
+        };
+        spec.map_err(|e| value_err(e.to_string()))
     }
 }
 
@@ -164,6 +192,31 @@ pub(crate) fn key_bytes(obj: &Bound<'_, PyAny>, text: bool) -> PyResult<Vec<u8>>
     }
     // Binary keys given as hex: the offset of a bad digit is its byte's.
     let raw = s.as_bytes();
+    if raw.starts_with(b"0x") || raw.starts_with(b"0X") || raw.windows(2).any(|w| w == b"\\x") {
+        // 0x-prefixed hex, or HBase's Bytes.toStringBinary form.
+        let mut out = Vec::with_capacity(raw.len() / 2);
+        return match lexikey::input::decode_binary_key(raw, &mut out) {
+            Ok(()) => Ok(out),
+            Err(e) => {
+                use lexikey::input::BinaryKeyError as E;
+                let why = match e {
+                    E::OddDigits { len } => format!("an odd number of hex digits ({len})"),
+                    E::BadDigit { at } => format!("a bad hex digit at character {at}"),
+                    E::BadEscape { at } => format!(
+                        "character {at} is neither printable ASCII nor the start of a \\xNN escape"
+                    ),
+                };
+                let at = out.len();
+                Err(decode_err(
+                    format!(
+                        "invalid binary key: {why} at byte {at} ({})",
+                        lexikey::input::BinaryKeyError::FORMS
+                    ),
+                    at,
+                ))
+            }
+        };
+    }
     if let Some(i) = raw.iter().position(|c| !c.is_ascii_hexdigit()) {
         return Err(decode_err(
             format!(
@@ -185,45 +238,56 @@ pub(crate) fn key_bytes(obj: &Bound<'_, PyAny>, text: bool) -> PyResult<Vec<u8>>
     })
 }
 
-/// The component text of one item of a `components` list: a component
-/// string as it is, or a `(type, value)` pair converted exactly.
-pub(crate) fn component_text(fmt: Fmt, item: &Bound<'_, PyAny>) -> PyResult<String> {
+/// The component of one item of a `components` list: a component string
+/// (`"i64.desc:5"`, or a profile's bare type: a null), a `(type, value)`
+/// pair, or a plain value typed by the format's rule
+/// ([`KeySpec::plain_type`]).
+pub(crate) fn component(spec: &KeySpec, item: &Bound<'_, PyAny>) -> PyResult<Comp> {
     if let Ok(s) = item.cast::<PyString>() {
-        return Ok(s.to_cow()?.to_string());
+        let text = s.to_cow()?;
+        if spec.is_component(&text) {
+            return spec
+                .parse_named(&text)
+                .map_err(|e| encode_err(e.to_string()));
+        }
     }
-    let pair = item
-        .cast::<PyTuple>()
-        .ok()
-        .filter(|t| t.len() == 2)
-        .ok_or_else(|| {
-            encode_err(format!(
-                "a component is a 'TYPE[.desc]:VALUE' string or a (type, value) pair, not {}",
-                item.repr().map(|r| r.to_string()).unwrap_or_default()
-            ))
-        })?;
-    let ty = pair.get_item(0)?;
-    let ty = ty
-        .cast::<PyString>()
-        .map_err(|_| encode_err("the type of a (type, value) pair is a str".into()))?
-        .to_cow()?
-        .to_string();
-    let v = pair.get_item(1)?;
-    let text = match fmt {
-        Fmt::Native(_) => conv::native_text(&ty, &v),
-        Fmt::Profile(p) => conv::profile_text(p, &ty, &v),
-    };
-    text.map_err(|e| {
-        Python::attach(|py| {
-            if e.is_instance_of::<errors::EncodeError>(py) {
-                encode_err(format!("component ({ty:?}, ...): {}", e.value(py)))
-            } else {
-                e
-            }
-        })
+    if let Some(pair) = item.cast::<PyTuple>().ok().filter(|t| t.len() == 2) {
+        let ty = pair.get_item(0)?;
+        let ty = ty
+            .cast::<PyString>()
+            .map_err(|_| encode_err("the type of a (type, value) pair is a str".into()))?
+            .to_cow()?
+            .to_string();
+        let v = pair.get_item(1)?;
+        return conv::with_arg(&v, |a| spec.pair(&ty, a))
+            .map_err(|e| pair_err(&ty, e))?
+            .map_err(|e| pair_err(&ty, encode_err(conv::arg_message(&e, &v))));
+    }
+    // A plain value: its type by the format's rule.
+    let res = conv::with_arg(item, |a| {
+        spec.plain_type(a)
+            .map(|ty| (ty.to_string(), spec.typed(&ty, a)))
+    })?;
+    match res {
+        Ok((_, Ok(c))) => Ok(c),
+        Ok((ty, Err(e))) => Err(pair_err(&ty, encode_err(conv::arg_message(&e, item)))),
+        Err(e) => Err(encode_err(conv::arg_message(&e, item))),
+    }
+}
+
+/// The error of a `(type, value)` pair, naming it.
+fn pair_err(ty: &str, e: PyErr) -> PyErr {
+    Python::attach(|py| {
+        if e.is_instance_of::<errors::EncodeError>(py) {
+            encode_err(format!("component ({ty:?}, ...): {}", e.value(py)))
+        } else {
+            e
+        }
     })
 }
 
-fn texts(fmt: Fmt, items: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+/// The components of a `components` list.
+fn components(spec: &KeySpec, items: &Bound<'_, PyAny>) -> PyResult<Vec<Comp>> {
     if items.is_instance_of::<PyString>() {
         return Err(encode_err(
             "components is a list of components, not one string: write [\"str:a\"]".into(),
@@ -231,16 +295,8 @@ fn texts(fmt: Fmt, items: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     }
     items
         .try_iter()?
-        .map(|item| component_text(fmt, &item?))
+        .map(|item| component(spec, &item?))
         .collect()
-}
-
-fn options(format: &str, width: Option<u8>, salt_buckets: Option<u32>) -> KeyOptions {
-    KeyOptions {
-        format: format.to_string(),
-        width,
-        salt_buckets,
-    }
 }
 
 /// Encodes a tuple of components into one key.
@@ -275,17 +331,16 @@ fn encode<'py>(
     hbase_numeric: Option<&str>,
     round: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let fmt = Fmt::parse(format)?;
+    let fmt = parse_fmt(format)?;
     let fid = Fidelity::new(fmt, hbase_numeric, round)?;
-    let texts = texts(fmt, components)?;
-    if texts.is_empty() && salt_buckets.is_none() && fmt != Fmt::Profile(Profile::Phoenix) {
+    let spec = fid.spec(fmt, width, salt_buckets)?;
+    let comps = self::components(&spec, components)?;
+    if comps.is_empty() && salt_buckets.is_none() && fmt != Fmt::Profile(Profile::Phoenix) {
         // The empty tuple: the empty key (the command line needs a COMPONENT;
         // fdb.tuple.pack(()) is b"" too). A Phoenix row key is never empty.
         return key_object(py, fmt.is_text(), b"");
     }
-    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let key = api::encode_with(&options(format, width, salt_buckets), &fid.args(), &refs)
-        .map_err(|e| encode_err(format!("{e:#}")))?;
+    let key = spec.encode(&comps).map_err(|e| encode_err(e.to_string()))?;
     key_object(py, fmt.is_text(), &key)
 }
 
@@ -316,11 +371,23 @@ fn decode<'py>(
     width: Option<u8>,
     hbase_numeric: Option<&str>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let fmt = Fmt::parse(format)?;
+    let fmt = parse_fmt(format)?;
     let fid = Fidelity::new(fmt, hbase_numeric, false)?;
-    let dec = schema::Decoder::new(fmt, schema, width, salt_buckets, false, fid.codec)?;
+    let spec = schema::decode_spec(fmt, &fid, schema, width, salt_buckets, false).map_err(|e| {
+        match schema.filter(|s| KeyFormat::parse(s).is_ok()) {
+            // decode(key, "hex"): the second argument is the schema.
+            Some(s) => value_err(format!(
+                "invalid schema {s:?}: {s:?} is a key format, not a schema; write \
+                 decode(key, format={s:?}) (or decode(key, \"TYPE,...\", format={s:?}))"
+            )),
+            None => e,
+        }
+    })?;
     let bytes = key_bytes(key, fmt.is_text())?;
-    PyList::new(py, dec.decode_pairs(py, &bytes)?)
+    let values = spec
+        .decode(&bytes)
+        .map_err(|e| from_decode(&e, &schema::show(&bytes)))?;
+    PyList::new(py, schema::py_values(py, &values, &bytes, "", true)?)
 }
 
 fn side<'py>(py: Python<'py>, text: bool, k: Option<&[u8]>) -> PyResult<Bound<'py, PyAny>> {
@@ -330,43 +397,46 @@ fn side<'py>(py: Python<'py>, text: bool, k: Option<&[u8]>) -> PyResult<Bound<'p
     }
 }
 
-/// The predicates of a range call as `(name, component text)`.
+/// The predicates of a range call (`ge`, `gt`, `le`, `lt`, `eq`, then
+/// `str_prefix`, in that order), each value made a component by `comp`.
 pub(crate) fn predicates(
-    fmt: Fmt,
     named: [(&str, Option<&Bound<'_, PyAny>>); 5],
     str_prefix: Option<&str>,
-    to_text: impl Fn(Fmt, &Bound<'_, PyAny>) -> PyResult<String>,
-) -> PyResult<Vec<(&'static str, String)>> {
+    comp: impl Fn(&Bound<'_, PyAny>) -> PyResult<Comp>,
+) -> PyResult<Vec<Pred<Comp>>> {
     let mut preds = Vec::new();
     for (name, v) in named {
         if let Some(v) = v {
-            let name: &'static str = match name {
-                "ge" => "ge",
-                "gt" => "gt",
-                "le" => "le",
-                "lt" => "lt",
-                _ => "eq",
-            };
-            preds.push((name, to_text(fmt, v)?));
+            let c = comp(v)?;
+            preds.extend(Pred::compare(name, c));
         }
     }
     if let Some(p) = str_prefix {
-        preds.push(("prefix", p.to_string()));
+        preds.push(Pred::Prefix(p.to_string(), lexikey::Dir::Asc));
     }
     Ok(preds)
 }
 
 /// The ranges of `lexikey range` for a prefix and predicates (one, or
-/// one per salt bucket).
+/// one per salt bucket); errors name the components by their text.
 pub(crate) fn ranges(
-    o: &KeyOptions,
-    fid: &Fidelity,
-    prefix: &[String],
-    preds: &[(&'static str, String)],
+    spec: &KeySpec,
+    prefix: Vec<Comp>,
+    preds: Vec<Pred<Comp>>,
 ) -> PyResult<Vec<KeyRange>> {
-    let refs: Vec<&str> = prefix.iter().map(String::as_str).collect();
-    let preds: Vec<(&str, String)> = preds.iter().map(|(n, v)| (*n, v.clone())).collect();
-    api::range_with(o, &fid.args(), &refs, &preds).map_err(|e| encode_err(format!("{e:#}")))
+    let refs: Vec<String> = prefix.iter().map(comp_text).collect();
+    let texts: Vec<String> = preds
+        .iter()
+        .map(|p| match p {
+            Pred::Prefix(s, _) => s.clone(),
+            p => p.value().map(comp_text).unwrap_or_default(),
+        })
+        .collect();
+    spec.ranges(&prefix, preds).map_err(|e| {
+        let refs: Vec<&str> = refs.iter().map(String::as_str).collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        encode_err(range_message(&e, &refs, &texts))
+    })
 }
 
 /// A range as the Python pair `(start, end)`.
@@ -387,13 +457,12 @@ pub(crate) fn range_tuple<'py>(
 
 pub(crate) fn range_pair<'py>(
     py: Python<'py>,
-    fmt: Fmt,
-    o: &KeyOptions,
-    fid: &Fidelity,
-    prefix: &[String],
-    preds: &[(&'static str, String)],
+    spec: &KeySpec,
+    prefix: Vec<Comp>,
+    preds: Vec<Pred<Comp>>,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let ranges = ranges(o, fid, prefix, preds)?;
+    let fmt = spec.format();
+    let ranges = ranges(spec, prefix, preds)?;
     let [r] = ranges.as_slice() else {
         return Err(value_err(
             "a salted table has one range per bucket: use the command line's range --salt-buckets"
@@ -409,7 +478,10 @@ pub(crate) fn range_pair<'py>(
 /// `encode`; `str_prefix`: the next component is an ascending `str`
 /// starting with it). `None` is an unbounded side. Exactly the command
 /// line's `lexikey range`; `width`, `hbase_numeric` and `round` as in
-/// `encode`.
+/// `encode`. `schema` (`"str,i64"`, native formats) makes a component or
+/// predicate of another type than its field an `EncodeError` naming both
+/// types (without it, a bound's type is its own: `("i32", 5)` selects i32
+/// keys, not the keys of an i64 field).
 ///
 /// >>> lexikey.range(["str:population"], ge=("i64", 1000000))
 /// ('population#l80000000000F4240', 'population$')
@@ -417,7 +489,7 @@ pub(crate) fn range_pair<'py>(
 /// Raises `EncodeError` when a component does not encode or no key can
 /// match.
 #[pyfunction]
-#[pyo3(signature = (components, format = "hex", ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None, *, width = None, hbase_numeric = None, round = false))]
+#[pyo3(signature = (components, format = "hex", ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None, *, width = None, hbase_numeric = None, round = false, schema = None))]
 #[allow(clippy::too_many_arguments)]
 fn range<'py>(
     py: Python<'py>,
@@ -432,24 +504,28 @@ fn range<'py>(
     width: Option<u8>,
     hbase_numeric: Option<&str>,
     round: bool,
+    schema: Option<&str>,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let fmt = Fmt::parse(format)?;
+    let fmt = parse_fmt(format)?;
     let fid = Fidelity::new(fmt, hbase_numeric, round)?;
-    let prefix = texts(fmt, components)?;
+    let mut spec = fid.spec(fmt, width, None)?;
+    if let Some(s) = schema {
+        if !matches!(fmt, Fmt::Native(_)) {
+            return Err(value_err(format!(
+                "schema applies to range with the native formats; {fmt} components name their \
+                 own types"
+            )));
+        }
+        let cols = lexikey::kind::parse_schema(s, width).map_err(|e| value_err(e.to_string()))?;
+        spec = spec.with_fields(Some(lexikey::kind::fields(&cols)));
+    }
+    let prefix = self::components(&spec, components)?;
     let preds = predicates(
-        fmt,
         [("ge", ge), ("gt", gt), ("le", le), ("lt", lt), ("eq", eq)],
         str_prefix,
-        component_text,
+        |v| component(&spec, v),
     )?;
-    range_pair(
-        py,
-        fmt,
-        &options(format, width, None),
-        &fid,
-        &prefix,
-        &preds,
-    )
+    range_pair(py, &spec, prefix, preds)
 }
 
 /// Renders the range `[start, end)` in a store's syntax: `target` is
@@ -505,7 +581,7 @@ fn render(
 /// 9223372036854775806
 #[pyfunction]
 fn reverse(n: &Bound<'_, PyAny>) -> PyResult<i64> {
-    let v: i64 = conv::int(n, "reverse (0 to 9223372036854775807)")?;
+    let v = int_arg::<i64>(n, "reverse (0 to 9223372036854775807)")?;
     lexikey::reverse(v).map_err(|e| encode_err(e.to_string()))
 }
 
@@ -552,5 +628,6 @@ fn lexikey_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("AllocError", py.get_type::<errors::AllocError>())?;
     m.add("ContentionError", py.get_type::<errors::ContentionError>())?;
     m.add("ExhaustedError", py.get_type::<errors::ExhaustedError>())?;
+    m.add("StoreError", py.get_type::<errors::StoreError>())?;
     Ok(())
 }

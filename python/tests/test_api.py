@@ -365,3 +365,89 @@ def test_decode_error_offset_uuid7_and_phoenix_dates():
         with pytest.raises(lexikey.DecodeError, match="value 2 at byte 5") as e:
             call()
         assert e.value.offset == 5 and key[5:13] == bytes.fromhex("ffffffffffffffff")
+
+
+def test_range_with_a_schema_refuses_another_type():
+    # Without a schema a bound's type is its own: an i32 bound selects i32 keys.
+    start, end = lexikey.range(["str:population"], ge=("i32", 1000000))
+    assert start <= "population#l8000000000000005" < end
+    with pytest.raises(lexikey.EncodeError, match="the ge predicate is an i32 .*field 2 of the schema is an i64"):
+        lexikey.range(["str:population"], ge=("i32", 1000000), schema="str,i64")
+    assert lexikey.range(["str:population"], ge=("i64", 1000000), schema="str,i64") == (
+        "population#l80000000000F4240",
+        "population$",
+    )
+    with pytest.raises(ValueError, match="native formats"):
+        lexikey.range(["varchar:a"], format="phoenix", schema="varchar")
+
+
+def test_plain_values_at_the_top_level():
+    import datetime
+    import decimal
+    import uuid as uuidmod
+
+    assert lexikey.encode(["population", 3831868]) == "population#l80000000003A783C"
+    assert lexikey.encode(["population", 3831868]) == lexikey.encode(["str:population", ("i64", 3831868)])
+    when = datetime.datetime(2024, 5, 1, 12, tzinfo=datetime.timezone.utc)
+    u = uuidmod.UUID("123e4567-e89b-12d3-a456-426614174000")
+    plain = lexikey.encode(["a", 1.5, True, b"\x00\xff", when, u, decimal.Decimal("10.50")])
+    pairs = lexikey.encode(
+        [("str", "a"), ("f64", 1.5), ("bool", True), ("bytes", b"\x00\xff"), ("ts", when), ("uuid", u), ("dec", decimal.Decimal("10.50"))]
+    )
+    assert plain == pairs
+    # Past i64: a clear error naming the way out.
+    with pytest.raises(lexikey.EncodeError, match=r"out of range for i64.*\(\"u64\", n\)"):
+        lexikey.encode([2**63])
+    assert lexikey.encode([("u64", 2**63)]) == "u8000000000000000"
+    # A str holding ':' is a component (a typo is an error); a str value holding ':' is a pair.
+    assert lexikey.encode(["i64:5"]) == lexikey.encode([5])
+    assert lexikey.decode(lexikey.encode([("str", "i64:5")])) == [("str", "i64:5")]
+    with pytest.raises(lexikey.EncodeError, match="i65"):
+        lexikey.encode(["i65:5"])
+    # Profiles take plain values in their own types.
+    assert lexikey.encode(["users", 42], format="fdb-tuple") == b"\x02users\x00\x15\x2a"
+    assert lexikey.encode(["a", 1], format="phoenix") == lexikey.encode(["varchar:a", "bigint:1"], format="phoenix")
+    # Ranges too.
+    assert lexikey.range(["population"], ge=1000000) == ("population#l80000000000F4240", "population$")
+
+
+def test_decode_with_a_format_as_schema_names_the_fix():
+    with pytest.raises(ValueError, match=r'"hex" is a key format, not a schema; write decode\(key, format="hex"\)'):
+        lexikey.decode("population#l80000000003A783C", "hex")
+
+
+class _Index:
+    """An integer type that is not int (as numpy.int64 is not)."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def __index__(self):
+        return self.n
+
+
+def test_index_integers_are_ints():
+    s = lexikey.Schema("str,i64")
+    assert s.encode(("a", _Index(5))) == s.encode(("a", 5))
+    assert s.encode_many([("a", _Index(5))]) == [s.encode(("a", 5))]
+    assert lexikey.encode([("i64", _Index(-3))]) == lexikey.encode([("i64", -3)])
+    with pytest.raises(lexikey.EncodeError, match="out of range for i32"):
+        lexikey.Schema("i32").encode((_Index(2**40),))
+    try:
+        import numpy as np
+    except ImportError:  # numpy is optional; the __index__ class above covers the rule
+        return
+    assert s.encode(("a", np.int64(5))) == s.encode(("a", 5))
+    assert s.encode_many([("a", np.int32(7))]) == [s.encode(("a", 7))]
+
+
+def test_binary_keys_in_every_form():
+    key = lexikey.encode(["str:population", "i64:5"], format="binary")
+    want = lexikey.decode(key, "str,i64", format="binary")
+    start, _ = lexikey.range(["str:population"], format="binary", eq=("i64", 5))
+    shown = lexikey.render(start, None, "hbase", "t").split('"')[1]
+    for form in ["0x" + key.hex(), "0X" + key.hex().upper(), shown, key.hex()]:
+        assert lexikey.decode(form, "str,i64", format="binary") == want, form
+    with pytest.raises(lexikey.DecodeError, match="neither printable ASCII") as e:
+        lexikey.decode("ab\\x0", "str", format="binary")
+    assert e.value.offset == 2

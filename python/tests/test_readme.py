@@ -27,3 +27,11 @@ def test_there_are_examples():
 def test_readme_example(i, tmp_path):
     os.chdir(tmp_path)
     exec(compile(python_blocks()[i], f"README.md From Python block {i + 1}", "exec"), {})
+
+
+@pytest.mark.parametrize("i", range(len(python_blocks())))
+def test_readme_example_runs_twice_in_one_place(i, tmp_path):
+    """Examples are idempotent: a reader who runs one twice sees it pass twice."""
+    os.chdir(tmp_path)
+    for _ in range(2):
+        exec(compile(python_blocks()[i], f"README.md From Python block {i + 1}", "exec"), {})

@@ -365,7 +365,7 @@ pub fn encode_i64(v: i64) -> [u8; 12] {
 /// The ascending `base64` key of an `f64`.
 #[inline]
 pub fn encode_f64(v: f64) -> [u8; 12] {
-    encode_u64_body(b'd', crate::text::f64_order_bits(v))
+    encode_u64_body(b'd', crate::value::f64_order_bits(v))
 }
 
 #[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
@@ -506,7 +506,7 @@ pub fn decode_i64(key: &[u8]) -> Result<i64, DecodeError> {
 /// Decodes an ascending `base64` `f64` key. No allocation.
 #[inline]
 pub fn decode_f64(key: &[u8]) -> Result<f64, DecodeError> {
-    match read_u64(b'd', key).and_then(crate::text::f64_from_order_bits) {
+    match read_u64(b'd', key).and_then(crate::value::f64_from_order_bits) {
         Some(v) => Ok(v),
         None => decode_slow(crate::Type::F64, key).map(|v| match v {
             crate::Value::F64(v) => v,

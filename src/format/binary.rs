@@ -62,7 +62,7 @@ fn order_u64(v: &Value<'_>) -> Option<u64> {
     match *v {
         Value::I64(v) | Value::Ts(v) => Some((v as u64) ^ (1 << 63)),
         Value::U64(v) => Some(v),
-        Value::F64(v) => Some(crate::text::f64_order_bits(v)),
+        Value::F64(v) => Some(crate::value::f64_order_bits(v)),
         _ => None,
     }
 }
@@ -250,14 +250,14 @@ pub fn decode_i64(key: &[u8]) -> Result<i64, DecodeError> {
 /// The 8-byte `binary` key of an `f64`.
 #[inline]
 pub fn encode_f64(v: f64) -> [u8; 8] {
-    crate::text::f64_order_bits(v).to_be_bytes()
+    crate::value::f64_order_bits(v).to_be_bytes()
 }
 
 /// Decodes an 8-byte `binary` `f64`.
 #[inline]
 pub fn decode_f64(key: &[u8]) -> Result<f64, DecodeError> {
     match <[u8; 8]>::try_from(key) {
-        Ok(b) => crate::text::f64_from_order_bits(u64::from_be_bytes(b)).ok_or(
+        Ok(b) => crate::value::f64_from_order_bits(u64::from_be_bytes(b)).ok_or(
             DecodeError::NonCanonical {
                 offset: 0,
                 reason: non_canonical_reason(Type::F64),

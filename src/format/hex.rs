@@ -28,7 +28,8 @@
 
 use crate::digits::{hex16, nibble, unhex16, Hex};
 use crate::error::DecodeError;
-use crate::text::{self, f64_from_order_bits, f64_order_bits};
+use crate::text;
+use crate::value::{f64_from_order_bits, f64_order_bits};
 use crate::value::{Component, Field};
 
 /// Appends one component in the `hex` format.

@@ -65,6 +65,7 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 
 use crate::error::DecodeError;
+use crate::order::{self, NanRule};
 use crate::value::ParseError;
 
 /// Type code of [`Element::Null`].
@@ -486,6 +487,16 @@ macro_rules! int_from_signed {
 int_from_signed!(i8, i16, i32, i64, i128);
 
 impl Int {
+    /// Sets the integer to `v`, reusing the magnitude's buffer (no
+    /// allocation once it holds 8 bytes).
+    pub(crate) fn set_i64(&mut self, v: i64) {
+        let m = v.unsigned_abs().to_be_bytes();
+        let first = m.iter().position(|&b| b != 0).unwrap_or(8);
+        self.negative = v < 0;
+        self.magnitude.clear();
+        self.magnitude.extend_from_slice(&m[first..]);
+    }
+
     fn from_unsigned(negative: bool, m: u128) -> Int {
         let bytes = m.to_be_bytes();
         let first = bytes.iter().position(|&b| b != 0).unwrap_or(16);
@@ -549,30 +560,42 @@ impl fmt::Display for Int {
         if let Some(v) = self.to_i128() {
             return write!(f, "{v}");
         }
-        // Repeated division by 10^19 of the base-256 magnitude.
-        let mut mag = self.magnitude.clone();
-        let mut chunks: Vec<u64> = Vec::new();
-        const CHUNK: u128 = 10_000_000_000_000_000_000;
-        while mag.iter().any(|&b| b != 0) {
-            let mut rem: u128 = 0;
-            for b in mag.iter_mut() {
-                let cur = rem << 8 | u128::from(*b);
-                *b = (cur / CHUNK) as u8;
-                rem = cur % CHUNK;
-            }
-            chunks.push(rem as u64);
+        let mut s = String::new();
+        write_magnitude_decimal(self.negative, &self.magnitude, &mut s);
+        f.write_str(&s)
+    }
+}
+
+/// Writes the integer of a sign and a big-endian magnitude of any length
+/// in decimal (a zero magnitude is `0`, whatever the sign).
+pub(crate) fn write_magnitude_decimal(negative: bool, magnitude: &[u8], out: &mut String) {
+    use fmt::Write as _;
+    // Repeated division by 10^19 of the base-256 magnitude.
+    let mut mag = magnitude.to_vec();
+    let mut chunks: Vec<u64> = Vec::new();
+    const CHUNK: u128 = 10_000_000_000_000_000_000;
+    while mag.iter().any(|&b| b != 0) {
+        let mut rem: u128 = 0;
+        for b in mag.iter_mut() {
+            let cur = rem << 8 | u128::from(*b);
+            *b = (cur / CHUNK) as u8;
+            rem = cur % CHUNK;
         }
-        if self.negative {
-            f.write_str("-")?;
-        }
-        let mut it = chunks.iter().rev();
-        if let Some(first) = it.next() {
-            write!(f, "{first}")?;
-        }
-        for c in it {
-            write!(f, "{c:019}")?;
-        }
-        Ok(())
+        chunks.push(rem as u64);
+    }
+    if chunks.is_empty() {
+        out.push('0');
+        return;
+    }
+    if negative {
+        out.push('-');
+    }
+    let mut it = chunks.iter().rev();
+    if let Some(first) = it.next() {
+        let _ = write!(out, "{first}");
+    }
+    for c in it {
+        let _ = write!(out, "{c:019}");
     }
 }
 
@@ -585,32 +608,22 @@ impl fmt::Display for Int {
 /// assert_eq!(float_bits(0.0), 0x8000_0000);
 /// ```
 pub fn float_bits(f: f32) -> u32 {
-    let b = f.to_bits();
-    if b >> 31 == 1 {
-        !b
-    } else {
-        b ^ 1 << 31
-    }
+    order::f32_to_order(f, NanRule::Keep)
 }
 
 /// The inverse of [`float_bits`].
 pub fn float_from_bits(b: u32) -> f32 {
-    f32::from_bits(if b >> 31 == 1 { b ^ 1 << 31 } else { !b })
+    f32::from_bits(order::ieee_bits_32(b))
 }
 
 /// FDB's order transform of an `f64`'s bits (see [`float_bits`]).
 pub fn double_bits(f: f64) -> u64 {
-    let b = f.to_bits();
-    if b >> 63 == 1 {
-        !b
-    } else {
-        b ^ 1 << 63
-    }
+    order::f64_to_order(f, NanRule::Keep)
 }
 
 /// The inverse of [`double_bits`].
 pub fn double_from_bits(b: u64) -> f64 {
-    f64::from_bits(if b >> 63 == 1 { b ^ 1 << 63 } else { !b })
+    f64::from_bits(order::ieee_bits_64(b))
 }
 
 /// Appends the packed tuple to `out`.

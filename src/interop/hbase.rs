@@ -87,6 +87,7 @@ use std::fmt;
 
 use super::ValueError;
 use crate::error::DecodeError;
+use crate::order::{self, NanRule};
 use crate::value::ParseError;
 
 /// Header of a null value.
@@ -165,6 +166,12 @@ pub enum Order {
 }
 
 impl Order {
+    /// Whether this is [`Order::Descending`] (as [`crate::Dir::is_desc`];
+    /// the two convert with `From`).
+    pub const fn is_desc(self) -> bool {
+        matches!(self, Order::Descending)
+    }
+
     fn mask(self) -> u8 {
         match self {
             Order::Ascending => 0,
@@ -500,7 +507,7 @@ impl Field {
 impl fmt::Display for Field {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.kind.name())?;
-        if self.order == Order::Descending {
+        if self.order.is_desc() {
             f.write_str(".desc")?;
         }
         Ok(())
@@ -597,28 +604,16 @@ impl Ord for Value {
     }
 }
 
-/// The order bits of an `f32` as HBase writes them (canonical NaN).
+/// The order bits of an `f32` as HBase writes them (Java's canonical NaN).
+#[inline]
 fn f32_bits(f: f32) -> u32 {
-    let b = if f.is_nan() { 0x7FC0_0000 } else { f.to_bits() };
-    if b >> 31 == 1 {
-        !b
-    } else {
-        b ^ 1 << 31
-    }
+    order::f32_to_order(f, NanRule::Canonical)
 }
 
-/// The order bits of an `f64` as HBase writes them (canonical NaN).
+/// The order bits of an `f64` as HBase writes them (Java's canonical NaN).
+#[inline]
 fn f64_bits(f: f64) -> u64 {
-    let b = if f.is_nan() {
-        0x7FF8_0000_0000_0000
-    } else {
-        f.to_bits()
-    };
-    if b >> 63 == 1 {
-        !b
-    } else {
-        b ^ 1 << 63
-    }
+    order::f64_to_order(f, NanRule::Canonical)
 }
 
 // ---------------------------------------------------------------------------
@@ -1097,7 +1092,7 @@ fn encode_at(
                 return Err(bad("null in a fixed-width field (Java takes a primitive)"));
             }
             out.push(NULL);
-            if k == Kind::BlobCopy && field.order == Order::Descending {
+            if k == Kind::BlobCopy && field.order.is_desc() {
                 out.push(0);
             }
         }
@@ -1133,18 +1128,18 @@ fn encode_at(
         }
         (Kind::BlobVar, Value::Bytes(b)) => encode_blob_var(b, out),
         (Kind::BlobCopy, Value::Bytes(b)) => {
-            if field.order == Order::Descending && b.contains(&0) {
+            if field.order.is_desc() && b.contains(&0) {
                 return Err(bad("a descending blob-copy may not contain 0x00"));
             }
             out.push(BLOB_COPY);
             out.extend_from_slice(b);
-            if field.order == Order::Descending {
+            if field.order.is_desc() {
                 out.push(0);
             }
         }
         _ => return Err(mismatch()),
     }
-    if field.order == Order::Descending {
+    if field.order.is_desc() {
         for b in &mut out[start..] {
             *b = !*b;
         }
@@ -1478,26 +1473,22 @@ impl Reader<'_> {
             }
             Kind::Float32 if h == FIXED_FLOAT32 => {
                 let t = u32::from_be_bytes(self.fixed::<4>(body)?);
-                let bits = if t >> 31 == 1 { t ^ 1 << 31 } else { !t };
-                let f = f32::from_bits(bits);
-                if f.is_nan() && bits != 0x7FC0_0000 {
-                    return Err(DecodeError::NonCanonical {
+                let f = order::f32_from_order(t, NanRule::Canonical).ok_or(
+                    DecodeError::NonCanonical {
                         offset: body,
                         reason: "a NaN other than Java's canonical 0x7fc00000",
-                    });
-                }
+                    },
+                )?;
                 (Value::Float32(f), body + 4)
             }
             Kind::Float64 if h == FIXED_FLOAT64 => {
                 let t = u64::from_be_bytes(self.fixed::<8>(body)?);
-                let bits = if t >> 63 == 1 { t ^ 1 << 63 } else { !t };
-                let f = f64::from_bits(bits);
-                if f.is_nan() && bits != 0x7FF8_0000_0000_0000 {
-                    return Err(DecodeError::NonCanonical {
+                let f = order::f64_from_order(t, NanRule::Canonical).ok_or(
+                    DecodeError::NonCanonical {
                         offset: body,
                         reason: "a NaN other than Java's canonical 0x7ff8000000000000",
-                    });
-                }
+                    },
+                )?;
                 (Value::Float64(f), body + 8)
             }
             Kind::Numeric if (NEG_INF..=NAN).contains(&h) && h != 0x24 && h != 0x25 => {

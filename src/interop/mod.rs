@@ -81,10 +81,79 @@
 //!
 //! Every decoder returns [`crate::DecodeError`] with the offset of the byte
 //! at fault and never panics, whatever the input.
+//!
+//! # Directions
+//!
+//! lexikey's [`Dir`], HBase's [`hbase::Order`] and Phoenix's
+//! [`phoenix::SortOrder`] name the same two directions (a descending
+//! component is written as the ascending one with every byte inverted, in
+//! all three), and convert into each other with `From`:
+//!
+//! ```
+//! use lexikey::interop::{hbase::Order, phoenix::SortOrder};
+//! use lexikey::Dir;
+//!
+//! assert_eq!(Order::from(Dir::Desc), Order::Descending);
+//! assert_eq!(SortOrder::from(Order::Descending), SortOrder::Desc);
+//! assert_eq!(Dir::from(SortOrder::Asc), Dir::Asc);
+//! ```
+
+use crate::value::Dir;
 
 pub mod fdb;
 pub mod hbase;
 pub mod phoenix;
+
+use hbase::Order;
+use phoenix::SortOrder;
+
+impl From<Dir> for Order {
+    fn from(d: Dir) -> Order {
+        match d {
+            Dir::Asc => Order::Ascending,
+            Dir::Desc => Order::Descending,
+        }
+    }
+}
+
+impl From<Order> for Dir {
+    fn from(o: Order) -> Dir {
+        match o {
+            Order::Ascending => Dir::Asc,
+            Order::Descending => Dir::Desc,
+        }
+    }
+}
+
+impl From<Dir> for SortOrder {
+    fn from(d: Dir) -> SortOrder {
+        match d {
+            Dir::Asc => SortOrder::Asc,
+            Dir::Desc => SortOrder::Desc,
+        }
+    }
+}
+
+impl From<SortOrder> for Dir {
+    fn from(o: SortOrder) -> Dir {
+        match o {
+            SortOrder::Asc => Dir::Asc,
+            SortOrder::Desc => Dir::Desc,
+        }
+    }
+}
+
+impl From<Order> for SortOrder {
+    fn from(o: Order) -> SortOrder {
+        Dir::from(o).into()
+    }
+}
+
+impl From<SortOrder> for Order {
+    fn from(o: SortOrder) -> Order {
+        Dir::from(o).into()
+    }
+}
 
 /// Why a value could not be encoded in an interop profile (the Java side
 /// would throw, or would write a key that does not decode to the value).

@@ -145,6 +145,7 @@ use std::fmt;
 pub use super::hbase::Decimal;
 use super::ValueError;
 use crate::error::DecodeError;
+use crate::order::{self, NanRule};
 use crate::value::ParseError;
 
 /// The separator after an ascending (or null) variable-width value
@@ -412,6 +413,14 @@ pub enum SortOrder {
     Desc,
 }
 
+impl SortOrder {
+    /// Whether this is [`SortOrder::Desc`] (as [`crate::Dir::is_desc`];
+    /// the two convert with `From`).
+    pub const fn is_desc(self) -> bool {
+        matches!(self, SortOrder::Desc)
+    }
+}
+
 /// One primary-key column: a type and an order. Written `TYPE[.desc]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Column {
@@ -468,7 +477,7 @@ impl Column {
 impl fmt::Display for Column {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.ty)?;
-        if self.order == SortOrder::Desc {
+        if self.order.is_desc() {
             f.write_str(".desc")?;
         }
         Ok(())
@@ -544,7 +553,7 @@ impl Table {
     }
 
     fn separator(&self, was_null: bool, order: SortOrder) -> u8 {
-        if self.row_key_order_optimizable && !was_null && order == SortOrder::Desc {
+        if self.row_key_order_optimizable && !was_null && order.is_desc() {
             DESC_SEPARATOR
         } else {
             SEPARATOR
@@ -679,9 +688,7 @@ fn padded_cmp(a: &[u8], b: &[u8], pad: u8) -> Ordering {
 /// assert_eq!(float_key(f32::NAN), 0xFFC0_0001);
 /// ```
 pub fn float_key(f: f32) -> u32 {
-    let i = if f.is_nan() { 0x7FC0_0000 } else { f.to_bits() };
-    let t = if i >> 31 == 1 { !i } else { i ^ 1 << 31 };
-    t.wrapping_add(1)
+    order::f32_to_order(f, NanRule::Canonical).wrapping_add(1)
 }
 
 /// Phoenix's `DOUBLE` key bits (see [`float_key`]).
@@ -691,23 +698,18 @@ pub fn float_key(f: f32) -> u32 {
 /// assert_eq!(double_key(1.0), 0xBFF0_0000_0000_0001);
 /// ```
 pub fn double_key(f: f64) -> u64 {
-    let i = if f.is_nan() {
-        0x7FF8_0000_0000_0000
-    } else {
-        f.to_bits()
-    };
-    let t = if i >> 63 == 1 { !i } else { i ^ 1 << 63 };
-    t.wrapping_add(1)
+    order::f64_to_order(f, NanRule::Canonical).wrapping_add(1)
 }
 
-fn float_from_key(k: u32) -> f32 {
-    let t = k.wrapping_sub(1);
-    f32::from_bits(if t >> 31 == 1 { t ^ 1 << 31 } else { !t })
+/// The inverse of [`float_key`]; `None` for a key [`float_key`] does not
+/// write (a NaN other than Java's canonical one).
+fn float_from_key(k: u32) -> Option<f32> {
+    order::f32_from_order(k.wrapping_sub(1), NanRule::Canonical)
 }
 
-fn double_from_key(k: u64) -> f64 {
-    let t = k.wrapping_sub(1);
-    f64::from_bits(if t >> 63 == 1 { t ^ 1 << 63 } else { !t })
+/// The inverse of [`double_key`] (see [`float_from_key`]).
+fn double_from_key(k: u64) -> Option<f64> {
+    order::f64_from_order(k.wrapping_sub(1), NanRule::Canonical)
 }
 
 /// Java's `Arrays.hashCode(byte[])` over `bytes` as signed bytes:
@@ -938,7 +940,7 @@ fn decode_decimal(raw: &[u8], mask: u8, at: usize) -> Result<Decimal, DecodeErro
 }
 
 /// Why a `CHAR(n)` value cannot be written, if it cannot.
-fn check_char(s: &str, n: u16) -> Result<(), &'static str> {
+pub(crate) fn check_char(s: &str, n: u16) -> Result<(), &'static str> {
     if !s.is_ascii() {
         return Err("CHAR holds single-byte (ASCII) characters only");
     }
@@ -1022,23 +1024,17 @@ fn encode_at(
             if f.is_sign_negative() && !f.is_nan() {
                 return Err(bad("UNSIGNED_FLOAT takes values >= +0.0"));
             }
-            let bits = if f.is_nan() { 0x7FC0_0000 } else { f.to_bits() };
-            out.extend_from_slice(&bits.to_be_bytes());
+            out.extend_from_slice(&NanRule::Canonical.f32_bits(*f).to_be_bytes());
         }
         (Type::UnsignedDouble, Value::Double(f)) => {
             if f.is_sign_negative() && !f.is_nan() {
                 return Err(bad("UNSIGNED_DOUBLE takes values >= +0.0"));
             }
-            let bits = if f.is_nan() {
-                0x7FF8_0000_0000_0000
-            } else {
-                f.to_bits()
-            };
-            out.extend_from_slice(&bits.to_be_bytes());
+            out.extend_from_slice(&NanRule::Canonical.f64_bits(*f).to_be_bytes());
         }
         (Type::Boolean, Value::Bool(b)) => {
             // PBoolean writes DESC as the other value, not inverted bytes.
-            let byte = u8::from(*b ^ (column.order == SortOrder::Desc));
+            let byte = u8::from(*b ^ column.order.is_desc());
             out.push(byte);
             return Ok(());
         }
@@ -1091,7 +1087,7 @@ fn encode_at(
         }
         _ => return Err(mismatch()),
     }
-    if column.order == SortOrder::Desc {
+    if column.order.is_desc() {
         for b in &mut out[start..] {
             *b = !*b;
         }
@@ -1286,7 +1282,7 @@ fn decode_column(
     pos: usize,
     is_last: bool,
 ) -> Result<(Value, usize), DecodeError> {
-    let mask = if c.order == SortOrder::Desc { 0xFF } else { 0 };
+    let mask = if c.order.is_desc() { 0xFF } else { 0 };
     if let Some(w) = c.ty.fixed_width() {
         let raw = key.get(pos..pos + w).ok_or(DecodeError::Truncated {
             offset: key.len(),
@@ -1346,36 +1342,22 @@ fn decode_column(
                 };
                 Value::Int(v)
             }
-            Type::Float => {
-                let k = be64(&b) as u32;
-                let f = float_from_key(k);
-                if float_key(f) != k {
-                    return Err(noncanon("a NaN other than Java's canonical one"));
-                }
-                Value::Float(f)
-            }
-            Type::Double => {
-                let k = be64(&b);
-                let f = double_from_key(k);
-                if double_key(f) != k {
-                    return Err(noncanon("a NaN other than Java's canonical one"));
-                }
-                Value::Double(f)
-            }
-            Type::UnsignedFloat => {
-                let f = f32::from_bits(be64(&b) as u32);
-                if f.is_sign_negative() || f.is_nan() && f.to_bits() != 0x7FC0_0000 {
-                    return Err(noncanon("negative or non-canonical UNSIGNED_FLOAT"));
-                }
-                Value::Float(f)
-            }
-            Type::UnsignedDouble => {
-                let f = f64::from_bits(be64(&b));
-                if f.is_sign_negative() || f.is_nan() && f.to_bits() != 0x7FF8_0000_0000_0000 {
-                    return Err(noncanon("negative or non-canonical UNSIGNED_DOUBLE"));
-                }
-                Value::Double(f)
-            }
+            Type::Float => match float_from_key(be64(&b) as u32) {
+                Some(f) => Value::Float(f),
+                None => return Err(noncanon("a NaN other than Java's canonical one")),
+            },
+            Type::Double => match double_from_key(be64(&b)) {
+                Some(f) => Value::Double(f),
+                None => return Err(noncanon("a NaN other than Java's canonical one")),
+            },
+            Type::UnsignedFloat => match NanRule::Canonical.f32_from_bits(be64(&b) as u32) {
+                Some(f) if !f.is_sign_negative() => Value::Float(f),
+                _ => return Err(noncanon("negative or non-canonical UNSIGNED_FLOAT")),
+            },
+            Type::UnsignedDouble => match NanRule::Canonical.f64_from_bits(be64(&b)) {
+                Some(f) if !f.is_sign_negative() => Value::Double(f),
+                _ => return Err(noncanon("negative or non-canonical UNSIGNED_DOUBLE")),
+            },
             Type::Date | Type::Time => Value::Date((be64(&b) ^ 1 << 63) as i64),
             Type::UnsignedDate | Type::UnsignedTime => {
                 let ms = be64(&b) as i64;
@@ -1408,7 +1390,7 @@ fn decode_column(
         return Ok((v, pos + w));
     }
     // Variable width.
-    let desc_sep = table.row_key_order_optimizable && c.order == SortOrder::Desc;
+    let desc_sep = table.row_key_order_optimizable && c.order.is_desc();
     let (end, next) = if desc_sep {
         // A null DESC value is an empty value and a 00 separator.
         if !is_last && key.get(pos) == Some(&SEPARATOR) {
@@ -1550,7 +1532,7 @@ pub fn parse_component_with(
 
 /// A `DECIMAL`'s text: parsed, rounded (or refused) per `rounding` when it
 /// has more than 38 significant digits, then checked against the range.
-fn parse_decimal(text: &str, rounding: DecimalRounding) -> Result<Decimal, ParseError> {
+pub(crate) fn parse_decimal(text: &str, rounding: DecimalRounding) -> Result<Decimal, ParseError> {
     let d = Decimal::parse(text)?;
     let n = d.digits().len();
     let d = if n > MAX_DECIMAL_PRECISION {
@@ -1660,6 +1642,18 @@ fn parse_timestamp(text: &str) -> Result<(i64, u32), ParseError> {
     Ok((crate::input::parse_ts(&ms_text)?, nanos))
 }
 
+/// A `TIMESTAMP` as RFC 3339 UTC: milliseconds, then the nanoseconds
+/// within the millisecond (six more digits) when there are any.
+pub(crate) fn timestamp_text(ms: i64, nanos: u32) -> String {
+    let mut s = String::new();
+    crate::input::format_ts(ms, &mut s);
+    if nanos > 0 && s.ends_with('Z') {
+        s.pop();
+        s.push_str(&format!("{nanos:06}Z"));
+    }
+    s
+}
+
 /// Writes a component in the syntax of [`parse_component`] (dates and
 /// timestamps as RFC 3339 UTC).
 ///
@@ -1681,15 +1675,7 @@ pub fn format_component(column: Column, value: &Value) -> String {
             crate::input::format_ts(*ms, &mut s);
             s
         }
-        Value::Timestamp(ms, nanos) => {
-            let mut s = String::new();
-            crate::input::format_ts(*ms, &mut s);
-            if *nanos > 0 && s.ends_with('Z') {
-                s.pop();
-                s.push_str(&format!("{nanos:06}Z"));
-            }
-            s
-        }
+        Value::Timestamp(ms, nanos) => timestamp_text(*ms, *nanos),
         Value::Varchar(s) | Value::Char(s) => s.clone(),
         Value::Varbinary(b) | Value::Binary(b) => crate::to_hex(b),
         Value::Decimal(d) => d.to_string(),

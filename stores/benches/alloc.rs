@@ -5,8 +5,9 @@
 //! One group per store: `alloc/memory`, `alloc/redb` (`fsync=false`),
 //! `alloc/redb-fsync` (a sync per commit, redb's default), `alloc/rocksdb`,
 //! `alloc/slatedb` (each write durable in its local object store),
-//! `alloc/redis`, `alloc/postgres`, `alloc/etcd` (one node) and
-//! `alloc/etcd-cluster` (3 nodes). Each group holds:
+//! `alloc/redis`, `alloc/postgres`, `alloc/etcd` (one node),
+//! `alloc/etcd-cluster` (3 nodes) and `alloc/bigtable` (the emulator; its
+//! `raw_put_if_absent` is one `CheckAndMutateRow`). Each group holds:
 //!
 //! - `raw_put_if_absent`: one client, [`Store::put_if_absent`] of fresh keys
 //!   shaped like row keys (the store's own cost of one conditional write);
@@ -20,7 +21,19 @@
 //!   each doing a batch of N inserts; one iteration is one batch, timed with
 //!   `iter_custom` and reported as `8 × N` elements, so criterion's
 //!   throughput is allocations/s. N depends on the store (see
-//!   [`STORES`]).
+//!   [`STORES`]);
+//! - `alloc_salted_1`, `alloc_salted_4`, `alloc_salted_16`: as
+//!   `alloc_uncontended`, the rows salted over 1, 4, 16 buckets (issue 28:
+//!   each insert reads the first key of every bucket, one
+//!   `Store::first_keys` call); `alloc_8way_salted_16`: as `alloc_8way`,
+//!   salted over 16 buckets;
+//! - `newest`, `newest_salted_4`, `newest_salted_16`: `Allocator::newest`
+//!   of the tables the benches above filled (salted: one one-row scan per
+//!   bucket, merged).
+//!
+//! The salted and newest benches go through a counting wrapper of the
+//! store: after each, the store calls (round trips) and the keys read per
+//! operation go to stderr too.
 //!
 //! Every figure is an element rate (`thrpt`, elements/s = operations/s).
 //! After each allocator bench the allocators' [`lexikey::alloc::AllocStats`]
@@ -30,7 +43,8 @@
 //! Embedded stores live in a temporary directory under `LEXIKEY_BENCH_DIR`
 //! (default: the system temp dir; put it on the disk you care about for
 //! `redb-fsync`). Server stores read their URL from `LEXIKEY_REDIS_URL`,
-//! `LEXIKEY_POSTGRES_URL`, `LEXIKEY_ETCD_URL` and `LEXIKEY_ETCD_CLUSTER_URL`;
+//! `LEXIKEY_POSTGRES_URL`, `LEXIKEY_ETCD_URL`, `LEXIKEY_ETCD_CLUSTER_URL` and
+//! `LEXIKEY_BIGTABLE_URL`;
 //! a group whose variable is missing (or whose feature is off, or whose
 //! server does not answer) is skipped with a message on stderr. Each run
 //! writes into a fresh namespace (`?ns=bench_PID_NANOS`) and leaves its rows
@@ -60,7 +74,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use lexikey::alloc::{AllocStats, Allocator, AllocatorConfig};
-use lexikey::store::Store;
+use lexikey::salt::{SaltMode, Salter};
+use lexikey::store::{Entry, Store, StoreError};
 use lexikey::{Component, Format, KeyRange};
 
 /// Concurrent clients in the contended benches.
@@ -146,6 +161,12 @@ const STORES: &[Spec] = &[
         name: "etcd-cluster",
         feature: ("etcd", cfg!(feature = "etcd")),
         place: Place::Server("LEXIKEY_ETCD_CLUSTER_URL"),
+        batch: 20,
+    },
+    Spec {
+        name: "bigtable",
+        feature: ("bigtable", cfg!(feature = "bigtable")),
+        place: Place::Server("LEXIKEY_BIGTABLE_URL"),
         batch: 20,
     },
 ];
@@ -315,6 +336,7 @@ fn sum(stats: impl IntoIterator<Item = AllocStats>) -> AllocStats {
             store_errors: a.store_errors + s.store_errors,
             ambiguous: a.ambiguous + s.ambiguous,
             skipped: a.skipped + s.skipped,
+            burned: a.burned + s.burned,
         })
 }
 
@@ -363,6 +385,215 @@ fn raw_benches(g: &mut BenchmarkGroup<'_, WallTime>, opened: &Opened, spec: &Spe
     });
     if fails.count.load(Ordering::Relaxed) > 0 {
         eprintln!("alloc/{}/raw: {}", spec.name, fails.summary());
+    }
+}
+
+/// A store that counts what goes through it: calls (one round trip each on
+/// a server store; `first_keys` is one call) and the ranges and keys they
+/// read.
+struct Counting {
+    inner: Arc<dyn Store>,
+    /// Reading calls: `first_key`, `first_keys`, `get`, `scan`.
+    reads: AtomicU64,
+    /// Ranges and keys those calls read (`first_keys` of N ranges: N).
+    ranges: AtomicU64,
+    /// Writing calls.
+    writes: AtomicU64,
+}
+
+impl Counting {
+    fn new(inner: &Arc<dyn Store>) -> Arc<Counting> {
+        Arc::new(Counting {
+            inner: Arc::clone(inner),
+            reads: AtomicU64::new(0),
+            ranges: AtomicU64::new(0),
+            writes: AtomicU64::new(0),
+        })
+    }
+
+    fn read(&self, ranges: usize) {
+        let _ = self.reads.fetch_add(1, Ordering::Relaxed);
+        let _ = self.ranges.fetch_add(ranges as u64, Ordering::Relaxed);
+    }
+
+    fn write(&self) {
+        let _ = self.writes.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// `reads R calls (K keys/ranges), writes W calls` per operation.
+    fn per(&self, ops: u64) -> String {
+        let ops = ops.max(1) as f64;
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed) as f64 / ops;
+        format!(
+            "per operation: {:.2} reading calls ({:.2} ranges or keys read), {:.2} writing calls",
+            get(&self.reads),
+            get(&self.ranges),
+            get(&self.writes)
+        )
+    }
+}
+
+impl Store for Counting {
+    fn first_key(&self, range: &KeyRange) -> Result<Option<Vec<u8>>, StoreError> {
+        self.read(1);
+        self.inner.first_key(range)
+    }
+    fn first_keys(&self, ranges: &[KeyRange]) -> Result<Vec<Option<Vec<u8>>>, StoreError> {
+        self.read(ranges.len());
+        self.inner.first_keys(ranges)
+    }
+    fn put_if_absent(&self, key: &[u8], value: &[u8]) -> Result<bool, StoreError> {
+        self.write();
+        self.inner.put_if_absent(key, value)
+    }
+    fn compare_and_swap(
+        &self,
+        key: &[u8],
+        expected: Option<&[u8]>,
+        new: &[u8],
+    ) -> Result<bool, StoreError> {
+        self.write();
+        self.inner.compare_and_swap(key, expected, new)
+    }
+    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        self.read(1);
+        self.inner.get(key)
+    }
+    fn scan(&self, range: &KeyRange, limit: usize) -> Result<Vec<Entry>, StoreError> {
+        self.read(1);
+        self.inner.scan(range, limit)
+    }
+    fn delete(&self, key: &[u8]) -> Result<bool, StoreError> {
+        self.write();
+        self.inner.delete(key)
+    }
+}
+
+/// The salted benches: one client over 1, 4, 16 buckets, 8 clients over
+/// 16, then `newest` of an unsalted and two salted tables, each through a
+/// [`Counting`] store.
+fn salted_benches(g: &mut BenchmarkGroup<'_, WallTime>, opened: &Opened, spec: &Spec) {
+    let group = format!("alloc/{}", spec.name);
+    let salted = |table: &'static str, n: u8| {
+        config(table).with_salt(Salter::new(n, SaltMode::Fast).expect("1 to 255 buckets"))
+    };
+    let counted = |counting: &Arc<Counting>, config: AllocatorConfig| {
+        let store: Arc<dyn Store> = Arc::clone(counting) as Arc<dyn Store>;
+        allocator(&store, config)
+    };
+    let mut tables = vec![("newest", config("newest"))];
+    g.throughput(Throughput::Elements(1));
+    for (bench, table, n) in [
+        ("alloc_salted_1", "salted1", 1),
+        ("alloc_salted_4", "salted4", 4),
+        ("alloc_salted_16", "salted16", 16),
+    ] {
+        let counting = Counting::new(&opened.store);
+        let alloc = counted(&counting, salted(table, n));
+        let fails = Failures::default();
+        g.bench_function(bench, |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    insert(&alloc, &fails);
+                }
+                let elapsed = start.elapsed();
+                if opened.tidy {
+                    for r in alloc.ranges() {
+                        clear(&*opened.store, r);
+                    }
+                }
+                elapsed
+            })
+        });
+        let stats = alloc.stats();
+        report(&group, bench, stats, &fails);
+        if stats.attempts > 0 {
+            eprintln!("{group}/{bench}: {}", counting.per(stats.inserted));
+        }
+        if n > 1 {
+            tables.push((bench, salted(table, n)));
+        }
+    }
+
+    let n = spec.batch;
+    let counting = Counting::new(&opened.store);
+    let clients: Vec<_> = (0..CLIENTS)
+        .map(|_| counted(&counting, salted("multi16", 16)))
+        .collect();
+    let fails = Failures::default();
+    g.throughput(Throughput::Elements((CLIENTS * n) as u64));
+    g.bench_function("alloc_8way_salted_16", |b| {
+        b.iter_custom(|iters| {
+            let elapsed = (0..iters)
+                .map(|_| batch(CLIENTS, n, |c| insert(&clients[c], &fails)))
+                .sum();
+            if opened.tidy {
+                for r in clients[0].ranges() {
+                    clear(&*opened.store, r);
+                }
+            }
+            elapsed
+        })
+    });
+    let stats = sum(clients.iter().map(Allocator::stats));
+    report(
+        &group,
+        &format!("alloc_8way_salted_16 ({CLIENTS} x {n} per batch)"),
+        stats,
+        &fails,
+    );
+    if stats.attempts > 0 {
+        eprintln!(
+            "{group}/alloc_8way_salted_16: {}",
+            counting.per(stats.inserted)
+        );
+    }
+
+    // newest: of a table with rows (the memory store's were cleared).
+    g.throughput(Throughput::Elements(1));
+    for ((bench, config), name) in
+        tables
+            .into_iter()
+            .zip(["newest", "newest_salted_4", "newest_salted_16"])
+    {
+        let _ = bench;
+        let counting = Counting::new(&opened.store);
+        let alloc = counted(&counting, config);
+        for _ in 0..100 {
+            insert(&alloc, &Failures::default());
+        }
+        let (before_reads, before_ranges) = (
+            counting.reads.load(Ordering::Relaxed),
+            counting.ranges.load(Ordering::Relaxed),
+        );
+        let calls = AtomicU64::new(0);
+        let fails = Failures::default();
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let _ = calls.fetch_add(1, Ordering::Relaxed);
+                match alloc.newest() {
+                    Ok(Some(row)) => row.0,
+                    Ok(None) => {
+                        fails.note("empty table");
+                        0
+                    }
+                    Err(e) => {
+                        fails.note(e);
+                        0
+                    }
+                }
+            })
+        });
+        let n = calls.load(Ordering::Relaxed).max(1) as f64;
+        if calls.load(Ordering::Relaxed) > 0 {
+            eprintln!(
+                "{group}/{name}: per newest: {:.2} reading calls ({:.2} ranges read){}",
+                (counting.reads.load(Ordering::Relaxed) - before_reads) as f64 / n,
+                (counting.ranges.load(Ordering::Relaxed) - before_ranges) as f64 / n,
+                fails.summary()
+            );
+        }
     }
 }
 
@@ -441,6 +672,7 @@ fn alloc(c: &mut Criterion) {
         let mut g = c.benchmark_group(format!("alloc/{}", spec.name));
         raw_benches(&mut g, &opened, spec);
         alloc_benches(&mut g, &opened, spec);
+        salted_benches(&mut g, &opened, spec);
         g.finish();
     }
 }

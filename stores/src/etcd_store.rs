@@ -10,13 +10,24 @@ use base64::Engine as _;
 use lexikey::store::{Entry, Store, StoreError};
 use lexikey::KeyRange;
 use serde_json::{json, Value};
-use ureq::tls::{parse_pem, Certificate, ClientCert, PemItem, PrivateKey, RootCerts, TlsConfig};
+use std::sync::Arc;
+
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
+use rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
+use ureq::tls::{parse_pem, Certificate, ClientCert, PemItem, PrivateKey, TlsConfig};
+use ureq::unversioned::resolver::DefaultResolver;
+use ureq::unversioned::transport::{
+    Buffers, ConnectionDetails, Connector, Either, LazyBuffers, NextTimeout, TcpConnector,
+    Transport, TransportAdapter,
+};
 use ureq::Agent;
 
 use crate::prefix::Prefix;
 use crate::secret::{Scrub, Secret};
 use crate::spec::TlsOptions;
-use crate::tls::{env, read_pem};
+use crate::tls::{
+    env, explain, explain_handshake_io, install_ring, read_pem, tls_error_in, Verifier,
+};
 
 const NAME: &str = "etcd";
 
@@ -84,6 +95,8 @@ pub struct EtcdOptions {
 /// applies anything, so this is safe for writes too.
 pub struct EtcdStore {
     agent: Agent,
+    /// The CA file (`cacert=`, `ETCDCTL_CACERT`), for TLS messages.
+    ca: Option<String>,
     scheme: &'static str,
     endpoints: Vec<String>,
     current: AtomicUsize,
@@ -196,15 +209,26 @@ impl EtcdStore {
         let auth = auth_from(&options, &mut scrub);
         let tls = options.tls.as_ref().map(tls_config).transpose()?;
         let config = Agent::config_builder()
-            .tls_config(tls.clone().unwrap_or_default())
+            .tls_config(tls.as_ref().map(|t| t.ureq.clone()).unwrap_or_default())
             .http_status_as_error(false)
             .timeout_global(Some(options.timeout))
             .timeout_connect(Some(options.timeout.min(Duration::from_secs(1))))
             .max_idle_connections_per_host(32)
             .max_idle_connections(128)
             .build();
+        // With a CA file, TLS of our own (`PinnedTls`): ureq's cannot take
+        // a custom certificate check; without one, ureq's (Mozilla roots).
+        let agent = match tls.as_ref().and_then(|t| t.pinned.clone()) {
+            Some(rustls) => Agent::with_parts(
+                config,
+                TcpConnector::default().chain(PinnedTls(rustls)),
+                DefaultResolver::default(),
+            ),
+            None => config.into(),
+        };
         Ok(EtcdStore {
-            agent: config.into(),
+            agent,
+            ca: tls.as_ref().and_then(|t| t.ca.clone()),
             scheme: if tls.is_some() { "https" } else { "http" },
             endpoints: options.endpoints,
             current: AtomicUsize::new(0),
@@ -242,6 +266,30 @@ impl EtcdStore {
                     }
                     _ => false,
                 };
+                // A certificate refused, a server without TLS: one line,
+                // and no other endpoint or retry can help.
+                let tls = match &e {
+                    ureq::Error::Rustls(t) => Some(t),
+                    ureq::Error::Io(io) => tls_error_in(io),
+                    _ => None,
+                };
+                if let Some(t) = tls {
+                    let why = explain(
+                        t,
+                        self.ca.as_deref(),
+                        "cacert",
+                        "use etcd:// for an endpoint without TLS",
+                    );
+                    return Err(Failure::Server {
+                        message: format!("{endpoint}: {why}"),
+                        retryable: false,
+                    });
+                }
+                if let ureq::Error::Io(io) = &e {
+                    if let Some(h) = io.get_ref().and_then(|x| x.downcast_ref::<HandshakeIo>()) {
+                        return Err(Failure::NotSent(format!("{endpoint}: {h}")));
+                    }
+                }
                 let mut message = self.scrub.scrub(&format!("{endpoint}: {e}"));
                 // A TLS-only etcd drops a plain-HTTP client without a word.
                 let dropped = matches!(&e, ureq::Error::Io(io) if matches!(
@@ -484,9 +532,19 @@ fn auth_from(o: &EtcdOptions, scrub: &mut Scrub) -> Option<Auth> {
     })
 }
 
-/// ureq's TLS settings for `t` (files from `ETCDCTL_CACERT`,
-/// `ETCDCTL_CERT`, `ETCDCTL_KEY` when the URL names none).
-fn tls_config(t: &TlsOptions) -> Result<TlsConfig, StoreError> {
+/// The TLS set-up of an `etcd+https://` store.
+struct Tls {
+    /// ureq's settings (used as they are without a CA file).
+    ureq: TlsConfig,
+    /// With a CA file: our rustls set-up (see [`PinnedTls`]).
+    pinned: Option<Arc<ClientConfig>>,
+    /// The CA file.
+    ca: Option<String>,
+}
+
+/// The TLS settings for `t` (files from `ETCDCTL_CACERT`, `ETCDCTL_CERT`,
+/// `ETCDCTL_KEY` when the URL names none).
+fn tls_config(t: &TlsOptions) -> Result<Tls, StoreError> {
     let ca = t.ca.clone().or_else(|| env("ETCDCTL_CACERT"));
     let (cert, key) = match (&t.cert, &t.key) {
         (Some(c), Some(k)) => (Some(c.clone()), Some(k.clone())),
@@ -512,25 +570,171 @@ fn tls_config(t: &TlsOptions) -> Result<TlsConfig, StoreError> {
         Ok(out)
     };
     let mut b = TlsConfig::builder();
-    if let Some(ca) = &ca {
-        b = b.root_certs(RootCerts::new_with_certs(&certs("cacert", ca)?));
-    }
-    match (&cert, &key) {
-        (Some(cert), Some(key)) => {
-            let chain = certs("cert", cert)?;
-            let key = PrivateKey::from_pem(&read_pem(NAME, "key", key)?)
-                .map_err(|e| pem_err("key", key, e))?;
-            b = b.client_cert(Some(ClientCert::new_with_certs(&chain, key)));
-        }
-        (None, None) => {}
-        _ => {
-            return Err(StoreError::fatal(
+    let client =
+        match (&cert, &key) {
+            (Some(cert), Some(key)) => {
+                let chain = certs("cert", cert)?;
+                let pem = read_pem(NAME, "key", key)?;
+                let parsed = PrivateKey::from_pem(&pem).map_err(|e| pem_err("key", key, e))?;
+                let der = parsed.der().to_vec();
+                b = b.client_cert(Some(ClientCert::new_with_certs(&chain, parsed)));
+                Some((chain, der))
+            }
+            (None, None) => None,
+            _ => return Err(StoreError::fatal(
                 NAME,
                 "a client certificate needs both cert= and key= (or ETCDCTL_CERT and ETCDCTL_KEY)",
-            ))
+            )),
+        };
+    let pinned = match &ca {
+        None => None,
+        Some(ca) => {
+            install_ring();
+            let provider = Arc::new(rustls::crypto::ring::default_provider());
+            let setup = |e: rustls::Error| StoreError::fatal(NAME, format!("TLS setup: {e}"));
+            let mut roots = RootCertStore::empty();
+            let mut pinned = Vec::new();
+            for c in certs("cacert", ca)? {
+                let c = CertificateDer::from(c.der().to_vec());
+                roots
+                    .add(c.clone())
+                    .map_err(|e| StoreError::fatal(NAME, format!("the cacert file {ca:?}: {e}")))?;
+                pinned.push(c);
+            }
+            let verifier =
+                Verifier::new(roots, pinned, true, Arc::clone(&provider)).map_err(setup)?;
+            let builder = ClientConfig::builder_with_provider(provider)
+                .with_safe_default_protocol_versions()
+                .map_err(setup)?
+                .dangerous()
+                .with_custom_certificate_verifier(Arc::new(verifier));
+            let config = match client {
+                Some((chain, key)) => {
+                    let chain = chain
+                        .iter()
+                        .map(|c| CertificateDer::from(c.der().to_vec()))
+                        .collect();
+                    let key = PrivateKeyDer::try_from(key)
+                        .map_err(|e| StoreError::fatal(NAME, format!("the key file: {e}")))?;
+                    builder.with_client_auth_cert(chain, key).map_err(setup)?
+                }
+                None => builder.with_no_client_auth(),
+            };
+            Some(Arc::new(config))
         }
+    };
+    Ok(Tls {
+        ureq: b.build(),
+        pinned,
+        ca,
+    })
+}
+
+/// A ureq connector: TLS over the TCP transport with our rustls set-up
+/// (the certificate check of `tls::Verifier`). A handshake failure is
+/// `ureq::Error::Rustls`.
+#[derive(Debug)]
+struct PinnedTls(Arc<ClientConfig>);
+
+impl<In: Transport> Connector<In> for PinnedTls {
+    type Out = Either<In, PinnedTransport>;
+
+    fn connect(
+        &self,
+        details: &ConnectionDetails,
+        chained: Option<In>,
+    ) -> Result<Option<Self::Out>, ureq::Error> {
+        let Some(transport) = chained else {
+            return Ok(None);
+        };
+        if !details.needs_tls() || transport.is_tls() {
+            return Ok(Some(Either::A(transport)));
+        }
+        let host = details.uri.host().unwrap_or_default();
+        let host = host
+            .strip_prefix('[')
+            .and_then(|h| h.strip_suffix(']'))
+            .unwrap_or(host);
+        let name = ServerName::try_from(host.to_string())
+            .map_err(|_| ureq::Error::Tls("etcd: not a host name or IP address"))?;
+        let mut conn = ClientConnection::new(Arc::clone(&self.0), name)?;
+        let mut sock = TransportAdapter::new(transport.boxed(), details.current_time.clone());
+        sock.set_timeout(details.timeout);
+        while conn.is_handshaking() {
+            if let Err(e) = conn.complete_io(&mut sock) {
+                return Err(match tls_error_in(&e) {
+                    Some(t) => ureq::Error::Rustls(t.clone()),
+                    None => ureq::Error::Io(std::io::Error::new(e.kind(), HandshakeIo(e))),
+                });
+            }
+        }
+        let buffers = LazyBuffers::new(
+            details.config.input_buffer_size(),
+            details.config.output_buffer_size(),
+        );
+        Ok(Some(Either::B(PinnedTransport {
+            buffers,
+            stream: StreamOwned { conn, sock },
+        })))
     }
-    Ok(b.build())
+}
+
+/// An I/O error during [`PinnedTls`]'s handshake (nothing was sent).
+#[derive(Debug)]
+struct HandshakeIo(std::io::Error);
+
+impl std::fmt::Display for HandshakeIo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&explain_handshake_io(
+            &self.0,
+            "use etcd:// for an endpoint without TLS",
+        ))
+    }
+}
+
+impl std::error::Error for HandshakeIo {}
+
+/// The transport [`PinnedTls`] makes.
+struct PinnedTransport {
+    buffers: LazyBuffers,
+    stream: StreamOwned<ClientConnection, TransportAdapter>,
+}
+
+impl std::fmt::Debug for PinnedTransport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PinnedTransport").finish_non_exhaustive()
+    }
+}
+
+impl Transport for PinnedTransport {
+    fn buffers(&mut self) -> &mut dyn Buffers {
+        &mut self.buffers
+    }
+
+    fn transmit_output(&mut self, amount: usize, timeout: NextTimeout) -> Result<(), ureq::Error> {
+        use std::io::Write as _;
+        self.stream.get_mut().set_timeout(timeout);
+        let output = &self.buffers.output()[..amount];
+        self.stream.write_all(output)?;
+        Ok(())
+    }
+
+    fn await_input(&mut self, timeout: NextTimeout) -> Result<bool, ureq::Error> {
+        use std::io::Read as _;
+        self.stream.get_mut().set_timeout(timeout);
+        let input = self.buffers.input_append_buf();
+        let n = self.stream.read(input)?;
+        self.buffers.input_appended(n);
+        Ok(n > 0)
+    }
+
+    fn is_open(&mut self) -> bool {
+        self.stream.get_mut().get_mut().is_open()
+    }
+
+    fn is_tls(&self) -> bool {
+        true
+    }
 }
 
 impl EtcdStore {
@@ -579,9 +783,66 @@ impl EtcdStore {
     }
 }
 
+/// The most operations etcd takes in one transaction (its
+/// `--max-txn-ops` default).
+const MAX_TXN_OPS: usize = 128;
+
 impl Store for EtcdStore {
     fn first_key(&self, range: &KeyRange) -> Result<Option<Vec<u8>>, StoreError> {
         Ok(self.range(range, 1, true)?.pop().map(|(k, _)| k))
+    }
+
+    /// One read-only txn of keys-only, one-key ranges (up to 128 of them:
+    /// more take one txn per 128): one round trip, one revision.
+    fn first_keys(&self, ranges: &[KeyRange]) -> Result<Vec<Option<Vec<u8>>>, StoreError> {
+        // (index, namespaced start and end) of each range that is asked.
+        let asked: Vec<(usize, _)> = ranges
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !r.is_empty())
+            .map(|(i, r)| (i, self.prefix.range(r)))
+            .collect();
+        let mut out = vec![None; ranges.len()];
+        for chunk in asked.chunks(MAX_TXN_OPS) {
+            let ops: Vec<Value> = chunk
+                .iter()
+                .map(|(_, (start, end))| {
+                    json!({ "request_range": {
+                        "key": b64(start), "range_end": b64(end), "limit": "1", "keys_only": true,
+                    }})
+                })
+                .collect();
+            let resp = self.call("/v3/kv/txn", &json!({ "success": ops }), true)?;
+            let replies = resp
+                .get("responses")
+                .and_then(Value::as_array)
+                .map_or(&[][..], Vec::as_slice);
+            if replies.len() != chunk.len() {
+                return Err(StoreError::fatal(
+                    NAME,
+                    format!(
+                        "a txn of {} ranges got {} replies",
+                        chunk.len(),
+                        replies.len()
+                    ),
+                ));
+            }
+            for ((i, _), reply) in chunk.iter().zip(replies) {
+                let first = reply
+                    .get("response_range")
+                    .and_then(|r| r.get("kvs"))
+                    .and_then(Value::as_array)
+                    .and_then(|kvs| kvs.first());
+                if let Some(kv) = first {
+                    let key = unb64(&kv["key"])?;
+                    let user = self.prefix.strip(&key).ok_or_else(|| {
+                        StoreError::fatal(NAME, "etcd returned a key outside the requested range")
+                    })?;
+                    out[*i] = Some(user.to_vec());
+                }
+            }
+        }
+        Ok(out)
     }
 
     fn put_if_absent(&self, key: &[u8], value: &[u8]) -> Result<bool, StoreError> {

@@ -14,9 +14,10 @@
 //! | `redis` | Redis 7 | [`RedisStore`] | Lua: `ZADD NX` + `HSET` in one step | `ZRANGE z [a (b BYLEX LIMIT 0 1` |
 //! | `postgres` | PostgreSQL | [`PostgresStore`] | `INSERT … ON CONFLICT DO NOTHING` | `SELECT k … WHERE k >= $1 AND k < $2 ORDER BY k LIMIT 1` |
 //! | `etcd` | etcd v3 (JSON gateway) | [`EtcdStore`] | txn `create_revision(k) == 0` → put | range `key`/`range_end`, `limit 1` |
+//! | `bigtable` | Cloud Bigtable, or its emulator (gRPC) | `BigtableStore` | one `CheckAndMutateRow`: the cell absent → the false branch writes it | `ReadRows` `[a, b)`, `rows_limit 1`, keys only |
 //!
 //! `all-servers` turns on every adapter but the default one (`redis`,
-//! `postgres`, `etcd`, `rocksdb`, `slatedb`). The default build has no server
+//! `postgres`, `etcd`, `rocksdb`, `slatedb`, `bigtable`). The default build has no server
 //! dependency and no C library.
 //!
 //! ## Store URLs
@@ -33,13 +34,15 @@
 //! | `redis://[USER:PASSWORD@]HOST:PORT[/DB]` | Redis server (`rediss://`: TLS) |
 //! | `postgres://USER[:PASSWORD]@HOST:PORT/DB` (or `postgresql://`) | PostgreSQL server (`sslmode=`: TLS) |
 //! | `etcd://[USER:PASSWORD@]HOST:PORT[,HOST:PORT…]` | etcd cluster (plain HTTP; `etcd+https://`: TLS); fails over between endpoints |
+//! | `bigtable://PROJECT/INSTANCE` | Cloud Bigtable over TLS with Application Default Credentials, or the emulator at `emulator=HOST:PORT` or `$BIGTABLE_EMULATOR_HOST`; table `ns=` and its column family `family=` created when missing |
 //!
 //! Options follow a `?` as `name=value` pairs joined by `&`:
 //!
 //! - `ns=NAME` — the namespace, default `lexikey` ([`DEFAULT_NAMESPACE`]).
 //!   Stores with different namespaces never see each other's keys: it is the
 //!   redb table name, the Redis sorted-set name (values in the hash
-//!   `NAME:values`), the PostgreSQL table name, and a key prefix `NAME/` in
+//!   `NAME:values`), the PostgreSQL table name, the Bigtable table ID (row
+//!   keys are the keys themselves), and a key prefix `NAME/` in
 //!   etcd, RocksDB and SlateDB. A name is 1–48 characters of `A–Z a–z 0–9 _ . -`.
 //! - `fsync=false` (redb only) — do not sync to disk on every commit (see
 //!   [`RedbOptions::fsync`]); for tests and bulk loads.
@@ -54,8 +57,11 @@
 //! - `wait_ms=N` (slatedb only) — how long opening waits for another
 //!   process that holds the database's writer lock, default 30000; then the
 //!   open fails, naming the lock (see [`SlateStore`]).
-//! - `timeout_ms=N` (etcd, redis, postgres) — bound on one request / connect,
+//! - `timeout_ms=N` (etcd, redis, postgres, bigtable) — bound on one request / connect,
 //!   default 5000.
+//! - `family=F`, `app_profile=ID`, `emulator=HOST:PORT` (bigtable only) —
+//!   the column family (default `f`), the app profile of data requests,
+//!   the emulator to use (see `BigtableStore`).
 //! - TLS: `cacert=`, `cert=`, `key=` (PEM files; `rediss://`,
 //!   `etcd+https://`), and PostgreSQL's `sslmode=`, `sslrootcert=`,
 //!   `sslcert=`, `sslkey=` (see [`TlsOptions`] and each adapter's docs for
@@ -82,6 +88,15 @@
 //! # Ok(()) }
 //! ```
 //!
+//! ## Tables and their allocators
+//!
+//! [`open_allocator`] opens a store from its URL and builds the allocator
+//! of one table in it with that store's tuning ([`tune`]: processes
+//! sharing a `redb:` file retry where a server's clients give up) and the
+//! store's key rule: what `lexikey alloc`, Python's `lexikey.Allocator` and
+//! the history recorder all call, so a table behaves the same from each
+//! (see [`TableOptions`], [`open_store`], [`store_url_from_env`]).
+//!
 //! ## Errors and retries
 //!
 //! Every adapter maps failures to [`StoreError`]. `retryable` is set for
@@ -96,6 +111,7 @@
 
 use lexikey::store::{Store, StoreError};
 
+mod open;
 mod options;
 mod pool;
 mod prefix;
@@ -105,6 +121,8 @@ mod spec;
 #[cfg(any(feature = "redis", feature = "postgres", feature = "etcd"))]
 mod tls;
 
+#[cfg(feature = "bigtable")]
+mod bigtable_store;
 #[cfg(feature = "etcd")]
 mod etcd_store;
 #[cfg(feature = "postgres")]
@@ -118,6 +136,8 @@ mod rocksdb_store;
 #[cfg(feature = "slatedb")]
 mod slatedb_store;
 
+#[cfg(feature = "bigtable")]
+pub use bigtable_store::{BigtableOptions, BigtableStore, EMULATOR_HOST_VAR};
 #[cfg(feature = "etcd")]
 pub use etcd_store::{EtcdOptions, EtcdStore};
 #[cfg(feature = "postgres")]
@@ -131,12 +151,17 @@ pub use rocksdb_store::RocksStore;
 #[cfg(feature = "slatedb")]
 pub use slatedb_store::{SlateOptions, SlateStore, LOCK_FILE};
 
+pub use open::{
+    open_allocator, open_store, store_url_from_env, table_allocator, tune, KeyLimit, OpenError,
+    TableOptions, REDB_BACKOFF_BASE, REDB_BACKOFF_CAP, REDB_MAX_ATTEMPTS, STORE_URL_VAR,
+};
 pub use options::{check_namespace, DEFAULT_NAMESPACE};
 pub use secret::{redact_url, Secret, MIN_SCRUBBED_LEN, REDACTED};
 pub use spec::{
     parse_url, ClientUrl, StoreSpec, TlsOptions, DEFAULT_LOCK_TIMEOUT, DEFAULT_SLATEDB_WAIT,
     DEFAULT_TIMEOUT, SLATEDB_KEY_LEN,
 };
+pub use spec::{BIGTABLE_KEY_LEN, DEFAULT_BIGTABLE_FAMILY};
 
 /// The name of this crate's own errors (bad URL, missing feature) in
 /// [`StoreError::store`].
@@ -151,6 +176,27 @@ pub const STORE_NAME: &str = "lexikey-stores";
 /// build lacks; otherwise whatever opening the store returns (for servers:
 /// a retryable error when the server cannot be reached).
 pub fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
+    open_as(url, false)
+}
+
+/// Opens the store a URL names for reading, as [`open`] does, but a file
+/// store must exist and is opened read-only where the store can (`redb:`
+/// and `rocksdb:`: a user without write permission can read it; writes
+/// fail; RocksDB's read-only mode opens beside a writing process and reads
+/// what was written when it opened): what reading commands (`lexikey scan`)
+/// do, so that a typo never creates a store. `slatedb:` opens as with
+/// [`open`] once its directory is found to exist; servers open as with
+/// [`open`].
+///
+/// # Errors
+/// As [`open`], and a fatal [`StoreError`] when a file store's path does
+/// not exist.
+pub fn open_for_reading(url: &str) -> Result<Box<dyn Store>, StoreError> {
+    open::check_exists(url)?;
+    open_as(url, true)
+}
+
+fn open_as(url: &str, read_only: bool) -> Result<Box<dyn Store>, StoreError> {
     // A scheme this build lacks is reported before the rest of the URL is
     // looked at.
     if let Some(feature) = url.split_once(':').and_then(|(s, _)| missing(s)) {
@@ -171,8 +217,13 @@ pub fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
                 fsync,
                 multi_process,
                 lock_timeout,
+                read_only,
             };
             Ok(Box::new(RedbStore::open_with(path, o)?))
+        }
+        #[cfg(feature = "rocksdb")]
+        StoreSpec::Rocksdb { path, namespace } if read_only => {
+            Ok(Box::new(RocksStore::open_read_only(path, &namespace)?))
         }
         #[cfg(feature = "rocksdb")]
         StoreSpec::Rocksdb { path, namespace } => Ok(Box::new(RocksStore::open(path, &namespace)?)),
@@ -205,6 +256,24 @@ pub fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
             password,
             tls,
         })?)),
+        #[cfg(feature = "bigtable")]
+        StoreSpec::Bigtable {
+            project,
+            instance,
+            namespace,
+            family,
+            timeout,
+            app_profile,
+            emulator,
+        } => Ok(Box::new(BigtableStore::open_with(BigtableOptions {
+            project,
+            instance,
+            table: namespace,
+            family,
+            timeout,
+            app_profile,
+            emulator,
+        })?)),
         // A store whose feature this build lacks (caught above).
         #[allow(unreachable_patterns)] // every feature on
         spec => Err(missing_feature(url, spec.feature().unwrap_or("?"))),
@@ -220,6 +289,7 @@ fn missing(scheme: &str) -> Option<&'static str> {
         "redis" | "rediss" => ("redis", cfg!(feature = "redis")),
         "postgres" | "postgresql" => ("postgres", cfg!(feature = "postgres")),
         "etcd" | "etcd+https" => ("etcd", cfg!(feature = "etcd")),
+        "bigtable" => ("bigtable", cfg!(feature = "bigtable")),
         _ => return None,
     };
     (!on).then_some(feature)

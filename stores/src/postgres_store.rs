@@ -9,19 +9,16 @@ use lexikey::KeyRange;
 use postgres::config::SslMode;
 use postgres::error::SqlState;
 use postgres::{Client, Config, NoTls, Statement};
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
-use rustls::client::WebPkiServerVerifier;
+use rustls::client::danger::ServerCertVerifier;
 use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
-use rustls::{
-    CertificateError, ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme,
-};
+use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+use rustls::{ClientConfig, RootCertStore};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
 use crate::pool::Pool;
 use crate::secret::Scrub;
 use crate::spec::{parse_client, ClientUrl, TlsOptions};
-use crate::tls::{env, install_ring, read_pem};
+use crate::tls::{env, explain, install_ring, read_pem, tls_error_in, Verifier};
 
 const NAME: &str = "postgres";
 
@@ -58,6 +55,8 @@ const NAME: &str = "postgres";
 pub struct PostgresStore {
     config: Config,
     tls: Option<MakeRustlsConnect>,
+    /// `sslrootcert=`, for TLS error messages.
+    root_cert: Option<String>,
     scrub: Scrub,
     table: String,
     pool: Pool<Conn>,
@@ -84,6 +83,8 @@ struct Conn {
     range: Statement,
     /// `k >= $1 … LIMIT $2`
     range_open: Statement,
+    /// The first key of each `[$1[i], $2[i])`, in order.
+    firsts: Statement,
 }
 
 fn err(e: &postgres::Error) -> StoreError {
@@ -171,6 +172,7 @@ impl PostgresStore {
             }
         }
         let tls = tls_from_env(&c.tls);
+        let root_cert = tls.ca.clone();
         let mode = tls.mode.as_deref().unwrap_or("prefer");
         let _ = config.ssl_mode(match mode {
             "disable" => SslMode::Disable,
@@ -184,6 +186,7 @@ impl PostgresStore {
         let store = PostgresStore {
             config,
             tls,
+            root_cert,
             scrub,
             table: quote_ident(ns),
             pool: Pool::new(64),
@@ -201,9 +204,28 @@ impl PostgresStore {
             Some(tls) => self.config.connect(tls.clone()),
         };
         r.map_err(|e| {
-            let mut e = err(&e);
-            e.message = self.scrub.scrub(&e.message);
-            e
+            let mut se = err(&e);
+            // A certificate refused, a server without TLS: one line that
+            // says what to do, and no retry can help.
+            if let Some(t) = tls_error_in(&e) {
+                se = StoreError::fatal(
+                    NAME,
+                    explain(
+                        t,
+                        self.root_cert.as_deref(),
+                        "sslrootcert",
+                        "use sslmode=disable (or prefer)",
+                    ),
+                );
+            } else if se.message.contains("server does not support TLS") {
+                se = StoreError::fatal(
+                    NAME,
+                    "TLS: the server does not offer TLS (ssl=off): use sslmode=disable (or \
+                     prefer), or turn ssl on in the server",
+                );
+            }
+            se.message = self.scrub.scrub(&se.message);
+            se
         })
     }
 
@@ -254,6 +276,10 @@ impl PostgresStore {
         let range_open = p(format!(
             "SELECT k, v FROM {t} WHERE k >= $1 ORDER BY k LIMIT $2"
         ))?;
+        let firsts = p(format!(
+            "SELECT (SELECT k FROM {t} WHERE k >= r.lo AND k < r.hi ORDER BY k LIMIT 1) \
+             FROM unnest($1::bytea[], $2::bytea[]) WITH ORDINALITY AS r(lo, hi, i) ORDER BY r.i"
+        ))?;
         Ok(Conn {
             client,
             insert,
@@ -262,6 +288,7 @@ impl PostgresStore {
             delete,
             range,
             range_open,
+            firsts,
         })
     }
 
@@ -346,22 +373,18 @@ fn client_config(mode: &str, t: &TlsOptions) -> Result<ClientConfig, StoreError>
         "require" => t.ca.is_some(),
         _ => false,
     };
+    // libpq's checks: none (`prefer`, `require`), the chain (`verify-ca`: a
+    // certificate for another name passes), or the chain and the name
+    // (`verify-full`); a server certificate that is itself in the root
+    // file passes as libpq (OpenSSL) lets it.
     let verifier: Arc<dyn ServerCertVerifier> = if verify {
-        let roots = Arc::new(root_store(mode, t.ca.as_deref())?);
-        let webpki = WebPkiServerVerifier::builder_with_provider(roots, Arc::clone(&provider))
-            .build()
-            .map_err(|e| StoreError::fatal(NAME, format!("TLS setup: {e}")))?;
-        Arc::new(Verifier {
-            webpki: Some(webpki),
-            check_name: mode == "verify-full",
-            provider: Arc::clone(&provider),
-        })
+        let (roots, pinned) = root_store(mode, t.ca.as_deref())?;
+        Arc::new(
+            Verifier::new(roots, pinned, mode == "verify-full", Arc::clone(&provider))
+                .map_err(tls_err)?,
+        )
     } else {
-        Arc::new(Verifier {
-            webpki: None,
-            check_name: false,
-            provider: Arc::clone(&provider),
-        })
+        Arc::new(Verifier::none(Arc::clone(&provider)))
     };
     let builder = builder
         .dangerous()
@@ -380,9 +403,15 @@ fn client_config(mode: &str, t: &TlsOptions) -> Result<ClientConfig, StoreError>
 }
 
 /// The roots a `verify-*` mode trusts: `sslrootcert=FILE`,
-/// `sslrootcert=system` (the system's store), or `~/.postgresql/root.crt`.
-fn root_store(mode: &str, ca: Option<&str>) -> Result<RootCertStore, StoreError> {
+/// `sslrootcert=system` (the system's store), or `~/.postgresql/root.crt`;
+/// and the file's certificates themselves (a server certificate that is
+/// one of them is accepted, see `tls::Verifier`).
+fn root_store(
+    mode: &str,
+    ca: Option<&str>,
+) -> Result<(RootCertStore, Vec<CertificateDer<'static>>), StoreError> {
     let mut roots = RootCertStore::empty();
+    let mut pinned = Vec::new();
     let path = match ca {
         Some("system") => {
             let found = rustls_native_certs::load_native_certs();
@@ -393,7 +422,7 @@ fn root_store(mode: &str, ca: Option<&str>) -> Result<RootCertStore, StoreError>
                     "sslrootcert=system: the system has no trusted roots",
                 ));
             }
-            return Ok(roots);
+            return Ok((roots, pinned));
         }
         Some(p) => p.to_string(),
         None => {
@@ -411,8 +440,9 @@ fn root_store(mode: &str, ca: Option<&str>) -> Result<RootCertStore, StoreError>
     for c in CertificateDer::pem_slice_iter(&read_pem(NAME, "sslrootcert", &path)?) {
         let c = c.map_err(|e| StoreError::fatal(NAME, format!("sslrootcert {path:?}: {e}")))?;
         roots
-            .add(c)
+            .add(c.clone())
             .map_err(|e| StoreError::fatal(NAME, format!("sslrootcert {path:?}: {e}")))?;
+        pinned.push(c);
     }
     if roots.is_empty() {
         return Err(StoreError::fatal(
@@ -420,77 +450,43 @@ fn root_store(mode: &str, ca: Option<&str>) -> Result<RootCertStore, StoreError>
             format!("sslrootcert {path:?}: no certificate"),
         ));
     }
-    Ok(roots)
-}
-
-/// libpq's certificate checks: none (`prefer`, `require`), the chain
-/// (`verify-ca`: a certificate for another name passes), or the chain and
-/// the name (`verify-full`). Handshake signatures are always checked.
-#[derive(Debug)]
-struct Verifier {
-    webpki: Option<Arc<WebPkiServerVerifier>>,
-    check_name: bool,
-    provider: Arc<rustls::crypto::CryptoProvider>,
-}
-
-impl ServerCertVerifier for Verifier {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        server_name: &ServerName<'_>,
-        ocsp: &[u8],
-        now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        let Some(webpki) = &self.webpki else {
-            return Ok(ServerCertVerified::assertion());
-        };
-        match webpki.verify_server_cert(end_entity, intermediates, server_name, ocsp, now) {
-            Err(rustls::Error::InvalidCertificate(
-                CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
-            )) if !self.check_name => Ok(ServerCertVerified::assertion()),
-            r => r,
-        }
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(
-            message,
-            cert,
-            dss,
-            &self.provider.signature_verification_algorithms,
-        )
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(
-            message,
-            cert,
-            dss,
-            &self.provider.signature_verification_algorithms,
-        )
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.provider
-            .signature_verification_algorithms
-            .supported_schemes()
-    }
+    Ok((roots, pinned))
 }
 
 impl Store for PostgresStore {
     fn first_key(&self, range: &KeyRange) -> Result<Option<Vec<u8>>, StoreError> {
         Ok(self.scan(range, 1)?.pop().map(|(k, _)| k))
+    }
+
+    /// The ranges with an end in one query (one index probe each); a range
+    /// open at the end (only a range that ends with the key space) alone.
+    fn first_keys(&self, ranges: &[KeyRange]) -> Result<Vec<Option<Vec<u8>>>, StoreError> {
+        let mut out = vec![None; ranges.len()];
+        let (mut at, mut lo, mut hi) = (Vec::new(), Vec::new(), Vec::new());
+        for (i, r) in ranges.iter().enumerate() {
+            match &r.end {
+                _ if r.is_empty() => {}
+                Some(end) => {
+                    at.push(i);
+                    lo.push(r.start.as_deref().unwrap_or_default());
+                    hi.push(end.as_slice());
+                }
+                None => out[i] = self.first_key(r)?,
+            }
+        }
+        if !at.is_empty() {
+            let rows = self.read(|c| c.client.query(&c.firsts, &[&lo, &hi]))?;
+            if rows.len() != at.len() {
+                return Err(StoreError::fatal(
+                    NAME,
+                    format!("a query of {} ranges got {} rows", at.len(), rows.len()),
+                ));
+            }
+            for (i, row) in at.into_iter().zip(rows) {
+                out[i] = row.get::<_, Option<Vec<u8>>>(0);
+            }
+        }
+        Ok(out)
     }
 
     fn put_if_absent(&self, key: &[u8], value: &[u8]) -> Result<bool, StoreError> {

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use lexikey::store::{btree_bounds, Entry, Store, StoreError};
 use lexikey::KeyRange;
 use redb::{
-    ConcurrencyMode, Database, DatabaseError, Durability, ReadableDatabase, ReadableTable,
-    TableDefinition,
+    ConcurrencyMode, Database, DatabaseError, Durability, ReadOnlyDatabase, ReadTransaction,
+    ReadableDatabase, ReadableTable, TableDefinition, TableError, TransactionError,
 };
 
 const NAME: &str = "redb";
@@ -39,6 +39,11 @@ pub struct RedbOptions {
     /// file alone while it has it open, and other opens wait for it (see
     /// `lock_timeout`).
     pub multi_process: bool,
+    /// Open the file for reading only ([`RedbStore::open_read_only`]): it
+    /// must exist, nothing is written to it (not even a missing table), a
+    /// user without write permission can read it, and every write fails.
+    /// Default `false`.
+    pub read_only: bool,
     /// How long opening waits while another process holds the file alone
     /// (it opened with `multi_process: false`) before it fails (the URL's
     /// `lock_timeout_ms=`); default [`crate::DEFAULT_LOCK_TIMEOUT`].
@@ -52,6 +57,7 @@ impl Default for RedbOptions {
             fsync: true,
             multi_process: true,
             lock_timeout: crate::DEFAULT_LOCK_TIMEOUT,
+            read_only: false,
         }
     }
 }
@@ -69,7 +75,7 @@ impl Default for RedbOptions {
 /// at open, up to [`RedbOptions::lock_timeout`]. Within a process, share the
 /// store between threads (it is `Sync`) rather than opening it again.
 pub struct RedbStore {
-    db: Database,
+    db: Db,
     table: String,
     fsync: bool,
     commits: AtomicU64,
@@ -81,6 +87,31 @@ impl std::fmt::Debug for RedbStore {
             .field("table", &self.table)
             .field("fsync", &self.fsync)
             .finish_non_exhaustive()
+    }
+}
+
+/// The database, opened for writing or for reading only.
+enum Db {
+    Write(Database),
+    Read(ReadOnlyDatabase),
+}
+
+impl Db {
+    fn begin_read(&self) -> Result<ReadTransaction, TransactionError> {
+        match self {
+            Db::Write(db) => db.begin_read(),
+            Db::Read(db) => db.begin_read(),
+        }
+    }
+
+    fn writer(&self) -> Result<&Database, StoreError> {
+        match self {
+            Db::Write(db) => Ok(db),
+            Db::Read(_) => Err(StoreError::fatal(
+                NAME,
+                "the store was opened for reading only (a reading command): writes are refused",
+            )),
+        }
     }
 }
 
@@ -118,15 +149,37 @@ impl RedbStore {
         }
         let path = path.as_ref();
         let db = open_waiting(path, &options)?;
+        let read_only = matches!(db, Db::Read(_));
         let store = RedbStore {
             db,
             table: options.namespace,
             fsync: options.fsync,
             commits: AtomicU64::new(0),
         };
-        // Create the table now, so that readers never meet a missing table.
-        store.write(|_| Ok(((), true)))?;
+        if !read_only {
+            // Create the table now, so that readers never meet a missing
+            // table (a read-only store reads a missing one as empty).
+            store.write(|_| Ok(((), true)))?;
+        }
         Ok(store)
+    }
+
+    /// Opens the existing database file at `path` for reading only, with
+    /// default options ([`RedbOptions::read_only`]): what reading commands
+    /// (`lexikey scan`) do. Readers and writers of other processes go on
+    /// meanwhile (in the default several-processes mode the reader follows
+    /// their commits).
+    ///
+    /// # Errors
+    /// A fatal [`StoreError`] when the file is missing or cannot be read.
+    pub fn open_read_only(path: impl AsRef<Path>) -> Result<RedbStore, StoreError> {
+        Self::open_with(
+            path,
+            RedbOptions {
+                read_only: true,
+                ..RedbOptions::default()
+            },
+        )
     }
 
     fn def(&self) -> TableDefinition<'_, &'static [u8], &'static [u8]> {
@@ -139,7 +192,7 @@ impl RedbStore {
     /// # Errors
     /// A fatal [`StoreError`] on I/O failure.
     pub fn flush(&self) -> Result<(), StoreError> {
-        let mut txn = self.db.begin_write().map_err(err)?;
+        let mut txn = self.db.writer()?.begin_write().map_err(err)?;
         txn.set_durability(Durability::Immediate).map_err(err)?;
         txn.commit().map_err(err)
     }
@@ -152,7 +205,7 @@ impl RedbStore {
             &mut redb::Table<'_, &'static [u8], &'static [u8]>,
         ) -> Result<(T, bool), StoreError>,
     ) -> Result<T, StoreError> {
-        let mut txn = self.db.begin_write().map_err(err)?;
+        let mut txn = self.db.writer()?.begin_write().map_err(err)?;
         let (out, commit) = {
             let mut table = txn.open_table(self.def()).map_err(err)?;
             f(&mut table)?
@@ -173,30 +226,51 @@ impl RedbStore {
         Ok(out)
     }
 
-    /// Runs `f` on a read snapshot of the table.
-    fn read<T>(
+    /// Runs `f` on a read snapshot of the table; `T::default()` (nothing
+    /// found) when the table is missing, which only a read-only store meets.
+    fn read<T: Default>(
         &self,
         f: impl FnOnce(&redb::ReadOnlyTable<&'static [u8], &'static [u8]>) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
         let txn = self.db.begin_read().map_err(err)?;
-        let table = txn.open_table(self.def()).map_err(err)?;
+        let table = match txn.open_table(self.def()) {
+            Ok(table) => table,
+            Err(TableError::TableDoesNotExist(_)) => return Ok(T::default()),
+            Err(e) => return Err(err(e)),
+        };
         f(&table)
+    }
+}
+
+/// The first key of a non-empty `range` in `table`.
+fn first_in(
+    table: &redb::ReadOnlyTable<&'static [u8], &'static [u8]>,
+    range: &KeyRange,
+) -> Result<Option<Vec<u8>>, StoreError> {
+    let mut it = table.range::<&[u8]>(btree_bounds(range)).map_err(err)?;
+    match it.next() {
+        None => Ok(None),
+        Some(r) => Ok(Some(r.map_err(err)?.0.value().to_vec())),
     }
 }
 
 /// Opens the file, waiting while another process holds it alone: retries
 /// with backoff (5 ms doubling to 100 ms) until `options.lock_timeout`.
-fn open_waiting(path: &Path, options: &RedbOptions) -> Result<Database, StoreError> {
+fn open_waiting(path: &Path, options: &RedbOptions) -> Result<Db, StoreError> {
     let start = Instant::now();
     let mut pause = Duration::from_millis(5);
     loop {
-        let r = Database::builder()
-            .set_concurrency_mode(if options.multi_process {
-                ConcurrencyMode::MultiWriter
-            } else {
-                ConcurrencyMode::ExclusiveWriter
-            })
-            .create(path);
+        let mut builder = Database::builder();
+        builder.set_concurrency_mode(if options.multi_process {
+            ConcurrencyMode::MultiWriter
+        } else {
+            ConcurrencyMode::ExclusiveWriter
+        });
+        let r = if options.read_only {
+            builder.open_read_only(path).map(Db::Read)
+        } else {
+            builder.create(path).map(Db::Write)
+        };
         match r {
             Ok(db) => return Ok(db),
             Err(DatabaseError::DatabaseAlreadyOpen) => {
@@ -235,12 +309,21 @@ impl Store for RedbStore {
         if range.is_empty() {
             return Ok(None);
         }
+        self.read(|t| first_in(t, range))
+    }
+
+    /// Every range in one read transaction (one snapshot).
+    fn first_keys(&self, ranges: &[KeyRange]) -> Result<Vec<Option<Vec<u8>>>, StoreError> {
         self.read(|t| {
-            let mut it = t.range::<&[u8]>(btree_bounds(range)).map_err(err)?;
-            match it.next() {
-                None => Ok(None),
-                Some(r) => Ok(Some(r.map_err(err)?.0.value().to_vec())),
-            }
+            ranges
+                .iter()
+                .map(|range| {
+                    if range.is_empty() {
+                        return Ok(None);
+                    }
+                    first_in(t, range)
+                })
+                .collect()
         })
     }
 

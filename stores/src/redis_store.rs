@@ -1,18 +1,27 @@
 //! Redis 7: keys in a sorted set (every score 0, so members sort by bytes),
 //! values in a hash, writes as Lua scripts.
 
+use std::io::Write as _;
+use std::net::{TcpStream, ToSocketAddrs};
+use std::sync::Arc;
 use std::time::Duration;
 
 use lexikey::store::{Entry, Store, StoreError};
 use lexikey::KeyRange;
 use redis::{
-    Client, ClientTlsConfig, Connection, IntoConnectionInfo, RedisError, Script, TlsCertificates,
+    Client, Connection, ConnectionAddr, ConnectionInfo, ConnectionLike, IntoConnectionInfo,
+    RedisError, RedisResult, Script, Value,
 };
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
+use rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
 
 use crate::pool::Pool;
 use crate::secret::Scrub;
-use crate::spec::{parse_client, ClientUrl};
-use crate::tls::{env, install_ring, read_pem};
+use crate::spec::{parse_client, ClientUrl, TlsOptions};
+use crate::tls::{
+    env, explain, explain_handshake_io, install_ring, read_pem, tls_error_in, Verifier,
+};
 
 const NAME: &str = "redis";
 
@@ -80,12 +89,13 @@ return out
 /// `REDISCLI_AUTH`, as `redis-cli` does.
 pub struct RedisStore {
     client: Client,
-    tls: bool,
+    /// `rediss://`: the TLS set-up, and the `cacert=` file (for messages).
+    tls: Option<(Arc<ClientConfig>, Option<String>)>,
     scrub: Scrub,
     zset: Vec<u8>,
     hash: Vec<u8>,
     timeout: Duration,
-    pool: Pool<Connection>,
+    pool: Pool<Conn>,
     put_if_absent: Script,
     cas: Script,
     delete: Script,
@@ -161,26 +171,13 @@ impl RedisStore {
                 info = info.set_redis_settings(settings);
             }
         }
-        let tls = client_url.starts_with("rediss:");
-        let client = if tls {
-            install_ring();
-            let read = |what: &str, path: &Option<String>| {
-                path.as_deref().map(|p| read_pem(NAME, what, p)).transpose()
-            };
-            let certs = TlsCertificates {
-                root_cert: read("cacert", &c.tls.ca)?,
-                client_tls: match (read("cert", &c.tls.cert)?, read("key", &c.tls.key)?) {
-                    (Some(client_cert), Some(client_key)) => Some(ClientTlsConfig {
-                        client_cert,
-                        client_key,
-                    }),
-                    _ => None,
-                },
-            };
-            Client::build_with_tls(info, certs).map_err(bad)?
-        } else {
-            Client::open(info).map_err(bad)?
+        // `rediss://`: TLS of our own (see `TlsConn`), so that the server
+        // certificate is checked as redis-cli checks it.
+        let tls = match info.addr() {
+            ConnectionAddr::TcpTls { .. } => Some((tls_config(&c.tls)?, c.tls.ca.clone())),
+            _ => None,
         };
+        let client = Client::open(info).map_err(bad)?;
         let store = RedisStore {
             client,
             tls,
@@ -198,7 +195,10 @@ impl RedisStore {
         Ok(store)
     }
 
-    fn connect(&self) -> Result<Connection, StoreError> {
+    fn connect(&self) -> Result<Conn, StoreError> {
+        if let Some((config, ca)) = &self.tls {
+            return self.connect_tls(config, ca.as_deref());
+        }
         let c = self
             .client
             .get_connection_with_timeout(self.timeout)
@@ -209,7 +209,7 @@ impl RedisStore {
                     || e.to_string().contains("end of file");
                 let mut e = err(&e);
                 e.message = self.scrub.scrub(&e.message);
-                if dropped && !self.tls {
+                if dropped {
                     e.message
                         .push_str(" (a TLS-only server? then use rediss://)");
                 }
@@ -219,16 +219,105 @@ impl RedisStore {
             .map_err(|e| err(&e))?;
         c.set_write_timeout(Some(self.timeout))
             .map_err(|e| err(&e))?;
-        Ok(c)
+        Ok(Conn::Plain(c))
+    }
+
+    /// A TLS connection: TCP, the handshake (every certificate failure one
+    /// line, not retryable), then `AUTH` and `SELECT` as the URL asks.
+    fn connect_tls(
+        &self,
+        config: &Arc<ClientConfig>,
+        ca: Option<&str>,
+    ) -> Result<Conn, StoreError> {
+        let info: &ConnectionInfo = self.client.get_connection_info();
+        let ConnectionAddr::TcpTls { host, port, .. } = info.addr() else {
+            return Err(StoreError::fatal(NAME, "not a rediss:// address"));
+        };
+        let io = |e: std::io::Error| {
+            StoreError::transient(NAME, self.scrub.scrub(&format!("{host}:{port}: {e}")))
+        };
+        let addrs: Vec<_> = (host.as_str(), *port)
+            .to_socket_addrs()
+            .map_err(io)?
+            .collect();
+        let mut last = None;
+        let mut tcp = None;
+        for a in &addrs {
+            match TcpStream::connect_timeout(a, self.timeout) {
+                Ok(t) => {
+                    tcp = Some(t);
+                    break;
+                }
+                Err(e) => last = Some(e),
+            }
+        }
+        let mut tcp = match tcp {
+            Some(t) => t,
+            None => {
+                return Err(io(last.unwrap_or_else(|| {
+                    std::io::Error::new(std::io::ErrorKind::NotFound, "no address")
+                })))
+            }
+        };
+        tcp.set_read_timeout(Some(self.timeout)).map_err(io)?;
+        tcp.set_write_timeout(Some(self.timeout)).map_err(io)?;
+        let _ = tcp.set_nodelay(true);
+        let name = ServerName::try_from(host.clone())
+            .map_err(|e| StoreError::fatal(NAME, format!("TLS: host {host:?}: {e}")))?;
+        let mut conn = ClientConnection::new(Arc::clone(config), name)
+            .map_err(|e| StoreError::fatal(NAME, format!("TLS: {e}")))?;
+        while conn.is_handshaking() {
+            if let Err(e) = conn.complete_io(&mut tcp) {
+                const PLAIN: &str = "use redis:// for a server without TLS";
+                return Err(match tls_error_in(&e) {
+                    Some(t) => StoreError::fatal(NAME, explain(t, ca, "cacert", PLAIN)),
+                    // Perhaps only a slow or restarting server: retryable.
+                    None => StoreError::transient(
+                        NAME,
+                        format!("{host}:{port}: {}", explain_handshake_io(&e, PLAIN)),
+                    ),
+                });
+            }
+        }
+        let mut c = TlsConn {
+            stream: StreamOwned::new(conn, tcp),
+            parser: redis::Parser::new(),
+            db: info.redis_settings().db(),
+            open: true,
+        };
+        let settings = info.redis_settings();
+        if let Some(pw) = settings.password() {
+            let mut auth = redis::cmd("AUTH");
+            if let Some(user) = settings.username() {
+                let _ = auth.arg(user);
+            }
+            let _ = auth.arg(pw);
+            if let Err(e) = auth.query::<()>(&mut c) {
+                let mut se = err(&e);
+                if e.kind() == redis::ErrorKind::Io || e.is_timeout() {
+                    se.message = self.scrub.scrub(&se.message);
+                    return Err(se);
+                }
+                return Err(StoreError::fatal(
+                    NAME,
+                    self.scrub
+                        .scrub(&format!("authentication failed (wrong password?): {e}")),
+                ));
+            }
+        }
+        if c.db != 0 {
+            redis::cmd("SELECT")
+                .arg(c.db)
+                .query::<()>(&mut c)
+                .map_err(|e| err(&e))?;
+        }
+        Ok(Conn::Tls(Box::new(c)))
     }
 
     /// Runs read-only `f` like `with_conn`, once more on a fresh connection
     /// if the first attempt failed with a retryable error: after a server
     /// restart, a pooled connection fails once, and a read is safe to resend.
-    fn read<T>(
-        &self,
-        f: impl Fn(&mut Connection) -> Result<T, RedisError>,
-    ) -> Result<T, StoreError> {
+    fn read<T>(&self, f: impl Fn(&mut Conn) -> Result<T, RedisError>) -> Result<T, StoreError> {
         match self.with_conn(&f) {
             Err(e) if e.retryable => self.with_conn(&f),
             r => r,
@@ -239,7 +328,7 @@ impl RedisStore {
     /// broke.
     fn with_conn<T>(
         &self,
-        f: impl FnOnce(&mut Connection) -> Result<T, RedisError>,
+        f: impl FnOnce(&mut Conn) -> Result<T, RedisError>,
     ) -> Result<T, StoreError> {
         let mut c = match self.pool.take() {
             Some(c) => c,
@@ -261,6 +350,167 @@ impl RedisStore {
                 Err(err(&e))
             }
         }
+    }
+}
+
+/// The rustls set-up of a `rediss://` URL: its `cacert=` file (else the
+/// system's roots) and client certificate.
+fn tls_config(t: &TlsOptions) -> Result<Arc<ClientConfig>, StoreError> {
+    install_ring();
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let setup = |e: rustls::Error| StoreError::fatal(NAME, format!("TLS setup: {e}"));
+    let mut roots = RootCertStore::empty();
+    let mut pinned = Vec::new();
+    match &t.ca {
+        Some(path) => {
+            for c in CertificateDer::pem_slice_iter(&read_pem(NAME, "cacert", path)?) {
+                let c = c.map_err(|e| StoreError::fatal(NAME, format!("cacert {path:?}: {e}")))?;
+                roots
+                    .add(c.clone())
+                    .map_err(|e| StoreError::fatal(NAME, format!("cacert {path:?}: {e}")))?;
+                pinned.push(c);
+            }
+            if roots.is_empty() {
+                return Err(StoreError::fatal(
+                    NAME,
+                    format!("cacert {path:?}: no certificate"),
+                ));
+            }
+        }
+        None => {
+            let found = rustls_native_certs::load_native_certs();
+            let _ = roots.add_parsable_certificates(found.certs);
+        }
+    }
+    let verifier = Verifier::new(roots, pinned, true, Arc::clone(&provider)).map_err(setup)?;
+    let builder = ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(setup)?
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(verifier));
+    let config = match (&t.cert, &t.key) {
+        (Some(cert), Some(key)) => {
+            let certs = CertificateDer::pem_slice_iter(&read_pem(NAME, "cert", cert)?)
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| StoreError::fatal(NAME, format!("cert {cert:?}: {e}")))?;
+            let key = PrivateKeyDer::from_pem_slice(&read_pem(NAME, "key", key)?)
+                .map_err(|e| StoreError::fatal(NAME, format!("key {key:?}: {e}")))?;
+            builder.with_client_auth_cert(certs, key).map_err(setup)?
+        }
+        _ => builder.with_no_client_auth(),
+    };
+    Ok(Arc::new(config))
+}
+
+/// A pooled connection: the `redis` crate's own (plain TCP), or ours over
+/// rustls. Both speak to the `redis` crate's commands and scripts through
+/// [`ConnectionLike`].
+enum Conn {
+    Plain(Connection),
+    Tls(Box<TlsConn>),
+}
+
+impl ConnectionLike for Conn {
+    fn req_packed_command(&mut self, cmd: &[u8]) -> RedisResult<Value> {
+        match self {
+            Conn::Plain(c) => c.req_packed_command(cmd),
+            Conn::Tls(c) => c.req_packed_command(cmd),
+        }
+    }
+    fn req_packed_commands(
+        &mut self,
+        cmd: &[u8],
+        offset: usize,
+        count: usize,
+    ) -> RedisResult<Vec<Value>> {
+        match self {
+            Conn::Plain(c) => c.req_packed_commands(cmd, offset, count),
+            Conn::Tls(c) => c.req_packed_commands(cmd, offset, count),
+        }
+    }
+    fn get_db(&self) -> i64 {
+        match self {
+            Conn::Plain(c) => c.get_db(),
+            Conn::Tls(c) => c.get_db(),
+        }
+    }
+    fn check_connection(&mut self) -> bool {
+        match self {
+            Conn::Plain(c) => c.check_connection(),
+            Conn::Tls(c) => c.check_connection(),
+        }
+    }
+    fn is_open(&self) -> bool {
+        match self {
+            Conn::Plain(c) => c.is_open(),
+            Conn::Tls(c) => c.is_open(),
+        }
+    }
+}
+
+/// RESP over a rustls stream: the packed commands the `redis` crate
+/// builds go out as they are, its parser reads the replies. (The `redis`
+/// crate's own TLS cannot take a custom certificate check.)
+struct TlsConn {
+    stream: StreamOwned<ClientConnection, TcpStream>,
+    parser: redis::Parser,
+    db: i64,
+    open: bool,
+}
+
+impl TlsConn {
+    fn send(&mut self, cmd: &[u8]) -> RedisResult<()> {
+        let r = self
+            .stream
+            .write_all(cmd)
+            .and_then(|()| self.stream.flush());
+        if r.is_err() {
+            self.open = false;
+        }
+        Ok(r?)
+    }
+
+    fn receive(&mut self) -> RedisResult<Value> {
+        match self.parser.parse_value(&mut self.stream) {
+            Ok(v) => v.extract_error(),
+            Err(e) => {
+                // A broken stream or a reply cut short: never reuse it.
+                self.open = false;
+                Err(e)
+            }
+        }
+    }
+}
+
+impl ConnectionLike for TlsConn {
+    fn req_packed_command(&mut self, cmd: &[u8]) -> RedisResult<Value> {
+        self.send(cmd)?;
+        self.receive()
+    }
+    fn req_packed_commands(
+        &mut self,
+        cmd: &[u8],
+        offset: usize,
+        count: usize,
+    ) -> RedisResult<Vec<Value>> {
+        self.send(cmd)?;
+        let mut out = Vec::with_capacity(count);
+        for i in 0..offset + count {
+            let v = self.receive()?;
+            if i >= offset {
+                out.push(v);
+            }
+        }
+        Ok(out)
+    }
+    fn get_db(&self) -> i64 {
+        self.db
+    }
+    fn check_connection(&mut self) -> bool {
+        redis::cmd("PING").query::<String>(self).is_ok()
+    }
+    fn is_open(&self) -> bool {
+        self.open
     }
 }
 
@@ -299,6 +549,52 @@ impl Store for RedisStore {
                 .query(c)
         })?;
         Ok(keys.pop())
+    }
+
+    /// One pipeline of `ZRANGE … BYLEX LIMIT 0 1`, one per range: one
+    /// round trip.
+    fn first_keys(&self, ranges: &[KeyRange]) -> Result<Vec<Option<Vec<u8>>>, StoreError> {
+        let asked: Vec<&KeyRange> = ranges.iter().filter(|r| !r.is_empty()).collect();
+        let mut answers = if asked.is_empty() {
+            Vec::new()
+        } else {
+            let mut pipe = redis::pipe();
+            for r in &asked {
+                let (min, max) = lex_bounds(r);
+                let _ = pipe
+                    .cmd("ZRANGE")
+                    .arg(&self.zset)
+                    .arg(min)
+                    .arg(max)
+                    .arg("BYLEX")
+                    .arg("LIMIT")
+                    .arg(0)
+                    .arg(1);
+            }
+            let got: Vec<Vec<Vec<u8>>> = self.read(|c| pipe.query(c))?;
+            if got.len() != asked.len() {
+                return Err(StoreError::fatal(
+                    NAME,
+                    format!(
+                        "a pipeline of {} reads got {} replies",
+                        asked.len(),
+                        got.len()
+                    ),
+                ));
+            }
+            got
+        }
+        .into_iter();
+        Ok(ranges
+            .iter()
+            .map(|r| {
+                if r.is_empty() {
+                    None
+                } else {
+                    answers.next().and_then(|mut keys| keys.pop())
+                }
+            })
+            .collect())
     }
 
     fn put_if_absent(&self, key: &[u8], value: &[u8]) -> Result<bool, StoreError> {

@@ -15,6 +15,13 @@ use crate::retry::{backoff, CONFLICT_RETRIES};
 const NAME: &str = "rocksdb";
 
 type Db = OptimisticTransactionDB<MultiThreaded>;
+type ReadDb = rocksdb::DBWithThreadMode<MultiThreaded>;
+
+/// The database, opened for writing or for reading only.
+enum Handle {
+    Write(Db),
+    Read(ReadDb),
+}
 
 /// A [`Store`] in a RocksDB directory, namespaced by a key prefix `NS/`.
 ///
@@ -26,14 +33,20 @@ type Db = OptimisticTransactionDB<MultiThreaded>;
 /// Range reads use an iterator with `iterate_upper_bound`, so they never
 /// walk past the range (into another namespace's keys or tombstones).
 pub struct RocksStore {
-    db: Db,
+    db: Handle,
     prefix: Prefix,
 }
 
 impl std::fmt::Debug for RocksStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RocksStore")
-            .field("path", &self.db.path())
+            .field(
+                "path",
+                &match &self.db {
+                    Handle::Write(db) => db.path(),
+                    Handle::Read(db) => db.path(),
+                },
+            )
             .field("prefix", &self.prefix)
             .finish()
     }
@@ -70,9 +83,47 @@ impl RocksStore {
         let db = Db::open(&opts, path)
             .map_err(|e| StoreError::fatal(NAME, format!("{}: {e}", path.display())))?;
         Ok(RocksStore {
-            db,
+            db: Handle::Write(db),
             prefix: Prefix::new(ns),
         })
+    }
+
+    /// Opens the existing RocksDB directory `path` for reading only
+    /// (RocksDB's read-only mode: no lock taken, so it opens while another
+    /// process writes, and reads what was written when it opened; a user
+    /// without write permission can read). Every write fails. What reading
+    /// commands (`lexikey scan`) do.
+    ///
+    /// # Errors
+    /// A fatal [`StoreError`] for a bad namespace or when RocksDB cannot
+    /// open the directory (for example: it does not exist).
+    pub fn open_read_only(path: impl AsRef<Path>, ns: &str) -> Result<RocksStore, StoreError> {
+        crate::check_namespace(ns)?;
+        let path = path.as_ref();
+        // RocksDB would create a missing directory (for its log) before
+        // failing to open it.
+        if !path.is_dir() {
+            return Err(StoreError::fatal(
+                NAME,
+                format!("{}: no RocksDB directory there", path.display()),
+            ));
+        }
+        let db = ReadDb::open_for_read_only(&Options::default(), path, false)
+            .map_err(|e| StoreError::fatal(NAME, format!("{}: {e}", path.display())))?;
+        Ok(RocksStore {
+            db: Handle::Read(db),
+            prefix: Prefix::new(ns),
+        })
+    }
+
+    fn writer(&self) -> Result<&Db, StoreError> {
+        match &self.db {
+            Handle::Write(db) => Ok(db),
+            Handle::Read(_) => Err(StoreError::fatal(
+                NAME,
+                "the store was opened for reading only (a reading command): writes are refused",
+            )),
+        }
     }
 
     /// Runs transaction `f` until it commits or loses too many conflicts.
@@ -82,8 +133,9 @@ impl RocksStore {
         &self,
         f: impl Fn(&rocksdb::Transaction<'_, Db>) -> Result<(T, bool), rocksdb::Error>,
     ) -> Result<T, StoreError> {
+        let db = self.writer()?;
         for attempt in 0..CONFLICT_RETRIES {
-            let txn = self.db.transaction();
+            let txn = db.transaction();
             let (out, write) = match f(&txn) {
                 Ok(r) => r,
                 Err(e) if is_conflict(&e) => {
@@ -150,7 +202,12 @@ impl Store for RocksStore {
     }
 
     fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        self.db.get(self.prefix.key(key)).map_err(err)
+        let k = self.prefix.key(key);
+        match &self.db {
+            Handle::Write(db) => db.get(k),
+            Handle::Read(db) => db.get(k),
+        }
+        .map_err(err)
     }
 
     fn scan(&self, range: &KeyRange, limit: usize) -> Result<Vec<Entry>, StoreError> {
@@ -158,22 +215,11 @@ impl Store for RocksStore {
             return Ok(Vec::new());
         }
         let (start, opts) = self.iter_opts(range);
-        let mut out = Vec::new();
-        let iter = self
-            .db
-            .iterator_opt(IteratorMode::From(&start, Direction::Forward), opts);
-        for item in iter {
-            let (k, v) = item.map_err(err)?;
-            // The bounds keep the iterator inside the namespace.
-            let Some(user) = self.prefix.strip(&k) else {
-                break;
-            };
-            out.push((user.to_vec(), v.to_vec()));
-            if out.len() == limit {
-                break;
-            }
+        let mode = IteratorMode::From(&start, Direction::Forward);
+        match &self.db {
+            Handle::Write(db) => self.collect(db.iterator_opt(mode, opts), limit),
+            Handle::Read(db) => self.collect(db.iterator_opt(mode, opts), limit),
         }
-        Ok(out)
     }
 
     fn delete(&self, key: &[u8]) -> Result<bool, StoreError> {
@@ -188,6 +234,29 @@ impl Store for RocksStore {
     }
 }
 
+impl RocksStore {
+    /// The first `limit` entries of a bounded iterator, without the prefix.
+    fn collect(
+        &self,
+        iter: impl Iterator<Item = Result<(Box<[u8]>, Box<[u8]>), rocksdb::Error>>,
+        limit: usize,
+    ) -> Result<Vec<Entry>, StoreError> {
+        let mut out = Vec::new();
+        for item in iter {
+            let (k, v) = item.map_err(err)?;
+            // The bounds keep the iterator inside the namespace.
+            let Some(user) = self.prefix.strip(&k) else {
+                break;
+            };
+            out.push((user.to_vec(), v.to_vec()));
+            if out.len() == limit {
+                break;
+            }
+        }
+        Ok(out)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,7 +268,7 @@ mod tests {
     fn lost_race_is_a_conflict() {
         let dir = tempfile::tempdir().unwrap();
         let s = RocksStore::open(dir.path(), "t").unwrap();
-        let slow = s.db.transaction();
+        let slow = s.writer().unwrap().transaction();
         assert_eq!(slow.get_for_update(b"t/k", true).unwrap(), None);
         assert!(s.put_if_absent(b"k", b"fast").unwrap());
         slow.put(b"t/k", b"slow").unwrap();
@@ -208,5 +277,26 @@ mod tests {
         assert_eq!(s.get(b"k").unwrap(), Some(b"fast".to_vec()));
         // And the adapter, re-running the transaction, reports "present".
         assert!(!s.put_if_absent(b"k", b"slow").unwrap());
+    }
+
+    /// Read-only: opens while a writer holds the directory, reads its rows,
+    /// refuses writes; a missing directory is an error, not created.
+    #[test]
+    fn read_only_reads_beside_a_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let w = RocksStore::open(dir.path(), "t").unwrap();
+        assert!(w.put_if_absent(b"k", b"v").unwrap());
+        let r = RocksStore::open_read_only(dir.path(), "t").unwrap();
+        assert_eq!(r.get(b"k").unwrap(), Some(b"v".to_vec()));
+        let all = KeyRange::new(None, None).unwrap();
+        assert_eq!(
+            r.scan(&all, 10).unwrap(),
+            vec![(b"k".to_vec(), b"v".to_vec())]
+        );
+        let e = r.put_if_absent(b"k2", b"v").unwrap_err();
+        assert!(e.to_string().contains("reading only"), "{e}");
+        let missing = dir.path().join("missing");
+        assert!(RocksStore::open_read_only(&missing, "t").is_err());
+        assert!(!missing.exists());
     }
 }

@@ -19,6 +19,14 @@ pub const DEFAULT_SLATEDB_WAIT: Duration = Duration::from_secs(30);
 /// SlateDB's key rule, `(shortest, longest)` in bytes: keys of 1 to 65,535
 /// bytes, as its data-modeling guide has them (an empty key is refused).
 pub const SLATEDB_KEY_LEN: (usize, usize) = (1, 65_535);
+/// Cloud Bigtable's row key rule, `(shortest, longest)` in bytes: a row key
+/// is 1 to 4,096 bytes (4 KiB, Cloud Bigtable's documented limit). The
+/// emulator takes longer keys; the adapter refuses them as Cloud would.
+pub const BIGTABLE_KEY_LEN: (usize, usize) = (1, 4096);
+
+/// The column family of a `bigtable://` URL without `family=`.
+pub const DEFAULT_BIGTABLE_FAMILY: &str = "f";
+
 /// How long opening a `redb:` file waits for a process that holds it alone
 /// when the URL has no `lock_timeout_ms=`.
 pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_millis(10_000);
@@ -99,6 +107,29 @@ pub enum StoreSpec {
         /// `Some` for `etcd+https://`: the CA and client certificate
         /// files (`cacert=`, `cert=`, `key=`).
         tls: Option<TlsOptions>,
+    },
+    /// `bigtable://PROJECT/INSTANCE`: a Cloud Bigtable instance, or the
+    /// Bigtable emulator (`emulator=HOST:PORT`, else the environment's
+    /// `BIGTABLE_EMULATOR_HOST` when the store is opened).
+    Bigtable {
+        /// The Google Cloud project ID.
+        project: String,
+        /// The Bigtable instance ID.
+        instance: String,
+        /// `ns=`: the Bigtable table ID (default `lexikey`).
+        namespace: String,
+        /// `family=`: the column family holding the values (default
+        /// [`DEFAULT_BIGTABLE_FAMILY`]).
+        family: String,
+        /// `timeout_ms=` (default [`DEFAULT_TIMEOUT`]): bound on one
+        /// request.
+        timeout: Duration,
+        /// `app_profile=`: the app profile of every data request (`None`:
+        /// the instance's default profile).
+        app_profile: Option<String>,
+        /// `emulator=HOST:PORT`: the emulator to use, whatever
+        /// `BIGTABLE_EMULATOR_HOST` says.
+        emulator: Option<String>,
     },
 }
 
@@ -223,6 +254,10 @@ impl TlsNames {
 /// assert_eq!(spec.to_url(), "etcd://127.0.0.1:2379,127.0.0.1:2479?ns=jobs&timeout_ms=5000");
 /// assert_eq!(parse_url(&spec.to_url())?, spec);
 /// assert!(parse_url("redb:/tmp/x?fsync=maybe").is_err());
+/// for typo in ["redb://x", "rocksdb://x", "slatedb:///tmp/x"] {
+///     // FILE:PATH, not a URL with a host: refused, naming the spelling.
+///     assert!(parse_url(typo).unwrap_err().to_string().contains(":PATH, e.g."));
+/// }
 /// # Ok::<(), lexikey::store::StoreError>(())
 /// ```
 ///
@@ -235,7 +270,7 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
     let (scheme, rest) = url.split_once(':').ok_or_else(|| {
         bad_url(
             url,
-            "expected SCHEME:… (memory:, redb:, rocksdb:, slatedb:, redis://, rediss://, postgres://, etcd://, etcd+https://)",
+            "expected SCHEME:… (memory:, redb:, rocksdb:, slatedb:, redis://, rediss://, postgres://, etcd://, etcd+https://, bigtable://)",
         )
     })?;
     match scheme {
@@ -319,10 +354,11 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
                 tls: e.tls,
             })
         }
+        "bigtable" => parse_bigtable(url, rest),
         _ => Err(bad_url(
             url,
             format!(
-                "unknown scheme `{scheme}:` (memory:, redb:, rocksdb:, slatedb:, redis://, rediss://, postgres://, etcd://, etcd+https://)"
+                "unknown scheme `{scheme}:` (memory:, redb:, rocksdb:, slatedb:, redis://, rediss://, postgres://, etcd://, etcd+https://, bigtable://)"
             ),
         )),
     }
@@ -338,6 +374,17 @@ fn embedded<'a>(
     let (path, opts) = split(rest);
     if path.is_empty() {
         return Err(bad_url(url, format!("expected {scheme}:PATH")));
+    }
+    if path.starts_with("//") {
+        // `redb://x` is URL-shaped, but the host would be taken as a path
+        // at the file system's root (`/x`): refused, with the spelling.
+        return Err(bad_url(
+            url,
+            format!(
+                "`{scheme}://` is not how a file is named: write {scheme}:PATH, e.g. \
+                 {scheme}:/var/lib/app/db (absolute) or {scheme}:app.db (relative)"
+            ),
+        ));
     }
     let mut opts = Options::parse(url, opts)?;
     let namespace = opts.namespace(url)?;
@@ -545,6 +592,95 @@ fn check_endpoint(url: &str, ep: &str) -> Result<(), StoreError> {
     }
 }
 
+/// A Bigtable resource name (table, column family, app profile): 1 to `max`
+/// characters of `_ a-z A-Z 0-9` then `- _ . a-z A-Z 0-9`, as Cloud
+/// Bigtable's API defines them (`[_a-zA-Z0-9][-_.a-zA-Z0-9]*`).
+fn bigtable_name(name: &str, max: usize) -> bool {
+    let b = name.as_bytes();
+    !b.is_empty()
+        && b.len() <= max
+        && (b[0].is_ascii_alphanumeric() || b[0] == b'_')
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+}
+
+/// A project or instance ID in a `bigtable://` URL: 1 to 64 characters of
+/// `a-z A-Z 0-9 - _ .` (and `:` in a project, as domain-scoped projects
+/// `example.com:app` have it). Cloud's own rules are narrower; the emulator
+/// takes any name.
+fn bigtable_id(id: &str, colon: bool) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id.bytes().all(|c| {
+            c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.') || (colon && c == b':')
+        })
+}
+
+/// `bigtable://PROJECT/INSTANCE[?ns=TABLE&family=F&timeout_ms=N&app_profile=ID&emulator=HOST:PORT]`
+/// (`rest`: after `bigtable:`).
+fn parse_bigtable(url: &str, rest: &str) -> Result<StoreSpec, StoreError> {
+    const FORM: &str = "expected bigtable://PROJECT/INSTANCE";
+    let rest = rest.strip_prefix("//").ok_or_else(|| bad_url(url, FORM))?;
+    let (path, query) = split(rest);
+    let (project, instance) = path.split_once('/').ok_or_else(|| bad_url(url, FORM))?;
+    if !bigtable_id(project, true) {
+        return Err(bad_url(
+            url,
+            format!("{FORM}: bad project `{project}` (1-64 characters of a-z A-Z 0-9 - _ . :)"),
+        ));
+    }
+    if !bigtable_id(instance, false) {
+        return Err(bad_url(
+            url,
+            format!("{FORM}: bad instance `{instance}` (1-64 characters of a-z A-Z 0-9 - _ .)"),
+        ));
+    }
+    let mut opts = Options::parse(url, query)?;
+    let namespace = opts.namespace(url)?;
+    if !bigtable_name(&namespace, 50) {
+        return Err(bad_url(
+            url,
+            format!("`ns={namespace}` names the Bigtable table: it must start with a letter, a digit or `_`"),
+        ));
+    }
+    let family = opts
+        .take("family")
+        .unwrap_or_else(|| DEFAULT_BIGTABLE_FAMILY.to_string());
+    if !bigtable_name(&family, 64) {
+        return Err(bad_url(
+            url,
+            format!("option `family={family}`: expected 1-64 characters of - _ . a-z A-Z 0-9, not starting with - or ."),
+        ));
+    }
+    let timeout = timeout(url, &mut opts)?;
+    let app_profile = opts.take("app_profile");
+    if let Some(p) = &app_profile {
+        if !bigtable_name(p, 50) {
+            return Err(bad_url(
+                url,
+                format!("option `app_profile={p}`: expected 1-50 characters of - _ . a-z A-Z 0-9, not starting with - or ."),
+            ));
+        }
+    }
+    let emulator = opts.take("emulator");
+    if let Some(ep) = &emulator {
+        check_endpoint(url, ep)?;
+    }
+    opts.finish(
+        url,
+        &["ns", "family", "timeout_ms", "app_profile", "emulator"],
+    )?;
+    Ok(StoreSpec::Bigtable {
+        project: project.to_string(),
+        instance: instance.to_string(),
+        namespace,
+        family,
+        timeout,
+        app_profile,
+        emulator,
+    })
+}
+
 impl StoreSpec {
     /// The cargo feature of `lexikey-stores` that opening this store needs
     /// (`None` for `memory:`).
@@ -557,19 +693,46 @@ impl StoreSpec {
             StoreSpec::Redis(_) => Some("redis"),
             StoreSpec::Postgres(_) => Some("postgres"),
             StoreSpec::Etcd { .. } => Some("etcd"),
+            StoreSpec::Bigtable { .. } => Some("bigtable"),
         }
     }
 
     /// The key-length rule of the store's own data-modeling guide, as
     /// `(shortest, longest)` in bytes, for tools that check keys before
     /// they write them (the CLI's `--max-key-len` default): `slatedb:` keys
-    /// are 1 to 65,535 bytes ([`SLATEDB_KEY_LEN`]). `None`: no such rule.
+    /// are 1 to 65,535 bytes ([`SLATEDB_KEY_LEN`]), `bigtable://` row keys
+    /// 1 to 4,096 bytes ([`BIGTABLE_KEY_LEN`]). `None`: no such rule.
     ///
     /// The adapters themselves take any key their store takes (the
-    /// SlateDB adapter stores the empty key under its namespace prefix).
+    /// SlateDB adapter stores the empty key under its namespace prefix),
+    /// but for Bigtable, whose row key is the key itself: the adapter
+    /// refuses an empty key and one over 4 KiB, as Cloud Bigtable does.
     pub fn key_len_rule(&self) -> Option<(usize, usize)> {
         match self {
             StoreSpec::Slatedb { .. } => Some(SLATEDB_KEY_LEN),
+            StoreSpec::Bigtable { .. } => Some(BIGTABLE_KEY_LEN),
+            _ => None,
+        }
+    }
+
+    /// The project, instance and table of a `bigtable://` store (`None`
+    /// for the other stores): what `lexikey range --for cbt --store URL`
+    /// names on its `cbt` line.
+    ///
+    /// ```
+    /// let spec = lexikey_stores::parse_url("bigtable://my-proj/prod?ns=events")?;
+    /// assert_eq!(spec.bigtable_names(), Some(("my-proj", "prod", "events")));
+    /// assert_eq!(lexikey_stores::parse_url("memory:")?.bigtable_names(), None);
+    /// # Ok::<(), lexikey::store::StoreError>(())
+    /// ```
+    pub fn bigtable_names(&self) -> Option<(&str, &str, &str)> {
+        match self {
+            StoreSpec::Bigtable {
+                project,
+                instance,
+                namespace,
+                ..
+            } => Some((project, instance, namespace)),
             _ => None,
         }
     }
@@ -583,7 +746,8 @@ impl StoreSpec {
             | StoreSpec::Slatedb { namespace, .. }
             | StoreSpec::Redis(ClientUrl { namespace, .. })
             | StoreSpec::Postgres(ClientUrl { namespace, .. })
-            | StoreSpec::Etcd { namespace, .. } => namespace,
+            | StoreSpec::Etcd { namespace, .. }
+            | StoreSpec::Bigtable { namespace, .. } => namespace,
         }
     }
 
@@ -657,6 +821,27 @@ impl StoreSpec {
                 }
                 url
             }
+            StoreSpec::Bigtable {
+                project,
+                instance,
+                namespace,
+                family,
+                timeout,
+                app_profile,
+                emulator,
+            } => {
+                let mut url = format!(
+                    "bigtable://{project}/{instance}?ns={namespace}&family={family}&timeout_ms={}",
+                    ms(timeout)
+                );
+                if let Some(p) = app_profile {
+                    url.push_str(&format!("&app_profile={p}"));
+                }
+                if let Some(e) = emulator {
+                    url.push_str(&format!("&emulator={e}"));
+                }
+                url
+            }
         }
     }
 }
@@ -719,6 +904,25 @@ mod tests {
                 "etcd://a:1,b:2?timeout_ms=10",
                 "etcd://a:1,b:2?ns=lexikey&timeout_ms=10",
             ),
+            (
+                "bigtable://proj/inst",
+                "bigtable://proj/inst?ns=lexikey&family=f&timeout_ms=5000",
+            ),
+            (
+                "bigtable://example.com:p-1/i_2?emulator=127.0.0.1:8086&app_profile=batch&family=cf.1&ns=_t&timeout_ms=7",
+                "bigtable://example.com:p-1/i_2?ns=_t&family=cf.1&timeout_ms=7&app_profile=batch&emulator=127.0.0.1:8086",
+            ),
+            ("bigtable://p/i?ns=-t", ""),        // a table ID starts with [_a-zA-Z0-9]
+            ("bigtable://p/i?family=.f", ""),    // so does a family
+            ("bigtable://p/i?family=", ""),
+            ("bigtable://p/i?emulator=host", ""), // HOST:PORT
+            ("bigtable://p/i?app_profile=a/b", ""),
+            ("bigtable://p/i?fsync=false", ""), // not a bigtable option
+            ("bigtable://p", ""),
+            ("bigtable://p/", ""),
+            ("bigtable:///i", ""),
+            ("bigtable://p/i/t", ""),
+            ("bigtable:p/i", ""),
         ] {
             match parse_url(url) {
                 Ok(spec) => {
@@ -768,6 +972,15 @@ mod tests {
             matches!(&spec, StoreSpec::Etcd { user: Some(u), password: Some(p), tls: None, .. }
             if u == "u:x" && p.expose() == "p@ss")
         );
+        // A Bigtable URL has no password: one spliced in is refused, unseen.
+        for url in [
+            "bigtable://u:s3cretpw@p/i",
+            "bigtable://p/i?password=s3cretpw",
+            "bigtable://p:s3cretpw@h/i",
+        ] {
+            let e = parse_url(url).unwrap_err();
+            assert!(!e.to_string().contains("s3cretpw"), "{e}");
+        }
         for bad in [
             "redis://h:1?cacert=/ca.pem",
             "etcd://h:1?cert=/c.pem",
@@ -810,6 +1023,12 @@ mod tests {
         let spec = parse_url("slatedb:/d?ns=s").unwrap();
         assert_eq!((spec.feature(), spec.namespace()), (Some("slatedb"), "s"));
         assert_eq!(spec.key_len_rule(), Some((1, 65_535)));
+        let spec = parse_url("bigtable://p/i?ns=events").unwrap();
+        assert_eq!(
+            (spec.feature(), spec.namespace()),
+            (Some("bigtable"), "events")
+        );
+        assert_eq!(spec.key_len_rule(), Some((1, 4096)));
         let spec = parse_url("memory:").unwrap();
         assert_eq!((spec.feature(), spec.namespace()), (None, "lexikey"));
         assert_eq!(spec.to_string(), "memory:?ns=lexikey");

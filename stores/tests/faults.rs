@@ -1,7 +1,9 @@
 //! Fault tests on real servers: clients race put-if-absent on the same keys
 //! while a server goes down and comes back (the etcd leader and an etcd
 //! follower: SIGKILL; PostgreSQL: crash (`pg_ctl -m immediate`); Redis:
-//! SIGTERM, see `scripts/stores.sh` on its durability). Run through `scripts/with-stores.sh`, which
+//! SIGTERM, see `scripts/stores.sh` on its durability; the Bigtable
+//! emulator: paused beyond the clients' timeout, and killed — it keeps
+//! everything in memory, so there the test is the error users see). Run through `scripts/with-stores.sh`, which
 //! exports the URLs and `LEXIKEY_STORES_DIR` (each server's directory has
 //! `start`, `ready`, `stop`, `kill` scripts).
 //!
@@ -48,7 +50,9 @@ fn unique_ns(test: &str) -> String {
 /// namespace.
 fn open(var: &str, test: &str, extra: &str) -> (Arc<dyn Store>, String) {
     let ns = unique_ns(test);
-    let url = format!("{}?ns={ns}{extra}", env(var));
+    let base = env(var);
+    let sep = if base.contains('?') { '&' } else { '?' };
+    let url = format!("{base}{sep}ns={ns}{extra}");
     let s = lexikey_stores::open(&url).unwrap_or_else(|e| panic!("open {url}: {e}"));
     (Arc::from(s), ns)
 }
@@ -352,12 +356,25 @@ fn postgres_killed_and_restarted() {
     let _ = check(&*s, &r);
 }
 
+/// What [`alloc_through_fault`] saw: retryable store errors and ambiguous
+/// writes (summed over the allocators), failed inserts.
+#[derive(Debug)]
+struct AllocFault {
+    store_errors: u64,
+    ambiguous: u64,
+    failed: usize,
+}
+
 /// `CLIENTS` allocators (one per thread, on the shared store) insert rows
 /// until the fault is over and each did at least `min_per_client`; a
 /// failed insert is retried by the client. Then: no ID given twice, every
 /// given ID's row holds its value, and the table holds no row that no
 /// client was told about (beyond those an allocator error may have left).
-fn alloc_through_fault(s: Arc<dyn Store>, min_per_client: usize, fault: impl FnOnce(&AtomicUsize)) {
+fn alloc_through_fault(
+    s: Arc<dyn Store>,
+    min_per_client: usize,
+    fault: impl FnOnce(&AtomicUsize),
+) -> AllocFault {
     use lexikey::alloc::{Allocator, AllocatorConfig};
     use lexikey::{Component, Format};
     use std::collections::BTreeMap;
@@ -439,6 +456,11 @@ fn alloc_through_fault(s: Arc<dyn Store>, min_per_client: usize, fault: impl FnO
         given.len(),
         t.elapsed()
     );
+    AllocFault {
+        store_errors: errors,
+        ambiguous,
+        failed,
+    }
 }
 
 #[cfg(feature = "etcd")]
@@ -447,7 +469,7 @@ fn etcd_allocator_through_leader_kill() {
     let _serial = serial();
     let (s, _) = open("LEXIKEY_ETCD_CLUSTER_URL", "alloc", "&timeout_ms=3000");
     let leader = etcd::leader_and_follower().0;
-    alloc_through_fault(s, 60, move |progress| {
+    let _ = alloc_through_fault(s, 60, move |progress| {
         let guard = Restart(leader.clone());
         run(&leader, "kill");
         let t = Instant::now();
@@ -464,7 +486,7 @@ fn etcd_allocator_through_leader_kill() {
 fn redis_allocator_through_restart() {
     let _serial = serial();
     let (s, _) = open("LEXIKEY_REDIS_URL", "alloc", "&timeout_ms=2000");
-    alloc_through_fault(
+    let _ = alloc_through_fault(
         s,
         300,
         down_and_up(server_dir("redis"), "stop", Duration::from_millis(500)),
@@ -476,9 +498,128 @@ fn redis_allocator_through_restart() {
 fn postgres_allocator_through_crash() {
     let _serial = serial();
     let (s, _) = open("LEXIKEY_POSTGRES_URL", "alloc", "&timeout_ms=2000");
-    alloc_through_fault(
+    let _ = alloc_through_fault(
         s,
         300,
         down_and_up(server_dir("postgres"), "kill", Duration::from_millis(500)),
     );
+}
+
+/// The Bigtable emulator (`scripts/stores.sh`'s `bigtable`): in memory
+/// only, so a kill loses every table; what is tested there is the error a
+/// user sees. A pause (SIGSTOP) longer than the clients' timeout is a fault
+/// the allocator must ride out.
+#[cfg(feature = "bigtable")]
+mod bigtable {
+    use super::*;
+
+    fn signal(dir: &Path, sig: &str) {
+        let pid = std::fs::read_to_string(dir.join("pid")).expect("the emulator's pid file");
+        let st = Command::new("kill")
+            .args([sig, pid.trim()])
+            .status()
+            .expect("kill");
+        assert!(st.success(), "kill {sig} {pid}");
+    }
+
+    /// Sends SIGCONT when dropped (also when the test panics).
+    struct Resume(PathBuf);
+
+    impl Drop for Resume {
+        fn drop(&mut self) {
+            signal(&self.0, "-CONT");
+        }
+    }
+
+    /// 4 allocators while the emulator is stopped for 3 s, three times
+    /// their 1 s timeout: their calls time out (retryable: the allocator
+    /// reads back before deciding), then go on; no ID twice, no row lost
+    /// or orphaned.
+    #[test]
+    fn allocator_through_a_pause_beyond_the_timeout() {
+        let _serial = serial();
+        let (s, _) = open("LEXIKEY_BIGTABLE_URL", "pause", "&timeout_ms=1000");
+        let dir = server_dir("bigtable");
+        let seen = alloc_through_fault(s, 100, move |_| {
+            signal(&dir, "-STOP");
+            let _resume = Resume(dir);
+            thread::sleep(Duration::from_secs(3));
+        });
+        assert!(
+            seen.store_errors > 0,
+            "no call timed out during a 3 s pause: {seen:?}"
+        );
+    }
+
+    /// Retries `op` while it fails with a retryable error (the channel
+    /// reconnecting after the restart), up to 10 s.
+    fn settle<T>(
+        mut op: impl FnMut() -> Result<T, lexikey::store::StoreError>,
+    ) -> Result<T, lexikey::store::StoreError> {
+        let t = Instant::now();
+        loop {
+            match op() {
+                Err(e) if e.retryable && t.elapsed() < Duration::from_secs(10) => {
+                    thread::sleep(Duration::from_millis(100));
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// The emulator killed: a retryable error naming its address; restarted
+    /// (empty: it keeps tables in memory), a fatal error saying the table is
+    /// gone and what to do (an allocator stops with it at once, instead of
+    /// handing out IDs again from an empty table); a store opened afresh
+    /// creates the table again.
+    #[test]
+    fn killed_emulator_errors_say_what_happened() {
+        use lexikey::alloc::{AllocError, Allocator, AllocatorConfig};
+        use lexikey::{Component, Format};
+
+        let _serial = serial();
+        let (s, ns) = open("LEXIKEY_BIGTABLE_URL", "kill", "&timeout_ms=2000");
+        let config = AllocatorConfig::new(Format::Hex, &[Component::asc("t")]);
+        let alloc = Allocator::new(Arc::clone(&s), config.clone()).unwrap();
+        assert_eq!(alloc.insert(b"before").unwrap(), u64::MAX);
+        let dir = server_dir("bigtable");
+        let restart = Restart(dir.clone());
+        run(&dir, "kill");
+        let host = std::fs::read_to_string(dir.join("endpoint")).unwrap();
+        for e in [
+            s.put_if_absent(b"k", b"v").unwrap_err(),
+            s.first_key(&KeyRange::all()).unwrap_err(),
+        ] {
+            assert!(e.retryable, "{e}");
+            assert!(
+                e.to_string().contains(&format!(
+                    "(is the Bigtable emulator running at {}?)",
+                    host.trim()
+                )),
+                "{e}"
+            );
+        }
+        drop(restart);
+        let e = settle(|| s.first_key(&KeyRange::all())).unwrap_err();
+        assert!(!e.retryable, "{e}");
+        assert!(
+            e.to_string().contains(&format!(
+                "table {ns} is gone since the store was opened; the emulator keeps tables in memory only"
+            )),
+            "{e}"
+        );
+        match settle(|| {
+            alloc.insert(b"after").map_err(|e| match e {
+                AllocError::Store(e) => e,
+                other => panic!("{other}"),
+            })
+        }) {
+            Err(e) => assert!(!e.retryable && e.message.contains("is gone"), "{e}"),
+            Ok(id) => panic!("allocated {id} from a table that is gone"),
+        }
+        // Opened again, the store creates the table (empty).
+        let base = env("LEXIKEY_BIGTABLE_URL");
+        let again = lexikey_stores::open(&format!("{base}&ns={ns}")).expect("reopen");
+        assert_eq!(again.first_key(&KeyRange::all()).unwrap(), None);
+    }
 }

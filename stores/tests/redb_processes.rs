@@ -5,6 +5,9 @@
 #![cfg(feature = "redb")]
 #![allow(missing_docs)]
 
+#[path = "../../tests/support/children.rs"]
+mod children;
+
 use std::collections::BTreeSet;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -63,24 +66,7 @@ fn redb_multi_process() {
     for i in 0..PER_PROCESS {
         assert!(ids.insert(parent.insert(format!("parent row {i}").as_bytes()).unwrap()));
     }
-    for child in children {
-        let out = child.wait_with_output().unwrap();
-        assert!(
-            out.status.success(),
-            "child failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let before = ids.len();
-        for line in String::from_utf8_lossy(&out.stdout).lines() {
-            if let Some(id) = line.strip_prefix("ID ") {
-                assert!(
-                    ids.insert(id.parse::<u64>().unwrap()),
-                    "ID {id} given twice"
-                );
-            }
-        }
-        assert_eq!(ids.len() - before, PER_PROCESS, "IDs printed by a child");
-    }
+    children::gather_ids(children, PER_PROCESS, "ID ", &mut ids);
     let n = (PROCESSES + 1) * PER_PROCESS;
     let want: BTreeSet<u64> = (START + 1 - n as u64..=START).collect();
     assert_eq!(ids, want, "unique and contiguous from the start down");

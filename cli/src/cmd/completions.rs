@@ -9,34 +9,11 @@ use clap::CommandFactory;
 use crate::args::{Cli, CompletionsArgs, ManArgs};
 use crate::Io;
 
-/// Help text of `completions`.
-pub const USAGE: &str = "\
-Usage:
-  lexikey completions bash|zsh|fish|powershell|elvish
-
-Prints the completion script of the shell: subcommands, options and the values of
---format, --for, --salt-mode and --curve. Install it where the shell looks, e.g.
-  lexikey completions bash > ~/.local/share/bash-completion/completions/lexikey
-  lexikey completions zsh > ~/.zfunc/_lexikey      (with fpath+=~/.zfunc in ~/.zshrc)
-  lexikey completions fish > ~/.config/fish/completions/lexikey.fish
-";
-
-/// Help text of `man`.
-pub const MAN_USAGE: &str = "\
-Usage:
-  lexikey man [COMMAND]
-
-Prints the man page (roff) of lexikey, or of one subcommand (lexikey-encode(1) ...),
-e.g.
-  lexikey man > ~/.local/share/man/man1/lexikey.1 && man lexikey
-  lexikey man encode > ~/.local/share/man/man1/lexikey-encode.1
-";
-
 /// Runs `lexikey completions`.
 ///
 /// # Errors
 /// No shell or more than one; a write error.
-pub fn run(args: &CompletionsArgs, io: &mut Io<'_>) -> Result<()> {
+pub(crate) fn run(args: &CompletionsArgs, io: &mut Io<'_>) -> Result<()> {
     let shell = match args.shell.as_slice() {
         [s] => *s,
         [] => bail!("missing SHELL: expected bash, zsh, fish, powershell or elvish"),
@@ -54,7 +31,7 @@ pub fn run(args: &CompletionsArgs, io: &mut Io<'_>) -> Result<()> {
 ///
 /// # Errors
 /// More than one command; a write error.
-pub fn man(args: &ManArgs, io: &mut Io<'_>) -> Result<()> {
+pub(crate) fn man(args: &ManArgs, io: &mut Io<'_>) -> Result<()> {
     let version = crate::version();
     let mut cmd = Cli::command().version(
         version
@@ -64,12 +41,20 @@ pub fn man(args: &ManArgs, io: &mut Io<'_>) -> Result<()> {
     );
     cmd.build();
     let page = match args.command.as_slice() {
-        [] => cmd,
+        [] => {
+            let extra = format!("{}\n\n{}", crate::args::COMPONENTS, crate::args::EXAMPLES);
+            cmd.after_long_help(extra)
+        }
         [name] => {
             let Some(sub) = cmd.find_subcommand(name) else {
                 return Err(crate::args::unknown_command(name));
             };
-            sub.clone().name(format!("lexikey-{name}"))
+            // The page holds the command's whole help (its options, formats and
+            // examples) and the component syntax.
+            let help = crate::args::usage(name).unwrap_or_default();
+            sub.clone()
+                .name(format!("lexikey-{name}"))
+                .after_long_help(format!("{help}\n{}", crate::args::COMPONENTS))
         }
         _ => bail!("man takes at most one COMMAND, got {}", args.command.len()),
     };

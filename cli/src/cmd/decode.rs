@@ -5,98 +5,17 @@ use anyhow::{anyhow, bail, Result};
 use lexikey::salt::Salter;
 use lexikey::{tuple, Component, DecodeError, Field, Format};
 
-use crate::args::DecodeArgs;
+use crate::args::{DecodeArgs, Output};
 use crate::common::{self, FLUSH_AT};
 use crate::kinds::{self, Col, GeoOpts};
 use crate::progress::Progress;
 use crate::{interop, Io};
 
-/// Help text.
-pub const USAGE: &str = "\
-Usage:
-  lexikey decode [--format F] [--schema TYPE[.desc],...] [--width N] [--json] KEY
-  lexikey decode --stdin [--format F] [--schema ...] [--width N] [--json]
-  (also: [--salt-buckets N [--salt-mode fast|phoenix]] [--curve C] [--bits B], below)
-
-Prints one TYPE[.desc]:VALUE line per component of KEY (the COMPONENT syntax of
-'lexikey encode', so the output encodes back to the same key), e.g.
-  lexikey decode population#l80000000003A783C    ->  str:population
-                                                     i64:3831868
-Decoding is canonical: a key the encoder could not have produced (wrong case, width,
-tag or escape, truncated, trailing bytes, invalid UTF-8) is an error naming the byte.
-
-Options:
-  --format F    hex (default), base64, decimal, binary (KEY given as hex, either case),
-                or an interop profile: fdb-tuple, hbase-ordered, phoenix (below)
-  --schema S    the fields, e.g. str,i64.desc; required for decimal and binary keys.
-                Without it, hex and base64 keys are read by their tags: a part that
-                is not a valid tagged value is read as an ascending str.
-  --width N     decimal only: the width of every integer field (as in encode)
-  --max-key-len N  refuse keys longer than N bytes (default 32767, HBase's row-key
-                limit; 65535 is Cassandra's)
-  --json        print {\"components\":[{\"type\":\"i64\",\"dir\":\"asc\",\"value\":3831868},...]}
-                (integers as JSON numbers, NaN/inf as strings, bytes/ts/uuid as strings)
-  --stdin       bulk mode: one KEY per line on standard input; prints one line per key
-                with its components TAB-separated (one JSON object per line with
-                --json). The first bad key stops the run: the lines of the keys before
-                it are printed, then one error line naming the line number, exit 2.
-  --quiet       bulk mode: no progress display (shown on stderr only when it is a
-                terminal: the keys so far and keys/s)
-A str value holding a newline (or, in bulk mode, a tab) cannot be shown in the
-line-oriented text output: that is an error pointing to --json.
-
-The schema may name the kinds ulid, uuid7 and geo ('lexikey help encode'):
-  ulid     prints the canonical ULID (uppercase); --json adds \"ts\" (its RFC 3339 time)
-  uuid7    prints the hyphenated UUID, --json adds \"ts\"; a UUID that is not a v7 is
-           an error
-  geo      prints LAT,LON: per axis the shortest decimal inside the code's cell (it
-           encodes back to the same code); --json adds \"code\" and \"cell\" (min_lat,
-           min_lon, max_lat, max_lon: the cell's exact bounds). --curve and --bits
-           must be those the key was encoded with; a code outside the grid is an error.
-e.g.
-  lexikey decode --schema str,ulid event#g01563E3AB5D3D6764C61EFB99302BD5B  ->  str:event
-                                                                                ulid:01ARZ3NDEKTSV4RRFFQ69G5FAV
-  lexikey decode --bits 16 --schema str,geo places#u000000004B71B06D  ->  str:places
-                                                                          geo:37.775,-122.42
-  --salt-buckets N, --salt-mode M   the key is salted as by encode: the salt must be
-                the key's own bucket; the components after it are printed (offsets
-                in errors count from the start of the salted key)
-
-Interop profiles (see 'lexikey help encode' for the component syntax):
-  lexikey decode --format fdb-tuple [--json] KEY
-  lexikey decode --format hbase-ordered|phoenix --schema TYPE[.desc],... [--salt-buckets N]
-                 [--hbase-numeric current|legacy] [--json] KEY
-  (--stdin: one KEY per line, as above)
-KEY is hex (either case). Prints one component per line in the profile's syntax, so
-the output encodes back to the same key, e.g.
-  lexikey decode --format fdb-tuple 0268656c6c6f001505  ->  str:hello
-                                                            int:5
-  lexikey decode --format hbase-ordered --schema numeric,text 180234666f6f00  ->  numeric:1
-                                                                                  text:foo
-  lexikey decode --format phoenix --schema varchar,bigint.desc 61007ffffffffffffffe  ->  varchar:a
-                                                                                         bigint.desc:1
-fdb-tuple keys are self-describing (no --schema); a nested tuple prints as
-nested:[ELEMENT, ...] (for reading: encode has no syntax for it). hbase-ordered and
-phoenix keys need --schema: the struct's fields, or the primary-key columns in order,
-plus --salt-buckets N for a salted Phoenix table. --hbase-numeric legacy reads numerics
-of 100^351 and above as HBase 2.4.x and older wrote them (before HBASE-26566), giving the
-number those versions read back; without it (current, HBase 2.5.0 and later) such a key
-is an error naming the option. Fields after the end of the key are
-null and print as a bare TYPE. Decoding is canonical: a key the Java side or the
-FoundationDB bindings could not have written (unknown type code or header, integer
-longer than needed, missing terminator or separator, wrong salt byte, trailing
-bytes) is an error naming the byte.
---json: {\"components\":[{\"type\":\"int\",\"dir\":\"asc\",\"value\":5},...]}: null as null,
-integers and finite floats as numbers, booleans as true/false, hbase numeric as a
-string (its exact decimal), bytes as hex, dates and timestamps as RFC 3339, a nested
-tuple as an array of components.
-";
-
 /// Runs `lexikey decode`.
 ///
 /// # Errors
 /// Usage errors and keys that do not decode.
-pub fn run(args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
+pub(crate) fn run(args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
     let k = &args.key;
     if let Some(profile) = k.format.profile() {
         return interop::decode(profile, args, io);
@@ -108,7 +27,8 @@ pub fn run(args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
         k.hbase_numeric.as_deref(),
         false,
     )?;
-    let json = k.json;
+    let output = args.output()?;
+    let json = output == Output::Json;
     let max = common::max_key_len(k.max_key_len);
     let cols = match k.schema.as_deref() {
         Some(s) => Some(kinds::parse_schema(s, width)?),
@@ -124,7 +44,7 @@ pub fn run(args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
             None
         }
     };
-    geo.check_used(cols.as_deref().is_some_and(kinds::any_geo))?;
+    kinds::check_geo_used(&geo, cols.as_deref().is_some_and(kinds::any_geo))?;
     let o = DecodeOpts {
         format,
         fields: cols.as_deref().map(kinds::fields),
@@ -133,7 +53,9 @@ pub fn run(args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
         salter,
         geo,
         json,
+        values: output == Output::Values,
         max,
+        warned: std::cell::Cell::new(false),
     };
     if k.stdin {
         if !args.keys.is_empty() {
@@ -154,6 +76,9 @@ pub fn run(args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
     let bytes = key_bytes(format, &raw, &mut hexbuf, max)?;
     let mut comps = Vec::new();
     decode_key(&o, &raw, bytes, &mut comps)?;
+    if o.fields.is_none() {
+        warn_damaged(format, &comps, None);
+    }
     let mut out = Vec::with_capacity(64 * comps.len());
     let mut scratch = String::new();
     if json {
@@ -163,6 +88,7 @@ pub fn run(args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
     } else {
         for (i, c) in comps.iter().enumerate() {
             let col = o.cols.as_ref().and_then(|cols| cols.get(i));
+            let start = out.len();
             kinds::push_component_text(col, c, b"\n", &o.geo, &mut scratch, &mut out).map_err(
                 |e| match col {
                     Some(col) if !matches!(col.kind, kinds::Kind::Core(_)) => {
@@ -171,6 +97,9 @@ pub fn run(args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
                     _ => e,
                 },
             )?;
+            if o.values {
+                strip_type(&mut out, start);
+            }
             out.push(b'\n');
         }
     }
@@ -189,7 +118,11 @@ struct DecodeOpts {
     salter: Option<Salter>,
     geo: GeoOpts,
     json: bool,
+    /// `--values`: the values alone, without `TYPE[.desc]:`.
+    values: bool,
     max: usize,
+    /// Whether bulk mode warned of a damaged tagged value already.
+    warned: std::cell::Cell<bool>,
 }
 
 /// Decodes `bytes` (the key; `raw` as given, for messages) into `comps`,
@@ -266,17 +199,7 @@ fn key_bytes<'a>(
             raw.len() / 2
         );
     }
-    common::unhex_key(raw, buf).map_err(|e| match e {
-        None => anyhow!(
-            "invalid binary key \"{}\": binary keys are given as hex, and this has an odd number of digits ({})",
-            common::show_key(raw),
-            raw.len()
-        ),
-        Some(at) => anyhow!(
-            "invalid binary key \"{}\": binary keys are given as hex, bad digit at character {at}",
-            common::show_key(raw),
-        ),
-    })?;
+    common::binary_key(raw, "binary", buf)?;
     Ok(buf)
 }
 
@@ -309,7 +232,15 @@ fn bulk(o: &DecodeOpts, progress: &Progress, io: &mut Io<'_>) -> Result<()> {
     let res = common::for_each_line(io.stdin, |lineno, line| {
         let row_start = out.len();
         let mut comps = recycle(std::mem::take(&mut store));
-        let r = row(o, line, &mut hexbuf, &mut comps, &mut scratch, &mut out);
+        let r = row(
+            o,
+            lineno,
+            line,
+            &mut hexbuf,
+            &mut comps,
+            &mut scratch,
+            &mut out,
+        );
         store = recycle(comps);
         if let Err(e) = r {
             out.truncate(row_start);
@@ -326,6 +257,7 @@ fn bulk(o: &DecodeOpts, progress: &Progress, io: &mut Io<'_>) -> Result<()> {
 #[inline]
 fn row<'k>(
     o: &DecodeOpts,
+    lineno: u64,
     line: &'k [u8],
     hexbuf: &'k mut Vec<u8>,
     comps: &mut Vec<Component<'k>>,
@@ -334,6 +266,10 @@ fn row<'k>(
 ) -> Result<()> {
     let bytes = key_bytes(o.format, line, hexbuf, o.max)?;
     decode_key(o, line, bytes, comps)?;
+    if o.fields.is_none() && !o.warned.get() && warn_damaged(o.format, comps, Some(lineno)) {
+        // Once per run: the first such line says it.
+        o.warned.set(true);
+    }
     if o.json {
         kinds::push_components_json(o.cols.as_deref(), comps, &o.geo, scratch, out)
             .map_err(|e| invalid_component(o.format, line, e))?;
@@ -343,6 +279,7 @@ fn row<'k>(
                 out.push(b'\t');
             }
             let col = o.cols.as_ref().and_then(|cols| cols.get(i));
+            let start = out.len();
             kinds::push_component_text(col, c, b"\t\n", &o.geo, scratch, out).map_err(
                 |e| match col {
                     Some(col) if !matches!(col.kind, kinds::Kind::Core(_)) => {
@@ -351,8 +288,63 @@ fn row<'k>(
                     _ => anyhow!("component {}: {e}", i + 1),
                 },
             )?;
+            if o.values {
+                strip_type(out, start);
+            }
         }
     }
     out.push(b'\n');
     Ok(())
+}
+
+/// Removes the `TYPE[.desc]:` of the component text written at
+/// `out[start..]`, leaving its value (`--values`).
+pub(crate) fn strip_type(out: &mut Vec<u8>, start: usize) {
+    // A type name holds no ':'; a bare type (a null) is all type.
+    let end = out[start..]
+        .iter()
+        .position(|&b| b == b':')
+        .map_or(out.len(), |i| start + i + 1);
+    out.drain(start..end);
+}
+
+/// Without a schema, a part of a hex or base64 key that is not a valid
+/// tagged value reads as a string: warns (one line on stderr) when such a
+/// string looks like a damaged tagged value — a tag letter, then digits of
+/// the format's alphabet (either case) within one of the type's width.
+/// Returns whether it warned.
+fn warn_damaged(format: Format, comps: &[Component<'_>], lineno: Option<u64>) -> bool {
+    for (i, c) in comps.iter().enumerate() {
+        let lexikey::Value::Str(s) = &c.value else {
+            continue;
+        };
+        let Some(ty) = damaged_type(format, s) else {
+            continue;
+        };
+        let at = lineno.map(|n| format!("line {n}, ")).unwrap_or_default();
+        eprintln!(
+            "lexikey: warning: {at}component {} ({}) reads as a str but looks like a damaged \
+             {ty}: pass --schema to decode strictly",
+            i + 1,
+            lexikey::input::show_input(s)
+        );
+        return true;
+    }
+    false
+}
+
+/// The type a string looks like a damaged value of (see [`warn_damaged`]).
+fn damaged_type(format: Format, s: &str) -> Option<lexikey::Type> {
+    let b = s.as_bytes();
+    let (&tag, digits) = b.split_first()?;
+    let (ty, _) = lexikey::Type::from_tag(tag.to_ascii_lowercase())?;
+    let n = ty.fixed_len()?;
+    let (width, digit): (usize, fn(&u8) -> bool) = match format {
+        Format::Hex => (2 * n, u8::is_ascii_hexdigit),
+        Format::Base64 => ((8 * n).div_ceil(6), |c| {
+            c.is_ascii_alphanumeric() || *c == b'-' || *c == b'_'
+        }),
+        _ => return None,
+    };
+    (width >= 4 && digits.len().abs_diff(width) <= 1 && digits.iter().all(digit)).then_some(ty)
 }

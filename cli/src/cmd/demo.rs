@@ -1,37 +1,21 @@
 //! `lexikey demo`: the tour a newcomer runs first — a city index and a range
-//! query, an upside-down table filled through the allocator, and a queue
-//! read with an exclusive upper bound — on a real store (by default an
-//! embedded redb file that needs no server).
+//! query, an upside-down table filled through the allocator, a queue read
+//! with an exclusive upper bound, and the upside-down table salted, with
+//! where its writes go — on a real store (by default an embedded redb file
+//! that needs no server).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
-use lexikey::alloc::{Allocator, AllocatorConfig};
 use lexikey::range::RangeQuery;
 use lexikey::render::{render, Dialect, RenderOptions};
 use lexikey::store::Store;
 use lexikey::{tuple, Component, Field, Format, Type, Value};
+use lexikey_stores::TableOptions;
 
 use crate::args::DemoArgs;
 use crate::Io;
-
-/// Help text.
-pub const USAGE: &str = "\
-Usage:
-  lexikey demo [--store URL]
-
-Runs the tour of lexikey on a real store and prints what it does:
-  1. a city index (population, city) and the range query population >= 1,000,000,
-     with its bounds and the hbase shell command;
-  2. an upside-down comments table filled through the decreasing-ID allocator,
-     with its newest row (a one-row forward scan) and oldest row (a get);
-  3. a queue (queue id, seq) read with an exclusive upper bound, so the read never
-     walks into the next queue.
-Without --store it uses a new embedded redb file in the temporary directory,
-removed at the end (no server needed). With --store URL (as in 'lexikey alloc') the
-data stays in that store; running the demo again adds comments and reuses the rest.
-";
 
 /// US Census Bureau, 2020 Census (P1 total population), as in `fixtures/`.
 const CITIES: [(&str, i64); 7] = [
@@ -48,7 +32,7 @@ const CITIES: [(&str, i64); 7] = [
 ///
 /// # Errors
 /// Store errors; usage errors.
-pub fn run(args: &DemoArgs, io: &mut Io<'_>) -> Result<()> {
+pub(crate) fn run(args: &DemoArgs, io: &mut Io<'_>) -> Result<()> {
     if !args.rest.is_empty() {
         bail!("demo takes no positional arguments");
     }
@@ -60,22 +44,23 @@ pub fn run(args: &DemoArgs, io: &mut Io<'_>) -> Result<()> {
         }
     };
     let result = (|| {
-        let store = super::alloc::open_store(&url)?;
+        let store = lexikey_stores::open_store(&url)?;
         // Never print a password (LEXIKEY_STORE is not read here: the
         // demo writes into the store it is given on the command line only).
-        let url = lexikey_stores::redact_url(&url);
+        let shown = lexikey_stores::redact_url(&url);
         let mut out = String::new();
         match &temp {
             Some(_) => out.push_str(&format!(
-                "lexikey demo on {url}\n(an embedded redb file: no server needed; it is removed at the end)\n"
+                "lexikey demo on {shown}\n(an embedded redb file: no server needed; it is removed at the end)\n"
             )),
-            None => out.push_str(&format!("lexikey demo on {url}\n")),
+            None => out.push_str(&format!("lexikey demo on {shown}\n")),
         }
         cities(&store, &mut out)?;
         // SlateDB iterates forward only: say why the IDs go down.
         let forward_only = url.starts_with("slatedb:");
-        comments(&store, forward_only, &mut out)?;
+        comments(&store, &url, forward_only, &mut out)?;
         queue(&store, &mut out)?;
+        salted(&store, &url, &mut out)?;
         io.stdout.write_all(out.as_bytes())?;
         Ok(())
     })();
@@ -162,13 +147,18 @@ fn cities(store: &Arc<dyn Store>, out: &mut String) -> Result<()> {
 }
 
 /// Part 2: an upside-down table through the allocator.
-fn comments(store: &Arc<dyn Store>, forward_only: bool, out: &mut String) -> Result<()> {
+fn comments(store: &Arc<dyn Store>, url: &str, forward_only: bool, out: &mut String) -> Result<()> {
     out.push_str(
         "\n== 2. An upside-down comments table: each new row gets a smaller ID\n\
          (from the shell: lexikey alloc --store URL --table comments VALUE...)\n",
     );
-    let config = AllocatorConfig::new(Format::Hex, &[Component::asc("comments")]);
-    let alloc = Allocator::new(Arc::clone(store), config)?;
+    // As `lexikey alloc --table comments` would: the store's tuning.
+    let alloc = lexikey_stores::table_allocator(
+        Arc::clone(store),
+        url,
+        "comments",
+        &TableOptions::default(),
+    )?;
     for text in ["first!", "nice demo", "latest comment"] {
         let id = alloc.insert(text.as_bytes())?;
         out.push_str(&format!(
@@ -262,5 +252,75 @@ fn queue(store: &Arc<dyn Store>, out: &mut String) -> Result<()> {
             "queue 7: first seq {first}, last seq {last}; keep both to append and pop without a scan.\n"
         ));
     }
+    Ok(())
+}
+
+/// Salt buckets of part 4.
+const DEMO_BUCKETS: u8 = 8;
+
+/// IDs whose buckets part 4 counts.
+const SPREAD_IDS: u64 = 10_000;
+
+/// Part 4: the upside-down table salted, and where its writes go.
+fn salted(store: &Arc<dyn Store>, url: &str, out: &mut String) -> Result<()> {
+    let n = DEMO_BUCKETS;
+    out.push_str(&format!(
+        "\n== 4. The same table salted over {n} buckets: writes spread out, newest first stays\n\
+         (from the shell: lexikey alloc --store URL --table salted --salt-buckets {n} VALUE...)\n"
+    ));
+    let alloc = lexikey_stores::table_allocator(
+        Arc::clone(store),
+        url,
+        "salted",
+        &TableOptions::default().with_salt_buckets(n),
+    )?;
+    for text in ["first!", "nice demo", "latest comment"] {
+        let id = alloc.insert(text.as_bytes())?;
+        out.push_str(&format!(
+            "insert {:<18} ->  id {id}  key {}\n",
+            format!("{text:?}"),
+            key_text(&alloc.key(id))
+        ));
+    }
+    if let Some((id, v)) = alloc.newest()? {
+        out.push_str(&format!(
+            "newest: {id} {:?}  (the smallest of the {n} buckets' first keys: {n} one-row scans)\n",
+            String::from_utf8_lossy(&v)
+        ));
+    }
+    if let Some((id, v)) = alloc.oldest()? {
+        out.push_str(&format!(
+            "oldest: {id} {:?}  (still a get of the constant start key {})\n",
+            String::from_utf8_lossy(&v),
+            key_text(alloc.start_key())
+        ));
+    }
+    // Where the table's first 10,000 rows go: the bucket is a function of
+    // the ID, so this is where the allocator writes them.
+    let mut rows = vec![0u64; usize::from(n)];
+    for i in 0..SPREAD_IDS {
+        if let Some(b) = alloc.bucket_of(u64::MAX - i) {
+            rows[usize::from(b)] += 1;
+        }
+    }
+    let busiest = rows.iter().copied().max().unwrap_or(0);
+    out.push_str(
+        "\nRows per bucket of the table's first 10,000 inserts (IDs 2^64-1 down to 2^64-10000):\n",
+    );
+    for (b, &count) in rows.iter().enumerate() {
+        let bar = "#".repeat(usize::try_from(count * 40 / busiest.max(1)).unwrap_or(40));
+        out.push_str(&format!(
+            "  {b:02X}#  {count:>5}  {:>4.1} %  {bar}\n",
+            count as f64 * 100.0 / SPREAD_IDS as f64
+        ));
+    }
+    out.push_str(&format!(
+        "In a table pre-split at the bucket boundaries (HBase, Bigtable: 00#, 01#, ... {:02X}#),\n\
+         the busiest region takes {:.1} % of the writes (1/{n} = {:.1} %). Unsalted, every new\n\
+         row lands next to the last one: one region takes 100 %.\n",
+        n - 1,
+        busiest as f64 * 100.0 / SPREAD_IDS as f64,
+        100.0 / f64::from(n)
+    ));
     Ok(())
 }

@@ -1,11 +1,11 @@
 //! The subcommands, one file each; their options are declared in
 //! [`crate::args`].
 
-pub mod alloc;
-pub mod completions;
-pub mod decode;
-pub mod demo;
-pub mod encode;
-pub mod range;
-pub mod reverse;
-pub mod scan;
+pub(crate) mod alloc;
+pub(crate) mod completions;
+pub(crate) mod decode;
+pub(crate) mod demo;
+pub(crate) mod encode;
+pub(crate) mod range;
+pub(crate) mod reverse;
+pub(crate) mod scan;

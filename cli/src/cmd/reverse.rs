@@ -8,25 +8,11 @@ use crate::args::{utf8_positionals, ReverseArgs};
 use crate::common;
 use crate::Io;
 
-/// Help text.
-pub const USAGE: &str = "\
-Usage:
-  lexikey reverse [--format F] [--width N] N
-
-Prints i64::MAX - N (0 <= N <= 9223372036854775807), the reverse number existing
-HBase tables hold for newest-first order; reversing is its own inverse:
-  lexikey reverse 1                   ->  9223372036854775806
-  lexikey reverse 9223372036854775806 ->  1
-With --format F, prints the i64 key of i64::MAX - N in format F instead (binary as
-lowercase hex; --width N for a narrower decimal width):
-  lexikey reverse --format hex 1      ->  lFFFFFFFFFFFFFFFE
-";
-
 /// Runs `lexikey reverse`.
 ///
 /// # Errors
 /// A missing, malformed or negative `N`; a value the format cannot hold.
-pub fn run(args: &ReverseArgs, io: &mut Io<'_>) -> Result<()> {
+pub(crate) fn run(args: &ReverseArgs, io: &mut Io<'_>) -> Result<()> {
     let given_format = args.format.is_some();
     let format = args.format.unwrap_or(lexikey::Format::Hex);
     let width = common::width(args.width.as_deref(), format)?;
@@ -45,9 +31,9 @@ pub fn run(args: &ReverseArgs, io: &mut Io<'_>) -> Result<()> {
     let r = lexikey::reverse(v)?;
     let mut out = Vec::with_capacity(64);
     if given_format {
-        let mut c = Component::asc(Value::I64(r));
-        common::apply_width(&mut c, width);
-        let key = super::encode::encode_components(format, &[c])?;
+        let spec = lexikey::spec::KeySpec::new(lexikey::profile::KeyFormat::Native(format))
+            .with_width(width)?;
+        let key = spec.encode(&[lexikey::spec::Comp::native(Component::asc(Value::I64(r)))])?;
         common::push_key(format, &key, &mut out);
     } else {
         out.extend_from_slice(r.to_string().as_bytes());

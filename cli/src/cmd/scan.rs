@@ -1,59 +1,41 @@
-//! `lexikey scan`: the rows of an upside-down table, newest first.
+//! `lexikey scan`: the rows of an upside-down table, newest first (salted:
+//! the buckets merged, `lexikey::alloc::Allocator::scan_after`).
 
 use anyhow::{anyhow, Result};
+use lexikey_stores::{KeyLimit, TableOptions};
 
 use crate::args::ScanArgs;
 use crate::progress::Progress;
 use crate::Io;
 
-/// Help text.
-pub const USAGE: &str = "\
-Usage:
-  lexikey scan --store URL --table NAME [--limit N] [--format F] [--quiet]
-
-Prints the rows of the upside-down table NAME (written by 'lexikey alloc'), newest
-(smallest ID) first, one per line: the ID in decimal, a TAB, the value. The scan is
-a plain forward scan of the table's key range; with --limit N it stops after N rows
-(default: every row).
-
-Values are printed as text: valid UTF-8 as it is, except that a backslash is
-written \\\\, tab \\t, newline \\n, carriage return \\r, and every other control
-character and every byte that is not valid UTF-8 as \\xNN. So each row is one line.
---store and --format as in 'lexikey alloc'. The table is read 10,000 rows at a time;
-on a terminal, stderr shows the rows so far and rows/s (--quiet: not).
-";
-
 /// Runs `lexikey scan`.
 ///
 /// # Errors
 /// Usage errors, store errors, a key in the table's range that is not a row.
-pub fn run(args: &ScanArgs, io: &mut Io<'_>) -> Result<()> {
+pub(crate) fn run(args: &ScanArgs, io: &mut Io<'_>) -> Result<()> {
     let limit = args.limit.unwrap_or(usize::MAX);
     if let Some(first) = args.rest.first() {
         return Err(anyhow!(
             "scan takes no positional arguments (got {first:?})"
         ));
     }
-    let alloc = super::alloc::table_allocator(&args.table, false)?;
+    // A reader writes nothing: no key length check.
+    let options = TableOptions::default()
+        .with_key_limit(KeyLimit::Unchecked)
+        .with_existing_only(true);
+    let alloc = super::alloc::table_allocator(&args.table, options)?;
     let progress = Progress::counter("rows", args.quiet);
-    let store = alloc.store();
-    let end = alloc.range().end.clone();
-    let mut start = alloc.range().start.clone();
     let mut done = 0usize;
+    let mut after = None;
     let mut out = Vec::with_capacity(1 << 16);
     // Page by page, so that a large table shows progress and is written
-    // as it is read; each page starts just after the last key of the one
-    // before.
+    // as it is read; each page starts after the last ID of the one before
+    // (burned IDs, tombstones, are no rows: the allocator passes them).
     while done < limit {
         let page = (limit - done).min(SCAN_PAGE);
-        let range = lexikey::KeyRange {
-            start: start.clone(),
-            end: end.clone(),
-        };
-        let rows = store.scan(&range, page)?;
+        let rows = alloc.scan_after(after, page)?;
         let full = rows.len() == page;
-        for (key, value) in &rows {
-            let id = alloc.decode_id(key)?;
+        for (id, value) in &rows {
             out.extend_from_slice(id.to_string().as_bytes());
             out.push(b'\t');
             push_escaped_value(value, &mut out);
@@ -64,11 +46,7 @@ pub fn run(args: &ScanArgs, io: &mut Io<'_>) -> Result<()> {
         io.stdout.write_all(&out)?;
         out.clear();
         match rows.last() {
-            Some((k, _)) if full => {
-                let mut next = k.clone();
-                next.push(0);
-                start = Some(next);
-            }
+            Some((id, _)) if full => after = Some(*id),
             _ => break,
         }
     }
@@ -79,13 +57,7 @@ pub fn run(args: &ScanArgs, io: &mut Io<'_>) -> Result<()> {
 const SCAN_PAGE: usize = 10_000;
 
 /// Appends a stored value as one line of text (see the help text).
-///
-/// ```
-/// let mut out = Vec::new();
-/// lexikey_cli::cmd::scan::push_escaped_value(b"caf\xC3\xA9\t\\\x00\xFF", &mut out);
-/// assert_eq!(String::from_utf8(out).unwrap(), r"café\t\\\x00\xFF");
-/// ```
-pub fn push_escaped_value(value: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn push_escaped_value(value: &[u8], out: &mut Vec<u8>) {
     let mut rest = value;
     while !rest.is_empty() {
         let (valid, bad) = match std::str::from_utf8(rest) {
@@ -117,5 +89,15 @@ pub fn push_escaped_value(value: &[u8], out: &mut Vec<u8>) {
         } else {
             rest = bad;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn values_print_as_one_line() {
+        let mut out = Vec::new();
+        super::push_escaped_value(b"caf\xC3\xA9\t\\\x00\xFF", &mut out);
+        assert_eq!(String::from_utf8(out).unwrap(), r"café\t\\\x00\xFF");
     }
 }

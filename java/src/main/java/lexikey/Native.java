@@ -1,0 +1,132 @@
+package lexikey;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Locale;
+
+/**
+ * The native library and its functions (the Rust crate {@code java/}).
+ *
+ * <p>The jar carries the library for linux-x86_64 as the resource
+ * {@code /lexikey/native/linux-x86_64/liblexikey_jni.so}. On first use it is
+ * copied to a new temporary directory, loaded, and the copy removed (the
+ * loaded library stays mapped), so nothing is left behind and no
+ * {@code -Djava.library.path} is needed. The system property
+ * {@code lexikey.native} names a library file to load instead (a build for
+ * another platform, or a development build).
+ */
+final class Native {
+    private Native() {}
+
+    /** The resource directory of the native libraries inside the jar. */
+    static final String RESOURCE_DIR = "/lexikey/native/";
+
+    /** The library's file name. */
+    static final String LIBRARY = "liblexikey_jni.so";
+
+    static {
+        load();
+    }
+
+    /** The platform name of this JVM, as the jar's resource directories name them. */
+    static String platform() {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        if (os.startsWith("linux")) {
+            os = "linux";
+        } else if (os.startsWith("mac")) {
+            os = "macos";
+        } else if (os.startsWith("windows")) {
+            os = "windows";
+        }
+        if (arch.equals("amd64") || arch.equals("x86_64")) {
+            arch = "x86_64";
+        } else if (arch.equals("arm64")) {
+            arch = "aarch64";
+        }
+        return os + "-" + arch;
+    }
+
+    private static void load() {
+        String given = System.getProperty("lexikey.native");
+        if (given != null && !given.isEmpty()) {
+            System.load(Path.of(given).toAbsolutePath().toString());
+            return;
+        }
+        String resource = RESOURCE_DIR + platform() + "/" + LIBRARY;
+        try (InputStream in = Native.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new UnsatisfiedLinkError("lexikey: this jar has no native library for "
+                        + platform() + " (" + resource + "; it carries linux-x86_64): build "
+                        + "java/ on this platform (scripts/java.sh) or name a library with "
+                        + "-Dlexikey.native=PATH");
+            }
+            Path dir = Files.createTempDirectory("lexikey-native-");
+            Path lib = dir.resolve(LIBRARY);
+            try {
+                Files.copy(in, lib, StandardCopyOption.REPLACE_EXISTING);
+                System.load(lib.toAbsolutePath().toString());
+            } finally {
+                // Loaded (mapped) or failed: the copy is not needed either way.
+                Files.deleteIfExists(lib);
+                Files.deleteIfExists(dir);
+            }
+        } catch (IOException e) {
+            UnsatisfiedLinkError err = new UnsatisfiedLinkError(
+                    "lexikey: cannot extract the native library " + resource + ": " + e);
+            err.initCause(e);
+            throw err;
+        }
+    }
+
+    /** A format's code (with {@link #TEXT_BIT} for text keys); throws for an unknown name. */
+    static native int formatCode(String format);
+
+    /** The bit of a format code that marks text keys. */
+    static final int TEXT_BIT = 0x100;
+
+    /**
+     * Encodes the row in {@code buf[0..len)} and writes the key over the
+     * start of {@code buf}: its length, or minus it when {@code buf} is too
+     * short (nothing written: grow it and call again).
+     */
+    static native int encode(int formatCode, boolean text, byte[] buf, int len, boolean strings);
+
+    static native byte[] decode(String format, String schema, byte[] key, int len, boolean keyIsText);
+
+    static native long reverse(long n);
+
+    static native String render(byte[] start, byte[] end, boolean text, String target, String table);
+
+    static native long schemaNew(String spec, String format, int width, int saltBuckets,
+            String hbaseNumeric, boolean round);
+
+    static native void schemaFree(long handle);
+
+    static native String schemaFields(long handle);
+
+    static native byte[] schemaEncode(long handle, boolean text, byte[] cells, int len, int rows,
+            int base, int[] ends);
+
+    /** As {@link #encode}, for a schema's row. */
+    static native int schemaEncodeOne(long handle, boolean text, byte[] buf, int len);
+
+    static native byte[] schemaDecode(long handle, byte[] keys, int len, int[] ends, int n,
+            boolean keysAreText, int base);
+
+    static native byte[] schemaRanges(long handle, byte[] cells, int len, boolean allBuckets);
+
+    static native long allocOpen(String url, String table, String format, boolean guard,
+            long start, boolean hasStart, long floor, boolean hasFloor);
+
+    static native void allocFree(long handle);
+
+    static native long allocInsert(long handle, byte[] value);
+
+    static native long[] allocInsertMany(long handle, byte[] values, int[] ends);
+
+    static native byte[] allocRows(long handle, int which, long limit);
+}

@@ -1,0 +1,552 @@
+package lexikey;
+
+import java.io.ObjectStreamException;
+import java.io.Serializable;
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The fields of a key, parsed once, for encoding and decoding many keys:
+ * {@code Schema.of("str,i64.desc", "hex")}.
+ *
+ * <ul>
+ * <li>{@link #encodeText(Object...)} / {@link #encodeBytes(Object...)}: the
+ * key of one row, one Java value per field;</li>
+ * <li>{@link #decode(Object)}: the values of one key;</li>
+ * <li>{@link #encodeTextMany(List)} / {@link #encodeBytesMany(List)} and
+ * {@link #decodeMany(List)}: bulk, crossing into the native library once per
+ * batch of rows, not once per value;</li>
+ * <li>{@link #range(Object[], Predicate...)}: the half-open key range of a
+ * prefix of values and predicates on the next field;
+ * {@link #ranges(Object[], Predicate...)}: the same, one range per salt
+ * bucket of a salted schema.</li>
+ * </ul>
+ *
+ * <p>The schema is the command line's {@code --schema}: native types
+ * ({@code str}, {@code i64}, {@code u64}, {@code i32}, {@code u32}, {@code f64},
+ * {@code f32}, {@code bool}, {@code bytes}, {@code ts}, {@code uuid},
+ * {@code dec}, and {@code ulid}, {@code uuid7}, {@code geo}; {@code .desc} for
+ * descending) or a profile's ({@code fdb-tuple}: element types such as
+ * {@code str,int}; {@code hbase-ordered}: {@code text,int64.desc};
+ * {@code phoenix}: {@code varchar,bigint.desc,char(3)}). Values are the Java
+ * classes {@link Lexikey} documents, checked against their field: an
+ * {@code i64} field takes a {@code Long}, {@code Integer}, {@code Short},
+ * {@code Byte} or {@code BigInteger} in range; an {@code f64} field a
+ * {@code Double}, {@code Float} or an integer; a {@code ts} field an
+ * {@code Instant} of whole milliseconds or integer milliseconds; a
+ * {@code dec} field a {@code BigDecimal} or an integer (a {@code Double} is
+ * refused: it is not exact); a nullable profile field {@code null}.
+ *
+ * <pre>{@code
+ * Schema cities = Schema.of("str,i64.desc,str", "hex");
+ * String key = cities.encodeText("population", 8804190L, "New York");
+ * Object[] values = cities.decode(key); // {"population", 8804190L, "New York"}
+ * }</pre>
+ *
+ * <p>Immutable and thread-safe: threads may share one schema. It is
+ * {@link Serializable} (a Spark closure ships it): it travels as its
+ * settings and is parsed again where it lands. The {@code with*} methods
+ * return a new schema.
+ */
+public final class Schema implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** Frees the native layouts of unreachable schemas. */
+    private static final Cleaner CLEANER = Cleaner.create();
+
+    /** Rows (or keys) per crossing into the native library in bulk calls. */
+    static final int CHUNK = 4096;
+
+    /** The fields as given. */
+    private final String spec;
+
+    /** The key format. */
+    private final String format;
+
+    /** Decimal digits of integer fields ({@code decimal}), or -1. */
+    private final int width;
+
+    /** Salt buckets, or -1. */
+    private final int saltBuckets;
+
+    /** {@code current}, {@code legacy}, or null. */
+    private final String hbaseNumeric;
+
+    /** Round Phoenix DECIMALs of over 38 digits. */
+    private final boolean round;
+
+    /** The native layout. */
+    private final transient Handle handle;
+
+    /** Whether keys are text. */
+    private final transient boolean text;
+
+    /** The field labels. */
+    private final transient List<String> fields;
+
+    /** Owns a native layout; runs once, when the schema is unreachable. */
+    private static final class Handle implements Runnable {
+        final long ptr;
+
+        Handle(long ptr) {
+            this.ptr = ptr;
+        }
+
+        @Override
+        public void run() {
+            Native.schemaFree(ptr);
+        }
+    }
+
+    private Schema(String spec, String format, int width, int saltBuckets, String hbaseNumeric,
+            boolean round) {
+        this.spec = Objects.requireNonNull(spec, "spec");
+        this.format = Objects.requireNonNull(format, "format");
+        this.width = width;
+        this.saltBuckets = saltBuckets;
+        this.hbaseNumeric = hbaseNumeric;
+        this.round = round;
+        this.text = Lexikey.isText(format);
+        long ptr = Native.schemaNew(spec, format, width, saltBuckets, hbaseNumeric, round);
+        this.handle = new Handle(ptr);
+        CLEANER.register(this, handle);
+        this.fields = Collections.unmodifiableList(Arrays.asList(Native.schemaFields(ptr).split(",")));
+    }
+
+    /**
+     * The schema {@code spec} of keys in {@code format}.
+     *
+     * @param spec the fields, comma-separated ({@code "str,i64.desc"})
+     * @param format {@code hex}, {@code base64}, {@code decimal},
+     *     {@code binary}, {@code fdb-tuple}, {@code hbase-ordered} or
+     *     {@code phoenix}
+     * @return the schema
+     * @throws IllegalArgumentException an unknown format or a bad schema
+     */
+    public static Schema of(String spec, String format) {
+        return new Schema(spec, format, -1, -1, null, false);
+    }
+
+    /**
+     * The schema {@code spec} of {@code hex} keys.
+     *
+     * @param spec the fields, comma-separated
+     * @return the schema
+     * @throws IllegalArgumentException a bad schema
+     */
+    public static Schema of(String spec) {
+        return of(spec, "hex");
+    }
+
+    /**
+     * The same schema with integer fields written in {@code digits} decimal
+     * digits (the {@code decimal} format; the command line's {@code --width}).
+     *
+     * @param digits 1 to 20
+     * @return a new schema
+     * @throws IllegalArgumentException another format, or out of range
+     */
+    public Schema withWidth(int digits) {
+        if (digits < 0) {
+            throw new IllegalArgumentException("invalid width " + digits
+                    + ": expected a number of decimal digits from 1 to 20");
+        }
+        return new Schema(spec, format, digits, saltBuckets, hbaseNumeric, round);
+    }
+
+    /**
+     * The same schema with salted keys: a bucket prefix spreads writes over
+     * {@code n} regions (native formats: the command line's
+     * {@code --salt-buckets}, 1 to 255; {@code phoenix}: the table's
+     * {@code SALT_BUCKETS}, 1 to 256). A salted schema has one range per
+     * bucket: {@link #ranges(Object[], Predicate...)}.
+     *
+     * @param n the number of buckets
+     * @return a new schema
+     * @throws IllegalArgumentException out of range, or a profile other than phoenix
+     */
+    public Schema withSaltBuckets(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("invalid saltBuckets " + n
+                    + ": expected a number from 1 to 255 (phoenix: 256)");
+        }
+        return new Schema(spec, format, width, n, hbaseNumeric, round);
+    }
+
+    /**
+     * The same schema with {@code hbase-ordered} numerics written as
+     * {@code name} says: {@code "current"} (HBase 2.5.0 and later, the
+     * default) or {@code "legacy"} (HBase 2.4.x and older, before
+     * HBASE-26566): the command line's {@code --hbase-numeric}.
+     *
+     * @param name {@code current} or {@code legacy}
+     * @return a new schema
+     * @throws IllegalArgumentException another name or format
+     */
+    public Schema withHbaseNumeric(String name) {
+        return new Schema(spec, format, width, saltBuckets, Objects.requireNonNull(name), round);
+    }
+
+    /**
+     * The same schema with a Phoenix {@code DECIMAL} of more than 38
+     * significant digits rounded half up as Phoenix stores it (instead of
+     * refused): the command line's {@code --round}.
+     *
+     * @param round whether to round
+     * @return a new schema
+     * @throws IllegalArgumentException a format other than phoenix
+     */
+    public Schema withRound(boolean round) {
+        return new Schema(spec, format, width, saltBuckets, hbaseNumeric, round);
+    }
+
+    /**
+     * The fields as given.
+     *
+     * @return the schema text
+     */
+    public String spec() {
+        return spec;
+    }
+
+    /**
+     * The key format.
+     *
+     * @return the format's name
+     */
+    public String format() {
+        return format;
+    }
+
+    /**
+     * The field types as the command line labels them
+     * ({@code ["str", "i64.desc"]}).
+     *
+     * @return the labels, one per field
+     */
+    public List<String> fields() {
+        return fields;
+    }
+
+    /**
+     * Whether this schema's keys are text ({@code String}s) rather than
+     * {@code byte[]}s.
+     *
+     * @return true for {@code hex}, {@code base64}, {@code decimal}
+     */
+    public boolean isText() {
+        return text;
+    }
+
+    // -----------------------------------------------------------------------
+    // Encoding
+    // -----------------------------------------------------------------------
+
+    private Object encodeOne(boolean asText, Object[] values) {
+        if (values == null) {
+            throw new IllegalArgumentException("values is null");
+        }
+        Wire.Writer w = Wire.writer();
+        w.row(values);
+        try {
+            return w.key(asText, len -> Native.schemaEncodeOne(handle.ptr, asText, w.buf, len));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /**
+     * The key of one row in a text format.
+     *
+     * @param values one value per field
+     * @return the key
+     * @throws EncodeException a value that does not encode (named with its field)
+     * @throws IllegalArgumentException a binary format
+     */
+    public String encodeText(Object... values) {
+        return (String) encodeOne(true, values);
+    }
+
+    /**
+     * The key of one row in a binary format.
+     *
+     * @param values one value per field
+     * @return the key's bytes
+     * @throws EncodeException a value that does not encode (named with its field)
+     * @throws IllegalArgumentException a text format
+     */
+    public byte[] encodeBytes(Object... values) {
+        return (byte[]) encodeOne(false, values);
+    }
+
+    /** Receives the keys of one chunk. */
+    private interface Sink {
+        void key(byte[] keys, int start, int end);
+    }
+
+    private void encodeAll(boolean asText, List<Object[]> rows, Sink sink) {
+        int n = rows.size();
+        Wire.Writer w = new Wire.Writer(64 * Math.min(n, CHUNK));
+        int[] ends = new int[Math.min(n, CHUNK)];
+        try {
+            for (int base = 0; base < n; base += CHUNK) {
+                int m = Math.min(CHUNK, n - base);
+                w.reset();
+                for (int i = 0; i < m; i++) {
+                    Object[] row = rows.get(base + i);
+                    if (row == null) {
+                        throw new EncodeException("row " + (base + i) + " is null");
+                    }
+                    w.row(row);
+                }
+                byte[] keys = Native.schemaEncode(handle.ptr, asText, w.buf, w.pos, m, base, ends);
+                int start = 0;
+                for (int i = 0; i < m; i++) {
+                    sink.key(keys, start, ends[i]);
+                    start = ends[i];
+                }
+            }
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /**
+     * The keys of many rows, in order, in a text format. The rows cross into
+     * the native library a batch at a time; the first bad row throws (its
+     * message names the row's index).
+     *
+     * @param rows one array of values per row
+     * @return the keys
+     * @throws EncodeException a value that does not encode
+     * @throws IllegalArgumentException a binary format
+     */
+    public List<String> encodeTextMany(List<Object[]> rows) {
+        List<String> out = new ArrayList<>(rows.size());
+        encodeAll(true, rows, (keys, start, end) ->
+                out.add(new String(keys, start, end - start, StandardCharsets.UTF_8)));
+        return out;
+    }
+
+    /**
+     * The keys of many rows, in order, in a binary format.
+     *
+     * @param rows one array of values per row
+     * @return the keys
+     * @throws EncodeException a value that does not encode
+     * @throws IllegalArgumentException a text format
+     */
+    public List<byte[]> encodeBytesMany(List<Object[]> rows) {
+        List<byte[]> out = new ArrayList<>(rows.size());
+        encodeAll(false, rows, (keys, start, end) -> out.add(Arrays.copyOfRange(keys, start, end)));
+        return out;
+    }
+
+    // -----------------------------------------------------------------------
+    // Decoding
+    // -----------------------------------------------------------------------
+
+    /**
+     * The values of one key.
+     *
+     * @param key a {@code String} (a text key, or a binary key as hex text)
+     *     or a {@code byte[]}
+     * @return one value per field
+     * @throws DecodeException a key that does not decode (with its offset)
+     */
+    public Object[] decode(Object key) {
+        List<Object[]> rows = decodeRun(Collections.singletonList(key), 0, 1, -1);
+        return rows.get(0);
+    }
+
+    /**
+     * The values of many keys, in order. The keys cross into the native
+     * library a batch at a time; the first bad key throws (its message
+     * names the key's index).
+     *
+     * @param keys {@code String}s or {@code byte[]}s, as {@link #decode(Object)} takes them
+     * @return one array of values per key
+     * @throws DecodeException a key that does not decode
+     */
+    public List<Object[]> decodeMany(List<?> keys) {
+        List<Object[]> out = new ArrayList<>(keys.size());
+        int n = keys.size();
+        int start = 0;
+        while (start < n) {
+            // A run of keys of one kind (String or byte[]), at most CHUNK.
+            boolean kind = keys.get(start) instanceof String;
+            int end = start + 1;
+            while (end < n && end - start < CHUNK && (keys.get(end) instanceof String) == kind) {
+                end++;
+            }
+            out.addAll(decodeRun(keys, start, end, start));
+            start = end;
+        }
+        return out;
+    }
+
+    private List<Object[]> decodeRun(List<?> keys, int from, int to, int base) {
+        int m = to - from;
+        byte[][] parts = new byte[m][];
+        int total = 0;
+        boolean asText = false;
+        for (int i = 0; i < m; i++) {
+            Object k = keys.get(from + i);
+            if (k instanceof String s) {
+                asText = true;
+                try {
+                    parts[i] = Wire.keyUtf8(s);
+                } catch (DecodeException e) {
+                    throw base < 0 ? e
+                            : new DecodeException("key " + (from + i) + ": " + e.getMessage(), e.offset());
+                }
+            } else if (k instanceof byte[] b) {
+                parts[i] = b;
+            } else {
+                throw new IllegalArgumentException("a key is a String or a byte[], not "
+                        + (k == null ? "null" : k.getClass().getName())
+                        + (base < 0 ? "" : " (key " + (from + i) + ")"));
+            }
+            total += parts[i].length;
+        }
+        byte[] buf = new byte[total];
+        int[] ends = new int[m];
+        int at = 0;
+        for (int i = 0; i < m; i++) {
+            System.arraycopy(parts[i], 0, buf, at, parts[i].length);
+            at += parts[i].length;
+            ends[i] = at;
+        }
+        byte[] rows;
+        try {
+            rows = Native.schemaDecode(handle.ptr, buf, total, ends, m, asText, base);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+        Wire.Reader r = new Wire.Reader(rows);
+        List<Object[]> out = new ArrayList<>(m);
+        for (int i = 0; i < m; i++) {
+            out.add(r.row());
+        }
+        return out;
+    }
+
+    // -----------------------------------------------------------------------
+    // Ranges
+    // -----------------------------------------------------------------------
+
+    private List<KeyRange> query(Object[] prefix, Predicate[] predicates, boolean all) {
+        Wire.Writer w = Wire.writer();
+        w.row(prefix == null ? new Object[0] : prefix);
+        Predicate[] ps = predicates == null ? new Predicate[0] : predicates;
+        w.u32(ps.length);
+        for (Predicate p : ps) {
+            w.u8(Objects.requireNonNull(p, "predicate").kind().ordinal());
+            w.value(p.value());
+        }
+        byte[] out;
+        try {
+            out = Native.schemaRanges(handle.ptr, w.buf, w.pos, all);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+        Wire.Reader r = new Wire.Reader(out);
+        int n = r.u32();
+        List<KeyRange> ranges = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            byte[] start = r.u8() == 1 ? r.bytes() : null;
+            byte[] end = r.u8() == 1 ? r.bytes() : null;
+            ranges.add(text
+                    ? new KeyRange(start == null ? null : new String(start, StandardCharsets.UTF_8),
+                            end == null ? null : new String(end, StandardCharsets.UTF_8))
+                    : new KeyRange(start, end));
+        }
+        return ranges;
+    }
+
+    /**
+     * The half-open key range of the keys whose leading fields hold
+     * {@code prefix} and whose next field satisfies every predicate: exactly
+     * the command line's {@code range}. Strict bounds on fixed-width values
+     * become inclusive bounds on the neighbouring value; a range no key can
+     * match is an error.
+     *
+     * @param prefix values of the leading fields (empty or {@code null}: none)
+     * @param predicates conditions on the next field (none: every key under the prefix)
+     * @return the range ({@code null} sides are unbounded)
+     * @throws EncodeException a value that does not encode, or no key can match
+     * @throws IllegalArgumentException a salted schema (use {@link #ranges})
+     */
+    public KeyRange range(Object[] prefix, Predicate... predicates) {
+        return query(prefix, predicates, false).get(0);
+    }
+
+    /**
+     * The ranges of a query as {@link #range} takes it: for a salted schema
+     * one per bucket, bucket 0 first (scan them all, or in parallel, and
+     * merge); otherwise the one range.
+     *
+     * @param prefix values of the leading fields
+     * @param predicates conditions on the next field
+     * @return the ranges
+     * @throws EncodeException a value that does not encode, or no key can match
+     */
+    public List<KeyRange> ranges(Object[] prefix, Predicate... predicates) {
+        return query(prefix, predicates, true);
+    }
+
+    // -----------------------------------------------------------------------
+    // Object
+    // -----------------------------------------------------------------------
+
+    /**
+     * A schema read from a stream is parsed again (its native layout does not
+     * travel).
+     *
+     * @return the schema of the same settings
+     * @throws ObjectStreamException never
+     */
+    private Object readResolve() throws ObjectStreamException {
+        return new Schema(spec, format, width, saltBuckets, hbaseNumeric, round);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof Schema s)) {
+            return false;
+        }
+        return spec.equals(s.spec) && format.equals(s.format) && width == s.width
+                && saltBuckets == s.saltBuckets && Objects.equals(hbaseNumeric, s.hbaseNumeric)
+                && round == s.round;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(spec, format, width, saltBuckets, hbaseNumeric, round);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("Schema.of(\"").append(spec).append("\", \"")
+                .append(format).append("\")");
+        if (width >= 0) {
+            sb.append(".withWidth(").append(width).append(')');
+        }
+        if (saltBuckets >= 0) {
+            sb.append(".withSaltBuckets(").append(saltBuckets).append(')');
+        }
+        if (hbaseNumeric != null) {
+            sb.append(".withHbaseNumeric(\"").append(hbaseNumeric).append("\")");
+        }
+        if (round) {
+            sb.append(".withRound(true)");
+        }
+        return sb.toString();
+    }
+}

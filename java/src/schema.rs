@@ -1,0 +1,507 @@
+//! A key layout with its fields, parsed once: what `lexikey.Schema` holds
+//! (and `Lexikey.decode` builds per call). It is a [`KeySpec`] with a
+//! schema: rows of Java values become keys through the core's
+//! [`RowEncoder`](lexikey::spec::RowEncoder), keys become values through
+//! [`KeySpec::decode`], range queries through [`KeySpec::field`] and
+//! [`KeySpec::ranges`]. What is left here is Java's: reading the wire,
+//! wording errors, picking each decoded integer's class.
+
+use std::borrow::Cow;
+
+use lexikey::arg::ColType;
+use lexikey::interop::{hbase, phoenix};
+use lexikey::profile::{KeyFormat, Options, Profile};
+use lexikey::range::Pred;
+use lexikey::salt::{SaltMode, Salter};
+use lexikey::spec::{comp_text, range_message, Comp, KeySpec, RowError};
+use lexikey::{tuple, DecodeError, Format, KeyRange};
+
+use crate::conv::{self, IntClass};
+use crate::errors::{arg_err, encode_err, Error};
+use crate::wire::{Host, Reader, Writer};
+
+/// The longest key accepted, as the command line's default
+/// `--max-key-len` (HBase's row-key limit).
+pub(crate) const MAX_KEY_LEN: usize = tuple::HBASE_MAX_KEY_LEN;
+
+/// The options of a layout, as `Schema.with*` sets them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Opts {
+    /// `withWidth`: decimal digits of integer fields (`decimal` only).
+    pub(crate) width: Option<u8>,
+    /// `withSaltBuckets`: the fast salt (native formats) or Phoenix's
+    /// `SALT_BUCKETS`.
+    pub(crate) salt: Option<u32>,
+    /// `withHbaseNumeric`: `current` or `legacy` (`hbase-ordered` only).
+    pub(crate) hbase_numeric: Option<String>,
+    /// `withRound`: round a Phoenix `DECIMAL` of over 38 digits.
+    pub(crate) round: bool,
+}
+
+/// The key layout of `fmt` with `opts`, each option refused where it does
+/// not apply (the core's [`KeySpec`] checks most).
+pub(crate) fn key_spec(fmt: KeyFormat, opts: &Opts) -> Result<KeySpec, Error> {
+    let spec = KeySpec::new(fmt)
+        .with_width(opts.width)
+        .map_err(|e| arg_err(e.to_string()))?
+        .with_max_key_len(MAX_KEY_LEN);
+    let mut po = Options::default();
+    if let Some(name) = &opts.hbase_numeric {
+        let n = hbase::NumericEncoding::from_name(name).ok_or_else(|| {
+            arg_err(format!(
+                "invalid hbaseNumeric {name:?}: expected \"current\" (HBase 2.5.0 and later, the \
+                 default) or \"legacy\" (HBase 2.4.x and older, before HBASE-26566)"
+            ))
+        })?;
+        if fmt != KeyFormat::Profile(Profile::Hbase) {
+            return Err(arg_err(format!(
+                "hbaseNumeric applies only to the hbase-ordered format, not {fmt}"
+            )));
+        }
+        po.hbase = hbase::Codec::new(n);
+    }
+    if opts.round {
+        if fmt != KeyFormat::Profile(Profile::Phoenix) {
+            return Err(arg_err(format!(
+                "round applies only to the phoenix format (a DECIMAL of more than 38 digits), \
+                 not {fmt}"
+            )));
+        }
+        po.rounding = phoenix::DecimalRounding::HalfUp;
+    }
+    let spec = match fmt {
+        KeyFormat::Native(f) => {
+            let salter = opts
+                .salt
+                .map(|n| {
+                    Salter::with_count(n, SaltMode::Fast)
+                        .map(|s| s.for_format(f))
+                        .map_err(|e| arg_err(format!("invalid saltBuckets {n}: {e}")))
+                })
+                .transpose()?;
+            spec.with_salter(salter)
+        }
+        KeyFormat::Profile(_) => {
+            po.salt = opts
+                .salt
+                .map(|n| {
+                    u16::try_from(n).map_err(|_| {
+                        arg_err(format!(
+                            "invalid salt buckets {n}: expected a number from 1 to 256 \
+                             (Phoenix's SALT_BUCKETS)"
+                        ))
+                    })
+                })
+                .transpose()?;
+            spec.with_profile_options(po)
+        }
+    };
+    spec.map_err(|e| arg_err(e.to_string()))
+}
+
+/// A predicate of a range query, by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PredKind {
+    Eq,
+    Ge,
+    Gt,
+    Le,
+    Lt,
+    Prefix,
+}
+
+impl PredKind {
+    /// The kind of the wire's code (`Predicate.Kind` ordinal).
+    pub(crate) fn from_code(c: u8) -> Option<PredKind> {
+        Some(match c {
+            0 => PredKind::Eq,
+            1 => PredKind::Ge,
+            2 => PredKind::Gt,
+            3 => PredKind::Le,
+            4 => PredKind::Lt,
+            5 => PredKind::Prefix,
+            _ => return None,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            PredKind::Eq => "eq",
+            PredKind::Ge => "ge",
+            PredKind::Gt => "gt",
+            PredKind::Le => "le",
+            PredKind::Lt => "lt",
+            PredKind::Prefix => "prefix",
+        }
+    }
+}
+
+/// A key as messages show it: at most 64 bytes, escaped.
+fn show(key: &[u8]) -> String {
+    let mut s = String::from("\"");
+    s.push_str(&lexikey::escape_key(&key[..key.len().min(64)]));
+    if key.len() > 64 {
+        s.push_str("...");
+    }
+    s.push('"');
+    s
+}
+
+/// A layout: how rows encode and keys decode.
+#[derive(Debug, Clone)]
+pub(crate) struct Schema {
+    /// The schema as given (`None`: keys read by their own tags).
+    text: Option<String>,
+    /// The layout, with the schema when there is one.
+    spec: KeySpec,
+    /// Whether keys are salted (one range per bucket).
+    salted: bool,
+    /// The fields' labels, as the command line writes them.
+    labels: Vec<String>,
+    /// The Java class of each field's integers.
+    classes: Vec<IntClass>,
+    /// Which fields are HBase numerics ([`conv::numeric_arg`]).
+    numeric: Vec<bool>,
+}
+
+impl Schema {
+    /// The layout of `Schema.of(text, fmt)` with its options.
+    pub(crate) fn new(fmt: KeyFormat, text: &str, opts: Opts) -> Result<Schema, Error> {
+        let salted = opts.salt.is_some();
+        let spec = key_spec(fmt, &opts)?
+            .with_schema(text)
+            .map_err(|e| arg_err(e.to_string()))?;
+        Ok(Schema::of(spec, Some(text), salted))
+    }
+
+    /// The layout `Lexikey.decode` reads keys with: the format's defaults
+    /// and the schema, when given (refused where the command line refuses
+    /// it, required where the keys carry no tags).
+    pub(crate) fn decoder(base: &KeySpec, schema: Option<&str>) -> Result<Schema, Error> {
+        let fmt = base.format();
+        match (fmt, schema) {
+            (KeyFormat::Native(f @ (Format::Decimal | Format::Binary)), None) => Err(arg_err(
+                format!("{f} keys carry no type tags: pass a schema (e.g. \"str,i64\")"),
+            )),
+            (KeyFormat::Profile(Profile::Fdb), Some(_)) => Err(arg_err(
+                "fdb-tuple keys are self-describing (each element has its type code): decode \
+                 takes no schema (pass null)",
+            )),
+            (KeyFormat::Profile(p), None) if p != Profile::Fdb => Err(arg_err(format!(
+                "{} keys do not name their fields: pass a schema",
+                p.name()
+            ))),
+            (_, None) => Ok(Schema::of(base.clone(), None, false)),
+            (_, Some(s)) => {
+                let spec = base
+                    .clone()
+                    .with_schema(s)
+                    .map_err(|e| arg_err(e.to_string()))?;
+                Ok(Schema::of(spec, Some(s), false))
+            }
+        }
+    }
+
+    fn of(spec: KeySpec, text: Option<&str>, salted: bool) -> Schema {
+        let labels: Vec<String> = spec
+            .schema()
+            .unwrap_or_default()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let classes = labels.iter().map(|l| IntClass::of_label(l)).collect();
+        let numeric = spec
+            .schema()
+            .unwrap_or_default()
+            .iter()
+            .map(|c| matches!(c, ColType::Hbase(f) if f.kind == hbase::Kind::Numeric))
+            .collect();
+        Schema {
+            text: text.map(str::to_string),
+            spec,
+            salted,
+            labels,
+            classes,
+            numeric,
+        }
+    }
+
+    /// The [`Arg`](lexikey::arg::Arg) of field `i` holding `h`.
+    fn arg<'a>(&self, i: usize, h: &Host<'a>) -> lexikey::arg::Arg<'a> {
+        if self.numeric.get(i).copied().unwrap_or(false) {
+            conv::numeric_arg(h)
+        } else {
+            conv::arg(h)
+        }
+    }
+
+    /// The format.
+    pub(crate) fn format(&self) -> KeyFormat {
+        self.spec.format()
+    }
+
+    /// The field labels, as the command line writes them.
+    pub(crate) fn labels(&self) -> &[String] {
+        &self.labels
+    }
+
+    fn label(&self, i: usize) -> &str {
+        self.labels.get(i).map_or("?", String::as_str)
+    }
+
+    /// The error of a value that does not convert, worded for Java.
+    fn value_err(&self, what: &str, i: usize, e: &lexikey::arg::ArgError, h: &Host<'_>) -> Error {
+        encode_err(format!(
+            "{what}, value {} ({}): {}",
+            i + 1,
+            self.label(i),
+            conv::message(e, h)
+        ))
+    }
+
+    fn row_err(&self, what: &str, e: &RowError, row: &[Host<'_>]) -> Error {
+        match (e.index, e.index.and_then(|i| row.get(i))) {
+            (Some(i), Some(h)) => self.value_err(what, i, &e.error, h),
+            _ => encode_err(format!("{what}: {}", e.error)),
+        }
+    }
+
+    /// Encodes `rows` rows read from `r`, appending the keys to `out` and
+    /// their ends to `ends` (`base`: the index of the first row in
+    /// messages; `None`: one row, named `values`).
+    pub(crate) fn encode_rows(
+        &self,
+        r: &mut Reader<'_>,
+        rows: usize,
+        base: Option<usize>,
+        out: &mut Vec<u8>,
+        ends: &mut Vec<i32>,
+    ) -> Result<(), Error> {
+        let what = |i: usize| match base {
+            Some(b) => format!("row {}", b + i),
+            None => "values".to_string(),
+        };
+        let mut enc = self.spec.encoder().map_err(|e| arg_err(e.to_string()))?;
+        let width = enc.width();
+        let (mut hosts, mut args) = (Vec::with_capacity(width), Vec::with_capacity(width));
+        for i in 0..rows {
+            let n = r.row_len()?;
+            if n != width {
+                return Err(encode_err(format!(
+                    "{} has {n} values; the schema {:?} has {width} fields",
+                    what(i),
+                    self.text.as_deref().unwrap_or("")
+                )));
+            }
+            hosts.clear();
+            args.clear();
+            for j in 0..n {
+                let h = r.cell()?;
+                args.push(self.arg(j, &h));
+                hosts.push(h);
+            }
+            enc.encode(&args, out)
+                .map_err(|e| self.row_err(&what(i), &e, &hosts))?;
+            ends.push(i32::try_from(out.len()).map_err(|_| {
+                encode_err("the keys of one call exceed 2 GiB: encode fewer rows per call")
+            })?);
+        }
+        if !r.at_end() {
+            return Err(Error::State(
+                "lexikey: value buffer longer than its rows".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The ranges of the keys whose leading fields hold `prefix` and whose
+    /// next field satisfies every predicate: one per salt bucket when
+    /// `all_buckets`, else the one range (a salted schema is refused).
+    pub(crate) fn ranges(
+        &self,
+        prefix: &[Host<'_>],
+        preds: &[(PredKind, Host<'_>)],
+        all_buckets: bool,
+    ) -> Result<Vec<KeyRange>, Error> {
+        if self.salted && !all_buckets {
+            return Err(arg_err(
+                "a salted schema has one range per bucket: use Schema.ranges(...), which returns \
+                 them all, bucket 0 first",
+            ));
+        }
+        let field = |i: usize, h: &Host<'_>, what: &str| -> Result<Comp, Error> {
+            self.spec
+                .field(i, self.arg(i, h))
+                .map_err(|e| self.value_err(what, i, &e, h))
+        };
+        let comps = prefix
+            .iter()
+            .enumerate()
+            .map(|(i, h)| field(i, h, "prefix"))
+            .collect::<Result<Vec<_>, _>>()?;
+        let next = prefix.len();
+        let mut parsed = Vec::with_capacity(preds.len());
+        let mut texts = Vec::with_capacity(preds.len());
+        for (kind, h) in preds {
+            let what = format!("predicate {}", kind.name());
+            if *kind == PredKind::Prefix {
+                let Host::Str(s) = *h else {
+                    return Err(encode_err(format!(
+                        "{what}: expected a String, got {}",
+                        h.java_type()
+                    )));
+                };
+                texts.push(s.to_string());
+                parsed.push(Pred::Prefix(s.to_string(), lexikey::Dir::Asc));
+                continue;
+            }
+            let c = field(next, h, &what)?;
+            texts.push(comp_text(&c));
+            parsed.extend(Pred::compare(kind.name(), c));
+        }
+        let prefix_texts: Vec<String> = comps.iter().map(comp_text).collect();
+        let refs: Vec<&str> = prefix_texts.iter().map(String::as_str).collect();
+        let pred_refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        self.spec
+            .ranges(&comps, parsed)
+            .map_err(|e| encode_err(range_message(&e, &refs, &pred_refs)))
+    }
+
+    /// Decodes a key and writes its values as a row; `at`: the message's
+    /// prefix (`key N: ` in bulk calls).
+    pub(crate) fn decode(&self, key: &[u8], at: &str, w: &mut Writer) -> Result<(), Error> {
+        let bad = |e: &DecodeError| {
+            Error::Decode(format!("{at}invalid key {}: {e}", show(key)), e.offset())
+        };
+        let values = self.spec.decode(key).map_err(|e| bad(&e))?;
+        w.row(values.len());
+        for i in 0..values.len() {
+            let out = values.get(i).map_err(|e| {
+                let offset = values.offset(i);
+                Error::Decode(
+                    format!(
+                        "{at}invalid key {}: value {} at byte {offset}: {e}",
+                        show(key),
+                        i + 1
+                    ),
+                    offset,
+                )
+            })?;
+            let class = match self.classes.get(i) {
+                Some(c) => *c,
+                None => IntClass::of_label(&values.label(i)),
+            };
+            conv::write_out(w, class, &out);
+        }
+        Ok(())
+    }
+}
+
+/// The bytes of a key given to a decoder: a `byte[]` as it is; a `String`
+/// as its UTF-8 for the text formats, or as hex (either case), `0x…` hex or
+/// HBase's `Bytes.toStringBinary` form for the binary formats, as the
+/// command line takes binary keys.
+pub(crate) fn key_bytes<'k>(
+    fmt: KeyFormat,
+    given_as_text: bool,
+    raw: &'k [u8],
+) -> Result<Cow<'k, [u8]>, Error> {
+    if !given_as_text || fmt.is_text() {
+        return Ok(Cow::Borrowed(raw));
+    }
+    let decode = |why: String, at: usize| Error::Decode(why, at);
+    if raw.starts_with(b"0x") || raw.starts_with(b"0X") || raw.windows(2).any(|w| w == b"\\x") {
+        let mut out = Vec::with_capacity(raw.len() / 2);
+        return match lexikey::input::decode_binary_key(raw, &mut out) {
+            Ok(()) => Ok(Cow::Owned(out)),
+            Err(e) => {
+                use lexikey::input::BinaryKeyError as E;
+                let why = match e {
+                    E::OddDigits { len } => format!("an odd number of hex digits ({len})"),
+                    E::BadDigit { at } => format!("a bad hex digit at character {at}"),
+                    E::BadEscape { at } => format!(
+                        "character {at} is neither printable ASCII nor the start of a \\xNN escape"
+                    ),
+                };
+                let at = out.len();
+                Err(decode(
+                    format!(
+                        "invalid binary key: {why} at byte {at} ({})",
+                        lexikey::input::BinaryKeyError::FORMS
+                    ),
+                    at,
+                ))
+            }
+        };
+    }
+    if let Some(i) = raw.iter().position(|c| !c.is_ascii_hexdigit()) {
+        return Err(decode(
+            format!(
+                "invalid binary key: given as hex, bad digit at byte {}",
+                i / 2
+            ),
+            i / 2,
+        ));
+    }
+    let mut out = Vec::with_capacity(raw.len() / 2);
+    lexikey::input::decode_hex_into(raw, &mut out).map_err(|_| {
+        decode(
+            format!(
+                "invalid binary key: given as hex, it has an odd number of digits ({}) at byte {}",
+                raw.len(),
+                raw.len() / 2
+            ),
+            raw.len() / 2,
+        )
+    })?;
+    Ok(Cow::Owned(out))
+}
+
+/// Encodes the components given to `Lexikey.encodeText`/`encodeBytes` (a
+/// row of cells in `buf`), appending the key to `out`.
+pub(crate) fn encode_plain(spec: &KeySpec, buf: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+    let cells = Reader::new(buf).row()?;
+    if cells.is_empty() && spec.format() != KeyFormat::Profile(Profile::Phoenix) {
+        // The empty tuple: the empty key (fdb.tuple.pack(()) is b"" too). A
+        // Phoenix row key is never empty.
+        return Ok(());
+    }
+    let comps = cells
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            conv::plain(spec, h).map_err(|e| match h {
+                // A component string: the core's parser names it.
+                Host::Str(s) if spec.is_component(s) => encode_err(e.to_string()),
+                _ => encode_err(format!(
+                    "component {} ({}): {}",
+                    i + 1,
+                    conv::describe(h),
+                    conv::message(&e, h)
+                )),
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    out.extend_from_slice(&spec.encode(&comps).map_err(|e| encode_err(e.to_string()))?);
+    Ok(())
+}
+
+/// Encodes component strings as the command line's `encode` does: each
+/// parsed by the core ([`KeySpec::parse_components`]).
+pub(crate) fn encode_texts(spec: &KeySpec, buf: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+    let cells = Reader::new(buf).row()?;
+    let texts = cells
+        .iter()
+        .map(|h| match *h {
+            Host::Str(s) => Ok(s),
+            _ => Err(Error::State(
+                "lexikey: a component that is not a string".into(),
+            )),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let comps = spec
+        .parse_components(&texts)
+        .map_err(|e| encode_err(e.to_string()))?;
+    out.extend_from_slice(&spec.encode(&comps).map_err(|e| encode_err(e.to_string()))?);
+    Ok(())
+}

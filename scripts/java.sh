@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# The Java package (java/: the JNI crate lexikey-java and the Java package
+# lexikey): set-up, build, docs, tests, the Spark job, the benchmark.
+#
+#   scripts/java.sh setup        # a JDK (javac, jar, javadoc), Debian's junit5 and
+#                                # libassertj-core-java (only what is missing)
+#   scripts/java.sh build        # the cdylib (release) and java/build/lexikey.jar
+#   scripts/java.sh doc          # Javadoc of every public type, -Xdoclint:all -Werror
+#   scripts/java.sh test [ARGS]  # compile java/src/test and run it with JUnit's console
+#                                # launcher (ARGS go to the launcher, e.g. --select-class
+#                                # lexikey.FixturesTest)
+#   scripts/java.sh spark [ROWS] # the Spark job (java/examples) on ROWS rows (default
+#                                # 1000000) with PySpark's spark-submit --master local[2]
+#   scripts/java.sh bench        # Schema.encodeTextMany speed and JNI overhead (BENCHMARKS.md)
+#
+# The jar carries the native library for linux-x86_64 as a resource
+# (lexikey/native/linux-x86_64/liblexikey_jni.so), loaded on first use.
+# LEXIKEY_JAVA_PROFILE=test builds the library with cargo's `test` profile
+# instead of release: scripts/test.sh does, so that CI reuses the crates
+# compiled for the Python module and the tests (a release build of the store
+# clients costs minutes); speed is measured on release builds only (bench).
+#
+# The tests compare with the command line (target/<profile>/lexikey, built
+# here if missing) and, for the allocator, use the servers of
+# scripts/with-stores.sh (LEXIKEY_REDIS_URL, LEXIKEY_POSTGRES_URL,
+# LEXIKEY_ETCD_URL); without them those tests are skipped, never passed.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root=$PWD
+target=${CARGO_TARGET_DIR:-$root/target}
+profile=${LEXIKEY_JAVA_PROFILE:-release}
+case "$profile" in
+  release) profile_dir=release ;;
+  test | dev) profile_dir=debug ;;
+  *) echo "java.sh: LEXIKEY_JAVA_PROFILE is release or test, not $profile" >&2; exit 2 ;;
+esac
+build=$root/java/build
+jars=/usr/share/java
+test_cp="$jars/junit-jupiter-api.jar:$jars/junit-jupiter-params.jar:$jars/opentest4j.jar:$jars/apiguardian-api.jar:$jars/junit-platform-commons.jar:$jars/assertj-core.jar"
+
+apt_install() {
+  local sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=300 update -qq
+  "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "$@"
+}
+
+setup() {
+  local missing=()
+  command -v javac >/dev/null 2>&1 && command -v javadoc >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)
+  [ -f "$jars/junit-platform-console-standalone.jar" ] || missing+=(junit5)
+  [ -f "$jars/assertj-core.jar" ] || missing+=(libassertj-core-java)
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "java.sh: installing ${missing[*]}"
+    apt_install "${missing[@]}"
+  fi
+}
+
+build() {
+  local cargo_profile=(--release)
+  [ "$profile" = release ] || cargo_profile=(--profile test)
+  cargo build -p lexikey-java "${cargo_profile[@]}" -j2 --quiet
+  rm -rf "$build/classes"
+  mkdir -p "$build/classes/lexikey/native/linux-x86_64"
+  javac --release 17 -Xlint:all -Werror -d "$build/classes" java/src/main/java/lexikey/*.java
+  cp "$target/$profile_dir/liblexikey_jni.so" "$build/classes/lexikey/native/linux-x86_64/"
+  jar --create --file "$build/lexikey.jar" -C "$build/classes" .
+  echo "java.sh: $build/lexikey.jar ($profile)"
+}
+
+doc() {
+  rm -rf "$build/javadoc"
+  javadoc -quiet -Xdoclint:all -Werror --release 17 -d "$build/javadoc" \
+    -sourcepath java/src/main/java lexikey
+  echo "java.sh: Javadoc in $build/javadoc (doclint clean)"
+}
+
+cli() {
+  # The command line the tests compare with: the test profile's, as
+  # `cargo test --workspace` builds it (built here if missing).
+  local cli=$target/debug/lexikey
+  if [ ! -x "$cli" ]; then
+    cargo build -p lexikey-cli -j2 --quiet
+  fi
+  echo "$cli"
+}
+
+compile_tests() {
+  [ -f "$build/lexikey.jar" ] || build
+  rm -rf "$build/test-classes"
+  mkdir -p "$build/test-classes"
+  javac --release 17 -Xlint:all,-processing -Werror -d "$build/test-classes" \
+    -cp "$build/lexikey.jar:$test_cp" java/src/test/java/lexikey/*.java
+}
+
+run_tests() {
+  compile_tests
+  local cli
+  cli=$(cli)
+  java -Dlexikey.cli="$cli" -Dlexikey.root="$root" -Dlexikey.jar="$build/lexikey.jar" \
+    -Dlexikey.classpath="$build/lexikey.jar:$build/test-classes:$test_cp" \
+    -Dlexikey.spark.rows="${LEXIKEY_SPARK_ROWS:-1000000}" \
+    -jar "$jars/junit-platform-console-standalone.jar" \
+    --class-path "$build/lexikey.jar:$build/test-classes:$test_cp" \
+    --disable-banner --details=summary --fail-if-no-tests \
+    --select-package lexikey "$@"
+}
+
+spark() {
+  local rows=${1:-1000000}
+  local venv=${LEXIKEY_PY_VENV:-$root/target/pyvenv}
+  local home
+  home=$("$venv/bin/python" -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))')
+  [ -f "$build/lexikey.jar" ] || build
+  mkdir -p "$build/spark-classes"
+  javac --release 17 -Xlint:all,-processing,-classfile,-path -Werror -d "$build/spark-classes" \
+    -cp "$build/lexikey.jar:$home/jars/*" java/examples/SparkBulkKeys.java
+  jar --create --file "$build/spark-bulk-keys.jar" -C "$build/spark-classes" .
+  local out
+  out=$(mktemp -d)
+  SPARK_HOME=$home "$home/bin/spark-submit" --master 'local[2]' --conf spark.ui.enabled=false \
+    --driver-java-options "-Dlog4j2.level=warn" --jars "$build/lexikey.jar" \
+    --class lexikey.examples.SparkBulkKeys "$build/spark-bulk-keys.jar" "$rows" "$out/keys" 2>"$out/stderr" \
+    || { tail -40 "$out/stderr" >&2; exit 1; }
+  echo "$out/keys"
+}
+
+bench() {
+  LEXIKEY_JAVA_PROFILE=release build
+  compile_tests
+  java -Xms2g -Xmx2g -cp "$build/lexikey.jar:$build/test-classes:$test_cp" lexikey.Bench "$@"
+}
+
+case "${1:-}" in
+  setup) setup ;;
+  build) build ;;
+  doc) doc ;;
+  test)
+    shift
+    run_tests "$@"
+    ;;
+  spark)
+    shift
+    spark "$@"
+    ;;
+  bench)
+    shift
+    bench "$@"
+    ;;
+  *)
+    echo "usage: scripts/java.sh setup | build | doc | test [ARGS] | spark [ROWS] | bench" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,1260 @@
+//! A whole key layout in one value — format or profile, decimal width,
+//! salt, the profiles' options, the geo grid, the longest key — and the
+//! one path from components to a key and from predicates to ranges that
+//! every front end calls: the `lexikey` command's `encode` and `range`, the
+//! Python and the Java bindings. A front end turns its own arguments or
+//! values into a [`KeySpec`] and [`Comp`]onents (parsed from
+//! `TYPE[.desc]:VALUE` text by [`KeySpec::parse_components`], or built
+//! from typed values), and the results and errors into its own idiom.
+//!
+//! ```
+//! use lexikey::profile::KeyFormat;
+//! use lexikey::range::Pred;
+//! use lexikey::spec::KeySpec;
+//!
+//! let spec = KeySpec::new(KeyFormat::parse("hex")?);
+//! let comps = spec.parse_components(&["str:population", "i64:3831868"])?;
+//! assert_eq!(spec.encode(&comps)?, b"population#l80000000003A783C");
+//!
+//! let prefix = spec.parse_components(&["str:population"])?;
+//! let ranges = spec.ranges(&prefix, vec![spec.parse_pred("ge", "i64:1000000")?])?;
+//! assert_eq!(ranges[0].start.as_deref(), Some(&b"population#l80000000000F4240"[..]));
+//! assert_eq!(ranges[0].end.as_deref(), Some(&b"population$"[..]));
+//!
+//! let fdb = KeySpec::new(KeyFormat::parse("fdb-tuple")?);
+//! assert_eq!(fdb.encode(&fdb.parse_components(&["str:users", "int:42"])?)?, b"\x02users\x00\x15\x2a");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+
+use crate::arg::{self, Arg, ArgError, ColType};
+use crate::input;
+use crate::interop::{hbase, phoenix};
+use crate::kind::{self, Col, GeoOpts};
+use crate::profile::{self, Item, KeyFormat, Options, Profile, ProfileRange, Row};
+use crate::range::{Pred, RangeError, RangeQuery};
+use crate::salt::Salter;
+use crate::tuple;
+use crate::value::{Component, ParseError};
+use crate::{Format, KeyRange};
+
+/// One component of a key: a native component or a profile's item.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Comp {
+    /// A component of the native formats (its kind: [`Col`]).
+    Native(Col, Component<'static>),
+    /// A component of an interop profile.
+    Profile(Item),
+}
+
+impl Comp {
+    /// A native component of a core type (its [`Col`] is the type's own).
+    pub fn native(c: Component<'static>) -> Comp {
+        Comp::Native(Col::core(c.field()), c)
+    }
+}
+
+/// Why a key could not be made: one readable line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SpecError(String);
+
+impl SpecError {
+    fn new(msg: impl Into<String>) -> SpecError {
+        SpecError(msg.into())
+    }
+}
+
+impl From<ParseError> for SpecError {
+    fn from(e: ParseError) -> Self {
+        SpecError(e.to_string())
+    }
+}
+
+impl From<crate::EncodeError> for SpecError {
+    fn from(e: crate::EncodeError) -> Self {
+        SpecError(e.to_string())
+    }
+}
+
+impl From<profile::ProfileError> for SpecError {
+    fn from(e: profile::ProfileError) -> Self {
+        SpecError(e.to_string())
+    }
+}
+
+/// A key layout: how components become a key, and predicates ranges.
+#[derive(Debug, Clone)]
+pub struct KeySpec {
+    format: KeyFormat,
+    width: Option<u8>,
+    salter: Option<Salter>,
+    profile: Options,
+    geo: GeoOpts,
+    max_key_len: usize,
+    fields: Option<Vec<crate::Field>>,
+    schema: Option<Vec<ColType>>,
+    /// Derived from `schema` ([`KeySpec::sync_schema`]): the native
+    /// columns' core fields, the profile schema of the decoders.
+    schema_fields: Vec<crate::Field>,
+    profile_schema: Option<profile::Schema>,
+}
+
+impl KeySpec {
+    /// The layout of `format` with every option at its default: no width,
+    /// no salt, the geo grid of 32 bits per axis on the Hilbert curve, keys
+    /// of at most 32,767 bytes (HBase's row-key limit).
+    pub fn new(format: KeyFormat) -> KeySpec {
+        KeySpec {
+            format,
+            width: None,
+            salter: None,
+            profile: Options::default(),
+            geo: GeoOpts::new(None, None).expect("the default grid"),
+            max_key_len: tuple::HBASE_MAX_KEY_LEN,
+            fields: None,
+            schema: None,
+            schema_fields: Vec::new(),
+            profile_schema: None,
+        }
+    }
+
+    /// The key's schema (native formats): range prefixes and predicates
+    /// must then be of their fields' types and directions
+    /// ([`RangeQuery::fields`]).
+    pub fn with_fields(mut self, fields: Option<Vec<crate::Field>>) -> KeySpec {
+        self.fields = fields;
+        self
+    }
+
+    /// The format.
+    pub fn format(&self) -> KeyFormat {
+        self.format
+    }
+
+    /// The decimal width of integer components (1 to 20; `decimal` only),
+    /// applied to every integer component that has none of its own.
+    ///
+    /// # Errors
+    /// A width with another format, or out of range.
+    pub fn with_width(mut self, width: Option<u8>) -> Result<KeySpec, SpecError> {
+        if let Some(w) = width {
+            if self.format != KeyFormat::Native(Format::Decimal) {
+                return Err(SpecError::new(format!(
+                    "a width applies only to the decimal format (the {} format has fixed widths)",
+                    self.format
+                )));
+            }
+            if !(1..=20).contains(&w) {
+                return Err(SpecError::new(format!(
+                    "invalid width {w}: expected a number of decimal digits from 1 to 20"
+                )));
+            }
+        }
+        self.width = width;
+        self.sync_schema();
+        Ok(self)
+    }
+
+    /// Salts the keys of a native format (the salter's layout is set to the
+    /// format's).
+    ///
+    /// # Errors
+    /// A salter with an interop profile (Phoenix's salt is
+    /// [`Options::salt`]).
+    pub fn with_salter(mut self, salter: Option<Salter>) -> Result<KeySpec, SpecError> {
+        match (self.format, salter) {
+            (KeyFormat::Profile(p), Some(_)) => Err(SpecError::new(format!(
+                "salting by a salter applies to the native formats, not {p} (phoenix: its own salt buckets)"
+            ))),
+            (KeyFormat::Native(f), s) => {
+                self.salter = s.map(|s| s.for_format(f));
+                Ok(self)
+            }
+            (KeyFormat::Profile(_), None) => {
+                self.salter = None;
+                Ok(self)
+            }
+        }
+    }
+
+    /// The options of the interop profile.
+    ///
+    /// # Errors
+    /// Options that the format does not take (a salt other than Phoenix's,
+    /// or one outside 1–256; a non-default HBase codec or rounding with
+    /// another format).
+    pub fn with_profile_options(mut self, opts: Options) -> Result<KeySpec, SpecError> {
+        let p = self.format.profile();
+        if let Some(n) = opts.salt {
+            if p != Some(Profile::Phoenix) {
+                return Err(SpecError::new(format!(
+                    "salt buckets of a profile apply only to phoenix, not {}",
+                    self.format
+                )));
+            }
+            if !(1..=256).contains(&n) {
+                return Err(SpecError::new(format!(
+                    "invalid salt buckets {n}: expected a number from 1 to 256 (Phoenix's SALT_BUCKETS)"
+                )));
+            }
+        }
+        if opts.hbase != Default::default() && p != Some(Profile::Hbase) {
+            return Err(SpecError::new(format!(
+                "the HBase numeric encoding applies only to hbase-ordered, not {}",
+                self.format
+            )));
+        }
+        if opts.rounding != Default::default() && p != Some(Profile::Phoenix) {
+            return Err(SpecError::new(format!(
+                "decimal rounding applies only to phoenix, not {}",
+                self.format
+            )));
+        }
+        self.profile = opts;
+        self.sync_schema();
+        Ok(self)
+    }
+
+    /// The grid of `geo` components.
+    pub fn with_geo(mut self, geo: GeoOpts) -> KeySpec {
+        self.geo = geo;
+        self
+    }
+
+    /// The longest key accepted, in bytes.
+    pub fn with_max_key_len(mut self, max: usize) -> KeySpec {
+        self.max_key_len = max;
+        self
+    }
+
+    /// The decimal width of integer components.
+    pub fn width(&self) -> Option<u8> {
+        self.width
+    }
+
+    /// The salter of a native format.
+    pub fn salter(&self) -> Option<Salter> {
+        self.salter
+    }
+
+    /// The options of the interop profile.
+    pub fn profile_options(&self) -> Options {
+        self.profile
+    }
+
+    /// The grid of `geo` components.
+    pub fn geo(&self) -> &GeoOpts {
+        &self.geo
+    }
+
+    /// The longest key accepted.
+    pub fn max_key_len(&self) -> usize {
+        self.max_key_len
+    }
+
+    /// Parses one `TYPE[.desc]:VALUE` component in the format's syntax
+    /// (the kinds of [`crate::kind`] for the native formats, the profile's
+    /// own otherwise), the width applied; the error is the parser's own.
+    ///
+    /// # Errors
+    /// The component does not parse.
+    pub fn parse(&self, text: &str) -> Result<Comp, ParseError> {
+        match self.format {
+            KeyFormat::Native(_) => {
+                let (col, mut c) = kind::parse_component(text, &self.geo)?;
+                kind::apply_width(&mut c, self.width);
+                Ok(Comp::Native(col, c))
+            }
+            KeyFormat::Profile(p) => {
+                Ok(Comp::Profile(profile::parse_item(p, text, &self.profile)?))
+            }
+        }
+    }
+
+    /// Parses components, naming the one that does not parse.
+    ///
+    /// # Errors
+    /// The first component that does not parse.
+    pub fn parse_components(&self, texts: &[&str]) -> Result<Vec<Comp>, ParseError> {
+        texts.iter().map(|t| self.parse_named(t)).collect()
+    }
+
+    /// [`KeySpec::parse`], the error naming the component (`component
+    /// "i65:1": …`) as [`KeySpec::parse_components`] names it.
+    ///
+    /// # Errors
+    /// The component does not parse.
+    pub fn parse_named(&self, text: &str) -> Result<Comp, ParseError> {
+        match self.format {
+            KeyFormat::Native(_) => self.parse(text).map_err(|e| {
+                ParseError::new(format!("component {}: {e}", input::show_input(text)))
+            }),
+            KeyFormat::Profile(p) => {
+                profile::parse_item_named(p, text, &self.profile).map(Comp::Profile)
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------
+    // Typed values (crate::arg)
+    // -----------------------------------------------------------------------
+
+    /// Parses a column type `TYPE[.desc]` in the format's syntax (a native
+    /// integer type gets the layout's width).
+    ///
+    /// # Errors
+    /// An unknown type or direction.
+    pub fn col_type(&self, spec: &str) -> Result<ColType, ParseError> {
+        let mut t = ColType::parse(self.format, spec)?;
+        if let ColType::Native(c) = &mut t {
+            c.apply_width(self.width);
+        }
+        Ok(t)
+    }
+
+    /// The component of type `ty` holding the host value `arg` (the rules
+    /// of [`crate::arg`]): a `(type, value)` pair.
+    ///
+    /// ```
+    /// use lexikey::arg::Arg;
+    /// use lexikey::profile::KeyFormat;
+    /// use lexikey::spec::KeySpec;
+    /// let fdb = KeySpec::new(KeyFormat::parse("fdb-tuple")?);
+    /// let c = fdb.typed(&fdb.col_type("int")?, Arg::BigInt { negative: true, magnitude: &[1, 0, 0, 0, 0, 0, 0, 0, 0] })?;
+    /// assert_eq!(c.to_string(), "int:-18446744073709551616");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// An argument the type does not take, a value out of its range, a
+    /// column type of another format.
+    pub fn typed(&self, ty: &ColType, arg: Arg<'_>) -> Result<Comp, ArgError> {
+        Ok(match (self.format, ty) {
+            (KeyFormat::Native(_), ColType::Native(col)) => {
+                let value = arg::native_value(col, arg, &self.geo)?.into_owned();
+                let mut c = Component {
+                    value,
+                    dir: col.field.dir,
+                    width: col.field.width,
+                };
+                if c.width.is_none() {
+                    kind::apply_width(&mut c, self.width);
+                }
+                Comp::Native(*col, c)
+            }
+            (KeyFormat::Profile(Profile::Fdb), ColType::Fdb(t)) => {
+                Comp::Profile(Item::Fdb(arg::fdb_element(*t, arg)?))
+            }
+            (KeyFormat::Profile(Profile::Hbase), ColType::Hbase(f)) => {
+                Comp::Profile(Item::Hbase(*f, arg::hbase_value(*f, arg)?))
+            }
+            (KeyFormat::Profile(Profile::Phoenix), ColType::Phoenix(c)) => Comp::Profile(
+                Item::Phoenix(*c, arg::phoenix_value(*c, arg, self.profile.rounding)?),
+            ),
+            (f, t) => {
+                return Err(ArgError::Invalid(format!(
+                    "a column type of another format ({t}) in a {f} key"
+                )))
+            }
+        })
+    }
+
+    /// [`KeySpec::typed`] with the type given as text: a `(type, value)`
+    /// pair as a binding receives it.
+    ///
+    /// # Errors
+    /// A type that does not parse ([`ArgError::Parse`]); as
+    /// [`KeySpec::typed`].
+    pub fn pair(&self, ty: &str, arg: Arg<'_>) -> Result<Comp, ArgError> {
+        self.typed(&self.col_type(ty)?, arg)
+    }
+
+    /// Whether a string given where a component is expected is a component
+    /// text (`TYPE[.desc]:VALUE`, or an interop profile's bare type: a
+    /// null) rather than a plain string value: every string holding a `:`
+    /// is one, so that a mistyped type (`i65:1`) is an error, never a
+    /// string (a string value holding `:` is given with its type).
+    pub fn is_component(&self, text: &str) -> bool {
+        text.contains(':')
+            || match self.format {
+                KeyFormat::Native(_) => false,
+                KeyFormat::Profile(Profile::Fdb) => text == "null",
+                KeyFormat::Profile(Profile::Hbase) => hbase::Field::parse(text).is_ok(),
+                KeyFormat::Profile(Profile::Phoenix) => phoenix::Column::parse(text).is_ok(),
+            }
+    }
+
+    /// The type a plain value (no type given) takes in this format: a
+    /// string is a `str` (`text`, `varchar`), an integer an `i64` (`int`,
+    /// `int64`, `bigint`), a float an `f64` (`double`…), an instant a
+    /// `ts` (Phoenix `timestamp`), a decimal a `dec` (`numeric`,
+    /// `decimal`), and so on for each format.
+    ///
+    /// # Errors
+    /// [`ArgError::NoPlainType`] for a value the format has no type for
+    /// (a null or an instant in some, any [`Arg::Other`]);
+    /// [`ArgError::PlainIntOutOfRange`] for an integer beyond `i64` in the
+    /// native formats.
+    pub fn plain_type(&self, a: Arg<'_>) -> Result<ColType, ArgError> {
+        use crate::arg::ArgKind as K;
+        let none = || ArgError::NoPlainType {
+            kind: a.kind(),
+            format: self.format,
+        };
+        let name = match (self.format, a.kind()) {
+            (KeyFormat::Native(_), k) => match (k, a) {
+                (_, Arg::BigInt { .. }) => {
+                    return Err(ArgError::PlainIntOutOfRange {
+                        value: match arg::int_text(a) {
+                            Some(t) if t.len() > 64 => {
+                                format!("{}…({} digits)", &t[..64], t.trim_start_matches('-').len())
+                            }
+                            t => t.unwrap_or_default(),
+                        },
+                    })
+                }
+                (_, Arg::F32(_)) => "f32",
+                (K::Str, _) => "str",
+                (K::Int, _) => "i64",
+                (K::Float, _) => "f64",
+                (K::Bool, _) => "bool",
+                (K::Bytes, _) => "bytes",
+                (K::Time, _) => "ts",
+                (K::Uuid, _) => "uuid",
+                (K::Decimal, _) => "dec",
+                (K::Geo, _) => "geo",
+                _ => return Err(none()),
+            },
+            (KeyFormat::Profile(Profile::Fdb), k) => match (k, a) {
+                (_, Arg::F32(_)) => "f32",
+                (K::Null, _) => "null",
+                (K::Str, _) => "str",
+                (K::Int, _) => "int",
+                (K::Float, _) => "f64",
+                (K::Bool, _) => "bool",
+                (K::Bytes, _) => "bytes",
+                (K::Uuid, _) => "uuid",
+                _ => return Err(none()),
+            },
+            (KeyFormat::Profile(Profile::Hbase), k) => match (k, a) {
+                (_, Arg::F32(_)) => "float32",
+                (K::Str, _) => "text",
+                (K::Int, _) => "int64",
+                (K::Float, _) => "float64",
+                (K::Bytes, _) => "blob-var",
+                (K::Decimal, _) => "numeric",
+                _ => return Err(none()),
+            },
+            (KeyFormat::Profile(Profile::Phoenix), k) => match (k, a) {
+                (_, Arg::F32(_)) => "float",
+                (K::Str, _) => "varchar",
+                (K::Int, _) => "bigint",
+                (K::Float, _) => "double",
+                (K::Bool, _) => "boolean",
+                (K::Bytes, _) => "varbinary",
+                (K::Time, _) => "timestamp",
+                (K::Decimal, _) => "decimal",
+                _ => return Err(none()),
+            },
+        };
+        Ok(self.col_type(name)?)
+    }
+
+    /// The component of an argument given without a type: a component
+    /// text ([`Arg::Component`], or a [`Arg::Str`] that
+    /// [`KeySpec::is_component`]) parsed, any other value typed by
+    /// [`KeySpec::plain_type`].
+    ///
+    /// ```
+    /// use lexikey::arg::Arg;
+    /// use lexikey::profile::KeyFormat;
+    /// use lexikey::spec::KeySpec;
+    /// let spec = KeySpec::new(KeyFormat::parse("hex")?);
+    /// let comps = [spec.arg(Arg::Str("population"))?, spec.arg(Arg::Str("i64.desc:5"))?];
+    /// assert_eq!(spec.encode(&comps)?, b"population#L7FFFFFFFFFFFFFFA");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A component text that does not parse ([`ArgError::Parse`], named as
+    /// [`KeySpec::parse_named`] names it); as [`KeySpec::plain_type`] and
+    /// [`KeySpec::typed`].
+    pub fn arg(&self, a: Arg<'_>) -> Result<Comp, ArgError> {
+        match a {
+            Arg::Component(t) => Ok(self.parse_named(t)?),
+            Arg::Str(t) if self.is_component(t) => Ok(self.parse_named(t)?),
+            _ => self.typed(&self.plain_type(a)?, a),
+        }
+    }
+
+    /// Sets the schema: the column types of the layout's keys, in the
+    /// format's syntax (`str,i64.desc`; `varchar,bigint`; an `fdb-tuple`
+    /// schema lists element types), for [`KeySpec::field`],
+    /// [`KeySpec::encoder`] and [`KeySpec::decode`]. Native integer
+    /// columns get the layout's width; a Phoenix table its salt (set the
+    /// profile options first).
+    ///
+    /// # Errors
+    /// A schema that does not parse in the format's syntax.
+    pub fn with_schema(mut self, text: &str) -> Result<KeySpec, ParseError> {
+        let cols = match self.format {
+            KeyFormat::Native(_) => kind::parse_schema(text, self.width)?
+                .into_iter()
+                .map(ColType::Native)
+                .collect(),
+            KeyFormat::Profile(p) => match profile::parse_schema(p, text, self.profile.salt)? {
+                profile::Schema::Fdb(types) => types
+                    .iter()
+                    .map(|t| ColType::parse(self.format, t))
+                    .collect::<Result<_, _>>()?,
+                profile::Schema::Hbase(fields) => fields.into_iter().map(ColType::Hbase).collect(),
+                profile::Schema::Phoenix(t) => {
+                    t.columns.into_iter().map(ColType::Phoenix).collect()
+                }
+            },
+        };
+        self.schema = Some(cols);
+        self.sync_schema();
+        Ok(self)
+    }
+
+    /// Brings what is derived from the schema up to date with the width
+    /// and the profile options.
+    fn sync_schema(&mut self) {
+        let Some(cols) = &mut self.schema else {
+            return;
+        };
+        for c in cols.iter_mut() {
+            if let ColType::Native(col) = c {
+                col.apply_width(self.width);
+            }
+        }
+        self.schema_fields = cols
+            .iter()
+            .filter_map(|c| match c {
+                ColType::Native(col) => Some(col.field),
+                _ => None,
+            })
+            .collect();
+        self.profile_schema = match self.format {
+            KeyFormat::Native(_) => None,
+            KeyFormat::Profile(Profile::Fdb) => Some(profile::Schema::Fdb(
+                cols.iter().map(ToString::to_string).collect(),
+            )),
+            KeyFormat::Profile(Profile::Hbase) => Some(profile::Schema::Hbase(
+                cols.iter()
+                    .filter_map(|c| match c {
+                        ColType::Hbase(f) => Some(*f),
+                        _ => None,
+                    })
+                    .collect(),
+            )),
+            KeyFormat::Profile(Profile::Phoenix) => {
+                let mut t = phoenix::Table::new(
+                    cols.iter()
+                        .filter_map(|c| match c {
+                            ColType::Phoenix(c) => Some(*c),
+                            _ => None,
+                        })
+                        .collect(),
+                );
+                if let Some(n) = self.profile.salt {
+                    t = t.salted(n);
+                }
+                Some(profile::Schema::Phoenix(t))
+            }
+        };
+    }
+
+    /// The schema's column types.
+    pub fn schema(&self) -> Option<&[ColType]> {
+        self.schema.as_deref()
+    }
+
+    /// The component of the schema's field `i` (zero-based) holding `arg`.
+    ///
+    /// # Errors
+    /// No schema or no field `i`; as [`KeySpec::typed`].
+    pub fn field(&self, i: usize, a: Arg<'_>) -> Result<Comp, ArgError> {
+        let cols = self.schema.as_deref().unwrap_or_default();
+        let ty = cols.get(i).ok_or_else(|| {
+            ArgError::Invalid(format!(
+                "no field {}: the schema has {} fields",
+                i + 1,
+                cols.len()
+            ))
+        })?;
+        self.typed(ty, a)
+    }
+
+    /// The bulk writer of the schema's rows: each row of [`Arg`]s written
+    /// straight into a caller's buffer, with no text and no allocation per
+    /// row once its buffers have grown.
+    ///
+    /// # Errors
+    /// A layout without a schema.
+    pub fn encoder(&self) -> Result<RowEncoder<'_>, SpecError> {
+        let cols = self
+            .schema
+            .as_deref()
+            .ok_or_else(|| SpecError::new("a row encoder needs a schema (KeySpec::with_schema)"))?;
+        let scratch = match self.format {
+            KeyFormat::Native(f) => Scratch::Native(f, Vec::new()),
+            KeyFormat::Profile(Profile::Fdb) => {
+                Scratch::Fdb(vec![crate::interop::fdb::Element::Null; cols.len()])
+            }
+            KeyFormat::Profile(Profile::Hbase) => Scratch::Hbase(
+                cols.iter()
+                    .filter_map(|c| match c {
+                        ColType::Hbase(f) => Some(*f),
+                        _ => None,
+                    })
+                    .collect(),
+                vec![hbase::Value::Null; cols.len()],
+            ),
+            KeyFormat::Profile(Profile::Phoenix) => {
+                let mut table = phoenix::Table::new(
+                    cols.iter()
+                        .filter_map(|c| match c {
+                            ColType::Phoenix(c) => Some(*c),
+                            _ => None,
+                        })
+                        .collect(),
+                );
+                if let Some(n) = self.profile.salt {
+                    table = table.salted(n);
+                }
+                Scratch::Phoenix(table, vec![phoenix::Value::Null; cols.len()])
+            }
+        };
+        Ok(RowEncoder {
+            spec: self,
+            cols,
+            scratch,
+        })
+    }
+
+    /// Parses the predicate named `name` (`eq`, `ge`, `gt`, `le`, `lt`:
+    /// its value is a component; `prefix`: its value is the text of an
+    /// ascending string), naming it as the command line does
+    /// (`--ge "i64:x": …`).
+    ///
+    /// # Errors
+    /// An unknown name, a component that does not parse.
+    pub fn parse_pred(&self, name: &str, text: &str) -> Result<Pred<Comp>, ParseError> {
+        if name == "prefix" {
+            return Ok(Pred::Prefix(text.to_string(), crate::Dir::Asc));
+        }
+        let c = self
+            .parse(text)
+            .map_err(|e| ParseError::new(format!("--{name} {}: {e}", input::show_input(text))))?;
+        Pred::compare(name, c).ok_or_else(|| {
+            ParseError::new(format!(
+                "unknown predicate {name:?}: expected eq, ge, gt, le, lt or prefix"
+            ))
+        })
+    }
+
+    /// The key of `comps`, salted when the layout is; `name(i)` names
+    /// component `i` (zero-based) in messages.
+    ///
+    /// # Errors
+    /// A component of another format, a value the format cannot hold, a
+    /// key longer than [`KeySpec::max_key_len`].
+    pub fn encode_named(
+        &self,
+        comps: &[Comp],
+        name: impl Fn(usize) -> String,
+    ) -> Result<Vec<u8>, SpecError> {
+        let key = match self.format {
+            KeyFormat::Native(f) => {
+                let natives = self.natives(comps)?;
+                let key = tuple::encode(f, &natives)
+                    .map(crate::Key::into_vec)
+                    .map_err(|e| {
+                        // Find the culprit for the message.
+                        let mut scratch = Vec::new();
+                        match natives
+                            .iter()
+                            .position(|c| f.encode_component(c, &mut scratch).is_err())
+                        {
+                            Some(i) => SpecError::new(format!("{}: {e}", name(i))),
+                            None => SpecError::from(e),
+                        }
+                    })?;
+                match self.salter {
+                    Some(s) => s.salted_key(&key),
+                    None => key,
+                }
+            }
+            KeyFormat::Profile(p) => {
+                let row = self.row(p, comps)?;
+                profile::encode_row(&row, &self.profile, name)?
+            }
+        };
+        tuple::check_len(&key, self.max_key_len)?;
+        Ok(key)
+    }
+
+    /// [`KeySpec::encode_named`], components named by number and their
+    /// text (`component 2 (i64:5)`).
+    ///
+    /// # Errors
+    /// As [`KeySpec::encode_named`].
+    pub fn encode(&self, comps: &[Comp]) -> Result<Vec<u8>, SpecError> {
+        self.encode_named(comps, |i| match comps.get(i) {
+            Some(c) => format!("component {} ({})", i + 1, comp_text(c)),
+            None => format!("component {}", i + 1),
+        })
+    }
+
+    /// The key ranges of the keys under `prefix` whose next component
+    /// satisfies every predicate: one range, or one per salt bucket
+    /// (bucket 0 first).
+    ///
+    /// # Errors
+    /// As [`RangeQuery::build`] and [`ProfileRange::build`]; a component
+    /// of another format.
+    pub fn ranges(
+        &self,
+        prefix: &[Comp],
+        preds: Vec<Pred<Comp>>,
+    ) -> Result<Vec<KeyRange>, RangeError> {
+        match self.format {
+            KeyFormat::Native(f) => {
+                let natives = self
+                    .natives(prefix)
+                    .map_err(|e| RangeError::Mismatch(e.to_string()))?;
+                let mut q = RangeQuery::new(f).prefix(&natives);
+                if let Some(fields) = &self.fields {
+                    q = q.fields(fields);
+                }
+                for (i, p) in preds.into_iter().enumerate() {
+                    let name = p.name();
+                    q = q.pred(p.try_map(|c| match c {
+                        Comp::Native(_, c) => Ok(c),
+                        Comp::Profile(item) => Err(RangeError::Predicate {
+                            index: i,
+                            name,
+                            reason: format!("a {} value in a {f} range", item.profile()),
+                        }),
+                    })?);
+                }
+                let range = q.build()?;
+                Ok(match self.salter {
+                    Some(s) => s.ranges(&range),
+                    None => vec![range],
+                })
+            }
+            KeyFormat::Profile(p) => {
+                let items = prefix
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| match c {
+                        Comp::Profile(item) => Ok(item.clone()),
+                        Comp::Native(..) => Err(RangeError::Component {
+                            index: i,
+                            reason: format!("a native component in a {p} range"),
+                        }),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                let mut q = ProfileRange::new(p, self.profile).prefix(items);
+                for (i, pred) in preds.into_iter().enumerate() {
+                    let name = pred.name();
+                    q = q.pred(pred.try_map(|c| match c {
+                        Comp::Profile(item) => Ok(item),
+                        Comp::Native(..) => Err(RangeError::Predicate {
+                            index: i,
+                            name,
+                            reason: format!("a native value in a {p} range"),
+                        }),
+                    })?);
+                }
+                q.build()
+            }
+        }
+    }
+
+    fn natives(&self, comps: &[Comp]) -> Result<Vec<Component<'static>>, SpecError> {
+        comps
+            .iter()
+            .enumerate()
+            .map(|(i, c)| match c {
+                Comp::Native(_, c) => {
+                    let mut c = c.clone();
+                    if c.width.is_none() {
+                        kind::apply_width(&mut c, self.width);
+                    }
+                    Ok(c)
+                }
+                Comp::Profile(item) => Err(SpecError::new(format!(
+                    "component {}: a {} component in a {} key",
+                    i + 1,
+                    item.profile(),
+                    self.format
+                ))),
+            })
+            .collect()
+    }
+
+    fn row(&self, p: Profile, comps: &[Comp]) -> Result<Row, SpecError> {
+        let items = comps
+            .iter()
+            .enumerate()
+            .map(|(i, c)| match c {
+                Comp::Profile(item) => Ok(item.clone()),
+                Comp::Native(..) => Err(SpecError::new(format!(
+                    "component {}: a native component in a {p} key",
+                    i + 1
+                ))),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Row::from_items(p, items).map_err(|(i, q)| {
+            SpecError::new(format!("component {}: a {q} component in a {p} key", i + 1))
+        })
+    }
+}
+
+/// A component as `TYPE[.desc]:VALUE`.
+pub fn comp_text(c: &Comp) -> String {
+    match c {
+        Comp::Native(_, c) => input::component_to_string(c),
+        Comp::Profile(item) => item.to_text(),
+    }
+}
+
+/// The message of a range error with the components and predicates named
+/// by the text they were given as (`prefix[i]`, `preds[i]`), as the
+/// command line and the bindings print it.
+pub fn range_message(e: &RangeError, prefix: &[&str], preds: &[&str]) -> String {
+    match e {
+        RangeError::Empty => {
+            "no key can match: the predicates leave an empty range (start >= end)".to_string()
+        }
+        RangeError::Component { index, reason } => format!(
+            "component {} ({}): {reason}",
+            index + 1,
+            prefix.get(*index).unwrap_or(&"?")
+        ),
+        RangeError::Predicate {
+            index,
+            name,
+            reason,
+        } => format!("--{name} {:?}: {reason}", preds.get(*index).unwrap_or(&"?")),
+        other => other.to_string(),
+    }
+}
+
+impl fmt::Display for Comp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&comp_text(self))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Rows of typed values
+// ---------------------------------------------------------------------------
+
+/// Why a row could not be written: the value at fault (its index and
+/// column type) or the whole key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}{error}", match .index { Some(i) => format!("value {} ({}): ", i + 1, .label), None => String::new() })]
+pub struct RowError {
+    /// The value at fault (zero-based), if one is.
+    pub index: Option<usize>,
+    /// Its column type as the schema writes it (empty without an index).
+    pub label: String,
+    /// What is wrong.
+    pub error: ArgError,
+}
+
+impl RowError {
+    fn at(i: usize, ty: &ColType, error: ArgError) -> RowError {
+        RowError {
+            index: Some(i),
+            label: ty.to_string(),
+            error,
+        }
+    }
+
+    fn key(error: ArgError) -> RowError {
+        RowError {
+            index: None,
+            label: String::new(),
+            error,
+        }
+    }
+}
+
+/// The per-profile values reused from row to row.
+#[derive(Debug)]
+enum Scratch {
+    /// The format and the unsalted key of a salted layout.
+    Native(Format, Vec<u8>),
+    Fdb(Vec<crate::interop::fdb::Element>),
+    Hbase(Vec<hbase::Field>, Vec<hbase::Value>),
+    Phoenix(phoenix::Table, Vec<phoenix::Value>),
+}
+
+/// Writes rows of [`Arg`]s against a [`KeySpec`]'s schema into a caller's
+/// buffer ([`KeySpec::encoder`]): the bulk path of every binding. Each
+/// value is converted by the rules of [`crate::arg`] and written as the
+/// format writes it — the bytes of [`KeySpec::encode`] of the same
+/// components — with no text in between and, once the encoder's buffers
+/// have grown, no allocation per row (strings are copied into reused
+/// buffers for the interop profiles, written from the host's bytes for the
+/// native formats).
+///
+/// ```
+/// use lexikey::arg::Arg;
+/// use lexikey::profile::KeyFormat;
+/// use lexikey::spec::KeySpec;
+/// let spec = KeySpec::new(KeyFormat::parse("fdb-tuple")?).with_schema("str,int")?;
+/// let mut enc = spec.encoder()?;
+/// let mut keys = Vec::new();
+/// for (name, n) in [("users", 42), ("users", 1 << 40)] {
+///     keys.clear();
+///     enc.encode(&[Arg::Str(name), Arg::Int(n)], &mut keys)?;
+/// }
+/// assert_eq!(keys, b"\x02users\x00\x1a\x01\x00\x00\x00\x00\x00");
+/// let err = enc.encode(&[Arg::Str("users"), Arg::Bool(true)], &mut keys).unwrap_err();
+/// assert_eq!(err.to_string(), "value 2 (int): expected an integer for int");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct RowEncoder<'s> {
+    spec: &'s KeySpec,
+    cols: &'s [ColType],
+    scratch: Scratch,
+}
+
+impl RowEncoder<'_> {
+    /// The number of values a row holds.
+    pub fn width(&self) -> usize {
+        self.cols.len()
+    }
+
+    /// Appends the key of `row` to `out` (salted when the layout is). On
+    /// error `out` is as it was.
+    ///
+    /// # Errors
+    /// A row of another length than the schema, a value its column does
+    /// not take or the format cannot write, a key longer than
+    /// [`KeySpec::max_key_len`].
+    pub fn encode(&mut self, row: &[Arg<'_>], out: &mut Vec<u8>) -> Result<(), RowError> {
+        if row.len() != self.cols.len() {
+            return Err(RowError::key(ArgError::Invalid(format!(
+                "{} values; the schema has {} fields",
+                row.len(),
+                self.cols.len()
+            ))));
+        }
+        let start = out.len();
+        let res = self.write(row, out).and_then(|()| {
+            tuple::check_len(&out[start..], self.spec.max_key_len)
+                .map_err(|e| RowError::key(e.into()))
+        });
+        if res.is_err() {
+            out.truncate(start);
+        }
+        res
+    }
+
+    fn write(&mut self, row: &[Arg<'_>], out: &mut Vec<u8>) -> Result<(), RowError> {
+        let spec = self.spec;
+        let cols = self.cols;
+        match &mut self.scratch {
+            Scratch::Native(format, unsalted) => {
+                let format = *format;
+                let dst = match spec.salter {
+                    Some(_) => {
+                        unsalted.clear();
+                        &mut *unsalted
+                    }
+                    None => &mut *out,
+                };
+                for (i, (ty, a)) in cols.iter().zip(row).enumerate() {
+                    let ColType::Native(col) = ty else {
+                        return Err(RowError::at(
+                            i,
+                            ty,
+                            ArgError::Invalid("not a native column".into()),
+                        ));
+                    };
+                    let value = arg::native_value(col, *a, &spec.geo)
+                        .map_err(|e| RowError::at(i, ty, e))?;
+                    let c = Component {
+                        value,
+                        dir: col.field.dir,
+                        width: col.field.width,
+                    };
+                    if i > 0 && format.is_text() {
+                        dst.push(crate::text::SEP);
+                    }
+                    format
+                        .encode_component(&c, dst)
+                        .map_err(|e| RowError::at(i, ty, e.into()))?;
+                }
+                if let Some(s) = &spec.salter {
+                    s.salted_key_into(unsalted, out);
+                }
+                Ok(())
+            }
+            Scratch::Fdb(elems) => {
+                for (i, ((ty, a), slot)) in cols.iter().zip(row).zip(elems.iter_mut()).enumerate() {
+                    let ColType::Fdb(t) = ty else {
+                        return Err(RowError::at(
+                            i,
+                            ty,
+                            ArgError::Invalid("not an fdb-tuple type".into()),
+                        ));
+                    };
+                    arg::set_fdb(slot, *t, *a).map_err(|e| RowError::at(i, ty, e))?;
+                }
+                crate::interop::fdb::pack(elems, out);
+                Ok(())
+            }
+            Scratch::Hbase(fields, values) => {
+                for (i, ((f, a), slot)) in fields.iter().zip(row).zip(values.iter_mut()).enumerate()
+                {
+                    arg::set_hbase(slot, *f, *a).map_err(|e| RowError::at(i, &cols[i], e))?;
+                }
+                spec.profile
+                    .hbase
+                    .encode_struct(fields, values, out)
+                    .map_err(|e| value_row_error(cols, e))
+            }
+            Scratch::Phoenix(table, values) => {
+                let rounding = spec.profile.rounding;
+                for (i, ((c, a), slot)) in table
+                    .columns
+                    .iter()
+                    .zip(row)
+                    .zip(values.iter_mut())
+                    .enumerate()
+                {
+                    arg::set_phoenix(slot, *c, *a, rounding)
+                        .map_err(|e| RowError::at(i, &cols[i], e))?;
+                }
+                phoenix::encode_row_key(table, values, out).map_err(|e| value_row_error(cols, e))
+            }
+        }
+    }
+}
+
+/// A profile encoder's error as a [`RowError`].
+fn value_row_error(cols: &[ColType], e: crate::interop::ValueError) -> RowError {
+    use crate::interop::ValueError as V;
+    let at = |field: usize, error| match cols.get(field) {
+        Some(ty) => RowError::at(field, ty, error),
+        None => RowError::key(error),
+    };
+    match e {
+        V::Unencodable { field, reason } => at(field, ArgError::Invalid(reason.to_string())),
+        V::TypeMismatch { field, expected } => at(
+            field,
+            ArgError::Invalid(format!("expected a {expected} value")),
+        ),
+        other => RowError::key(ArgError::Invalid(other.to_string())),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Decoding to host-neutral values
+// ---------------------------------------------------------------------------
+
+/// The values of a key decoded against a [`KeySpec`] ([`KeySpec::decode`]):
+/// each value's type label, its host-neutral [`Out`](crate::arg::Out)
+/// value and the byte offset where its component starts.
+#[derive(Debug, Clone)]
+pub struct KeyValues<'s, 'k> {
+    spec: &'s KeySpec,
+    decoded: DecodedKey<'k>,
+}
+
+#[derive(Debug, Clone)]
+enum DecodedKey<'k> {
+    Native(Vec<Component<'k>>),
+    Profile(profile::Decoded),
+}
+
+impl KeySpec {
+    /// Decodes a key, canonically (a key the encoder could not have
+    /// written is an error), with the schema when there is one: without,
+    /// tagged (`hex`, `base64`) and `fdb-tuple` keys are read by their
+    /// tags. Salted layouts are unsalted first (error offsets are offsets
+    /// into the whole key).
+    ///
+    /// ```
+    /// use lexikey::arg::Out;
+    /// use lexikey::profile::KeyFormat;
+    /// use lexikey::spec::KeySpec;
+    /// let spec = KeySpec::new(KeyFormat::parse("hex")?).with_schema("str,ts")?;
+    /// let v = spec.decode(b"event#t8000018F34069E00")?;
+    /// assert_eq!((v.len(), v.label(1)), (2, "ts".to_string()));
+    /// assert_eq!(v.get(1)?, Out::Time { secs: 1_714_564_800, nanos: 0 });
+    /// assert_eq!(v.offset(1), 6);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The decoder's [`DecodeError`](crate::DecodeError), at the offset of
+    /// the byte at fault; a key longer than [`KeySpec::max_key_len`] at
+    /// that length.
+    pub fn decode<'s, 'k>(
+        &'s self,
+        key: &'k [u8],
+    ) -> Result<KeyValues<'s, 'k>, crate::DecodeError> {
+        if key.len() > self.max_key_len {
+            return Err(crate::DecodeError::TrailingBytes {
+                offset: self.max_key_len,
+            });
+        }
+        let decoded = match self.format {
+            KeyFormat::Native(f) => {
+                let fields = self.schema.as_ref().map(|_| self.schema_fields.as_slice());
+                let mut comps = Vec::with_capacity(fields.map_or(4, <[_]>::len));
+                match &self.salter {
+                    None => tuple::decode_into(f, key, fields, &mut comps)?,
+                    Some(s) => {
+                        let (_, rest) = s.unsalt(key)?;
+                        tuple::decode_into(f, rest, fields, &mut comps)
+                            .map_err(|e| e.shift(s.salt_len()))?;
+                    }
+                }
+                DecodedKey::Native(comps)
+            }
+            KeyFormat::Profile(_) => DecodedKey::Profile(profile::decode_key(
+                self.profile_schema.as_ref(),
+                key,
+                self.profile.hbase,
+            )?),
+        };
+        Ok(KeyValues {
+            spec: self,
+            decoded,
+        })
+    }
+}
+
+impl KeyValues<'_, '_> {
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        match &self.decoded {
+            DecodedKey::Native(c) => c.len(),
+            DecodedKey::Profile(profile::Decoded::Fdb(es)) => es.len(),
+            DecodedKey::Profile(profile::Decoded::Hbase(vs)) => vs.len(),
+            DecodedKey::Profile(profile::Decoded::Phoenix(vs)) => vs.len(),
+        }
+    }
+
+    /// Whether the key holds no value.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn col(&self, i: usize) -> Option<&Col> {
+        match self.spec.schema.as_deref()?.get(i)? {
+            ColType::Native(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The type label of value `i` as the command line labels it (the
+    /// schema's column, `i64.desc`, `ulid`; `int`, `str`, `nested` for a
+    /// tuple element; `char(4)`, `text`).
+    ///
+    /// # Panics
+    /// `i` out of range.
+    pub fn label(&self, i: usize) -> String {
+        match &self.decoded {
+            DecodedKey::Native(c) => match self.col(i) {
+                Some(col) => col.to_string(),
+                None => c[i].field().to_string(),
+            },
+            DecodedKey::Profile(profile::Decoded::Fdb(es)) => arg::fdb_label(&es[i]).to_string(),
+            DecodedKey::Profile(profile::Decoded::Hbase(vs)) => vs[i].0.to_string(),
+            DecodedKey::Profile(profile::Decoded::Phoenix(vs)) => vs[i].0.to_string(),
+        }
+    }
+
+    /// Value `i`, host-neutral.
+    ///
+    /// # Errors
+    /// A value of a native kind its encoder could not have written (a
+    /// `uuid7` that is not a version 7, a `geo` code outside the grid):
+    /// the kind's message (see [`KeyValues::offset`] for where it is).
+    ///
+    /// # Panics
+    /// `i` out of range.
+    pub fn get(&self, i: usize) -> Result<arg::Out<'_>, ParseError> {
+        Ok(match &self.decoded {
+            DecodedKey::Native(c) => arg::native_out(self.col(i), &c[i].value, &self.spec.geo)?,
+            DecodedKey::Profile(profile::Decoded::Fdb(es)) => arg::fdb_out(&es[i]),
+            DecodedKey::Profile(profile::Decoded::Hbase(vs)) => arg::hbase_out(&vs[i].1),
+            DecodedKey::Profile(profile::Decoded::Phoenix(vs)) => arg::phoenix_out(&vs[i].1),
+        })
+    }
+
+    /// The components in the format's `TYPE[.desc]:VALUE` syntax (what
+    /// [`KeySpec::parse_components`] reads back).
+    pub fn component_texts(&self) -> Vec<String> {
+        match &self.decoded {
+            DecodedKey::Native(c) => c.iter().map(input::component_to_string).collect(),
+            DecodedKey::Profile(d) => profile::component_texts(d),
+        }
+    }
+
+    /// The byte offset in the key where value `i`'s component starts
+    /// (after the salt and any separator): decoding is canonical, so the
+    /// components before it encode to exactly the bytes before it. For an
+    /// interop key, the key of the values up to `i` less value `i`'s own
+    /// bytes (exact for the fixed-width values).
+    ///
+    /// # Panics
+    /// `i` out of range.
+    pub fn offset(&self, i: usize) -> usize {
+        use crate::interop::fdb;
+        let spec = self.spec;
+        match &self.decoded {
+            DecodedKey::Native(comps) => {
+                let f = spec.format.native();
+                let mut before = Vec::new();
+                // Cannot fail: the components were decoded from a key of
+                // this format.
+                let _ = tuple::encode_into(f, &comps[..i], &mut before);
+                spec.salter.as_ref().map_or(0, Salter::salt_len)
+                    + before.len()
+                    + usize::from(i > 0 && f.is_text())
+            }
+            DecodedKey::Profile(d) => {
+                let (mut upto, mut own) = (Vec::new(), Vec::new());
+                match d {
+                    profile::Decoded::Fdb(es) => {
+                        fdb::pack(&es[..i], &mut upto);
+                        return upto.len();
+                    }
+                    profile::Decoded::Hbase(vs) => {
+                        let (fields, values): (Vec<_>, Vec<_>) = vs[..=i].iter().cloned().unzip();
+                        let codec = spec.profile.hbase;
+                        let _ = codec.encode_struct(&fields, &values, &mut upto);
+                        let _ = codec.encode_value(vs[i].0, &vs[i].1, &mut own);
+                    }
+                    profile::Decoded::Phoenix(vs) => {
+                        let Some(profile::Schema::Phoenix(table)) = &spec.profile_schema else {
+                            return 0;
+                        };
+                        let mut table = table.clone();
+                        table.columns.truncate(i + 1);
+                        let values: Vec<_> = vs[..=i].iter().map(|(_, v)| v.clone()).collect();
+                        let _ = phoenix::encode_row_key(&table, &values, &mut upto);
+                        let _ = phoenix::encode_value(vs[i].0, &vs[i].1, &mut own);
+                    }
+                }
+                upto.len().saturating_sub(own.len())
+            }
+        }
+    }
+}

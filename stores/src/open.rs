@@ -1,0 +1,472 @@
+//! Opening a store and the allocator of a table from a store URL, with each
+//! store's tuning: the one way the command line (`lexikey alloc`, `scan`,
+//! `demo`), the Python binding (`lexikey.Allocator`) and the history
+//! recorder (`lexikey-history`) set a table up, so that a table behaves the
+//! same from each of them.
+//!
+//! - [`open_store`]: [`open`](crate::open), with an error that names the URL
+//!   (its password as `***`) and a store shared as `Arc<dyn Store>`.
+//! - [`TableOptions`]: what a client chooses (format, guard, first and
+//!   floor ID, salt buckets, key length limit); [`TableOptions::config`]
+//!   turns it into the
+//!   [`AllocatorConfig`] of a table with the store's tuning applied (see
+//!   [`tune`]).
+//! - [`open_allocator`]: both, plus the check of the table's row keys
+//!   against the limit or the store's key rule; [`table_allocator`] does
+//!   the same on a store already open.
+//! - [`store_url_from_env`]: the URL in [`STORE_URL_VAR`] (`LEXIKEY_STORE`),
+//!   for a client given none (a password stays out of the command line).
+//!
+//! ```
+//! use lexikey_stores::{open_allocator, TableOptions};
+//!
+//! # fn main() -> Result<(), lexikey_stores::OpenError> {
+//! let dir = tempfile::tempdir().unwrap();
+//! let url = format!("redb:{}", dir.path().join("events.redb").display());
+//! let alloc = open_allocator(&url, "events", &TableOptions::default().with_guard(true))?;
+//! assert_eq!(alloc.insert(b"first")?, u64::MAX);
+//! assert_eq!(alloc.insert(b"second")?, u64::MAX - 1);
+//! // Processes sharing a redb file keep retrying where other stores give up.
+//! assert_eq!(alloc.config().max_attempts, lexikey_stores::REDB_MAX_ATTEMPTS);
+//!
+//! let err = open_allocator("redis://app:hunter22@127.0.0.1:1?timeout_ms=200", "t", &TableOptions::default())
+//!     .err()
+//!     .unwrap();
+//! assert!(err.to_string().starts_with("cannot open store \"redis://app:***@127.0.0.1:1?timeout_ms=200\": "));
+//! assert!(!err.to_string().contains("hunter22"));
+//! # Ok(()) }
+//! ```
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use lexikey::alloc::{AllocError, Allocator, AllocatorConfig};
+use lexikey::salt::{SaltMode, Salter};
+use lexikey::store::{Store, StoreError};
+use lexikey::{Component, EncodeError, Format};
+
+use crate::{parse_url, redact_url, StoreSpec};
+
+/// The environment variable that holds a store URL for a client given none
+/// (`lexikey alloc` and `lexikey scan` without `--store`): a URL with a
+/// password stays out of the command line, which `ps` shows to every user.
+pub const STORE_URL_VAR: &str = "LEXIKEY_STORE";
+
+/// The store URL in [`STORE_URL_VAR`] (`LEXIKEY_STORE`); `None` when it is
+/// unset, empty or not valid Unicode.
+pub fn store_url_from_env() -> Option<String> {
+    std::env::var(STORE_URL_VAR).ok().filter(|u| !u.is_empty())
+}
+
+/// Attempts per ID on a `redb:` store (see [`tune`]), instead of the
+/// allocator's default 64.
+pub const REDB_MAX_ATTEMPTS: u32 = 100_000;
+
+/// The first backoff delay of an allocator on a `redb:` store (see
+/// [`tune`]); it doubles on each retry up to [`REDB_BACKOFF_CAP`].
+pub const REDB_BACKOFF_BASE: Duration = Duration::from_micros(100);
+
+/// The largest backoff delay of an allocator on a `redb:` store (see
+/// [`tune`]).
+pub const REDB_BACKOFF_CAP: Duration = Duration::from_millis(5);
+
+/// Applies a store's tuning to an allocator configuration: the one place
+/// where a kind of store changes how its tables' allocators behave.
+///
+/// - `redb:` — [`REDB_MAX_ATTEMPTS`] attempts per ID, backoff from
+///   [`REDB_BACKOFF_BASE`] to [`REDB_BACKOFF_CAP`]. Processes sharing a
+///   redb file queue for its write lock, and a lost race costs one local
+///   read: the only thing retried is a conflict (redb's own errors are
+///   fatal). A client that backed off far would keep losing to the ones
+///   that just won, so it retries soon and for as long as it takes instead
+///   of giving up after the default 64 attempts (with which 4 processes
+///   allocating at once on one file see `Contention` errors).
+/// - every other store: the allocator's defaults (64 attempts, 500 µs to
+///   50 ms). On a server a conflict costs a round trip and a retryable
+///   error may be an outage, which a caller should hear about.
+///
+/// ```
+/// use lexikey::alloc::AllocatorConfig;
+/// use lexikey::{Component, Format};
+/// let base = AllocatorConfig::new(Format::Hex, &[Component::asc("t")]);
+/// let spec = lexikey_stores::parse_url("redb:/tmp/x.redb").unwrap();
+/// let tuned = lexikey_stores::tune(&spec, base.clone());
+/// assert_eq!(tuned.max_attempts, lexikey_stores::REDB_MAX_ATTEMPTS);
+/// let redis = lexikey_stores::parse_url("redis://127.0.0.1:6379").unwrap();
+/// assert_eq!(lexikey_stores::tune(&redis, base.clone()).max_attempts, base.max_attempts);
+/// ```
+pub fn tune(spec: &StoreSpec, config: AllocatorConfig) -> AllocatorConfig {
+    match spec {
+        StoreSpec::Redb { .. } => config
+            .with_max_attempts(REDB_MAX_ATTEMPTS)
+            .with_backoff(REDB_BACKOFF_BASE, REDB_BACKOFF_CAP),
+        _ => config,
+    }
+}
+
+/// How the length of a table's row keys is checked by [`open_allocator`]
+/// and [`table_allocator`], before anything is written. Row keys of one
+/// table all have one length (the ID is fixed-width in every format), so
+/// one check covers every row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum KeyLimit {
+    /// The store's own key rule ([`StoreSpec::key_len_rule`]: `slatedb:`
+    /// keys are 1 to 65,535 bytes); no limit on the other stores. The
+    /// default, and `lexikey alloc`'s without `--max-key-len`.
+    #[default]
+    StoreRule,
+    /// At most this many bytes, whatever the store's longest key (the
+    /// store's shortest key still applies): `lexikey alloc --max-key-len N`.
+    Max(usize),
+    /// No check: for a reader (`lexikey scan`), which writes nothing.
+    Unchecked,
+}
+
+/// What a client chooses about a table: its key format, the reuse guard,
+/// the first and the smallest ID, the salt, the key length check. Every
+/// client of a table should choose the same (but the key length check; a
+/// salted table refuses another salt). The defaults are `lexikey alloc`'s:
+/// hex keys, no guard, IDs from `u64::MAX` down to 0, no salt, the store's
+/// key rule.
+///
+/// The table named `NAME` holds the rows `(str:NAME, u64:ID)` in the
+/// format. Build the options with [`TableOptions::new`] or `default()` and
+/// the `with_*` methods:
+///
+/// ```
+/// use lexikey::Format;
+/// use lexikey_stores::{KeyLimit, TableOptions};
+/// let o = TableOptions::new(Format::Base64).with_guard(true).with_max_key_len(64);
+/// assert_eq!((o.format, o.guard, o.key_limit), (Format::Base64, true, KeyLimit::Max(64)));
+/// let c = o.config("redb:/tmp/x.redb", "events");
+/// assert!(c.guard && c.max_attempts == lexikey_stores::REDB_MAX_ATTEMPTS);
+/// // Rows spread over 16 salt buckets (lexikey alloc --salt-buckets 16).
+/// let c = TableOptions::default().with_salt_buckets(16).config("memory:", "events");
+/// assert_eq!(c.salt.map(|s| s.buckets()), Some(16));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct TableOptions {
+    /// The key format of the table's rows (default [`Format::Hex`]).
+    pub format: Format,
+    /// The reuse guard ([`AllocatorConfig::guard`]): IDs strictly decrease
+    /// even when the newest row is deleted. Default `false`.
+    pub guard: bool,
+    /// The ID of an empty table's first row ([`AllocatorConfig::start`]);
+    /// `None`: `u64::MAX`.
+    pub start: Option<u64>,
+    /// The smallest ID handed out ([`AllocatorConfig::floor`]); `None`: 0.
+    pub floor: Option<u64>,
+    /// Attempts per call ([`AllocatorConfig::max_attempts`]); `None`: the
+    /// store's tuning ([`tune`]), else the allocator's default.
+    pub max_attempts: Option<u32>,
+    /// [`AllocatorConfig::assume_unique_values`] (default `false`).
+    pub assume_unique_values: bool,
+    /// Salt buckets ([`AllocatorConfig::salt`]): the rows spread over this
+    /// many buckets, 1 to 255; 0 (the default): no salt. A table created
+    /// with N buckets refuses to be opened with another N (its salt record,
+    /// see `lexikey::alloc`).
+    pub salt_buckets: u8,
+    /// The salt's hash (default [`SaltMode::Fast`]; [`SaltMode::Phoenix`]
+    /// for tables Apache Phoenix also reads). Without salt buckets, unused.
+    pub salt_mode: SaltMode,
+    /// The check of the row keys' length (default [`KeyLimit::StoreRule`]).
+    pub key_limit: KeyLimit,
+    /// Open the store for reading ([`crate::open_for_reading`]): a file
+    /// store (`redb:`, `rocksdb:`, `slatedb:`) must exist, and `redb:` is
+    /// opened read-only (a user without write permission can scan; writes
+    /// fail). What reading commands (`lexikey scan`) ask, so that a typo
+    /// never creates a store. Default `false`.
+    pub existing_only: bool,
+}
+
+impl TableOptions {
+    /// The defaults, with this key format.
+    pub fn new(format: Format) -> Self {
+        TableOptions {
+            format,
+            ..TableOptions::default()
+        }
+    }
+
+    /// Sets [`TableOptions::existing_only`].
+    pub fn with_existing_only(mut self, existing_only: bool) -> Self {
+        self.existing_only = existing_only;
+        self
+    }
+
+    /// Sets [`TableOptions::guard`].
+    pub fn with_guard(mut self, guard: bool) -> Self {
+        self.guard = guard;
+        self
+    }
+
+    /// Sets [`TableOptions::start`].
+    pub fn with_start(mut self, start: u64) -> Self {
+        self.start = Some(start);
+        self
+    }
+
+    /// Sets [`TableOptions::floor`].
+    pub fn with_floor(mut self, floor: u64) -> Self {
+        self.floor = Some(floor);
+        self
+    }
+
+    /// Sets [`TableOptions::max_attempts`], overriding the store's tuning.
+    pub fn with_max_attempts(mut self, max_attempts: u32) -> Self {
+        self.max_attempts = Some(max_attempts);
+        self
+    }
+
+    /// Sets [`TableOptions::assume_unique_values`].
+    pub fn with_assume_unique_values(mut self, yes: bool) -> Self {
+        self.assume_unique_values = yes;
+        self
+    }
+
+    /// Sets [`TableOptions::salt_buckets`] (0: no salt).
+    pub fn with_salt_buckets(mut self, buckets: u8) -> Self {
+        self.salt_buckets = buckets;
+        self
+    }
+
+    /// Sets [`TableOptions::salt_mode`].
+    pub fn with_salt_mode(mut self, mode: SaltMode) -> Self {
+        self.salt_mode = mode;
+        self
+    }
+
+    /// The salt of [`TableOptions::salt_buckets`] and
+    /// [`TableOptions::salt_mode`], `None` without buckets.
+    pub fn salter(&self) -> Option<Salter> {
+        Salter::new(self.salt_buckets, self.salt_mode).ok()
+    }
+
+    /// Sets [`TableOptions::key_limit`].
+    pub fn with_key_limit(mut self, limit: KeyLimit) -> Self {
+        self.key_limit = limit;
+        self
+    }
+
+    /// Sets [`TableOptions::key_limit`] to [`KeyLimit::Max`]`(max)`.
+    pub fn with_max_key_len(self, max: usize) -> Self {
+        self.with_key_limit(KeyLimit::Max(max))
+    }
+
+    /// The allocator configuration of table `table` in the store at `url`:
+    /// the allocator's defaults, then the store's tuning ([`tune`]; none
+    /// for a URL that does not parse), then these options. A caller may
+    /// change it further before [`Allocator::new`].
+    pub fn config(&self, url: &str, table: &str) -> AllocatorConfig {
+        let mut c = AllocatorConfig::new(self.format, &[Component::asc(table.to_string())]);
+        if let Ok(spec) = parse_url(url) {
+            c = tune(&spec, c);
+        }
+        if let Some(n) = self.max_attempts {
+            c = c.with_max_attempts(n);
+        }
+        if let Some(start) = self.start {
+            c = c.with_start(start);
+        }
+        if let Some(floor) = self.floor {
+            c = c.with_floor(floor);
+        }
+        if let Some(salter) = self.salter() {
+            c = c.with_salt(salter);
+        }
+        c.with_guard(self.guard)
+            .with_assume_unique_values(self.assume_unique_values)
+    }
+}
+
+/// Why [`open_store`], [`open_allocator`] or [`table_allocator`] failed.
+/// Each message is one line, and shows the URL's password as `***`.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum OpenError {
+    /// The store did not open: `cannot open store "URL": ERROR`.
+    Store {
+        /// The URL, its password as `***` ([`redact_url`]).
+        url: String,
+        /// What opening returned (retryable: a server that may come back).
+        error: StoreError,
+    },
+    /// The allocator refused the configuration (a table name that does not
+    /// encode, start below floor, …): the allocator's message.
+    Alloc(AllocError),
+    /// The store refuses an empty key and the table's row keys are empty:
+    /// `row keys of this table are empty: URL refuses an empty key`.
+    EmptyKey {
+        /// The URL, its password as `***`.
+        url: String,
+    },
+    /// The table's row keys are longer than the limit:
+    /// `row keys of this table: ERROR`, followed by ` (a slatedb: store's
+    /// key rule)` when the limit is the store's rule.
+    KeyTooLong {
+        /// The key length error ([`EncodeError::KeyTooLong`]).
+        error: EncodeError,
+        /// The scheme of the store whose key rule set the limit (`slatedb`);
+        /// `None` for [`KeyLimit::Max`].
+        rule_of: Option<&'static str>,
+    },
+}
+
+impl OpenError {
+    /// Whether trying again may succeed: a store that could not be reached
+    /// (a server down or restarting). Everything else is fatal.
+    pub fn retryable(&self) -> bool {
+        matches!(self, OpenError::Store { error, .. } if error.retryable)
+    }
+}
+
+impl fmt::Display for OpenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpenError::Store { url, error } => write!(f, "cannot open store {url:?}: {error}"),
+            OpenError::Alloc(e) => e.fmt(f),
+            OpenError::EmptyKey { url } => {
+                write!(
+                    f,
+                    "row keys of this table are empty: {url} refuses an empty key"
+                )
+            }
+            OpenError::KeyTooLong { error, rule_of } => {
+                write!(f, "row keys of this table: {error}")?;
+                match rule_of {
+                    Some(scheme) => write!(f, " (a {scheme}: store's key rule)"),
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+}
+
+/// [`OpenError::Alloc`] is transparent: its message and `source` are the
+/// allocator error's. The other messages already hold the error they wrap,
+/// so they return no `source` (a chain printer such as `anyhow`'s `{:#}`
+/// would show it twice); the wrapped error is a field for callers that
+/// need it.
+impl std::error::Error for OpenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            OpenError::Alloc(e) => e.source(),
+            _ => None,
+        }
+    }
+}
+
+impl From<AllocError> for OpenError {
+    fn from(e: AllocError) -> Self {
+        OpenError::Alloc(e)
+    }
+}
+
+/// Opens the store a URL names ([`open`](crate::open)), to be shared by the
+/// allocators and readers of one process.
+///
+/// # Errors
+/// [`OpenError::Store`]: `cannot open store "URL": ERROR`, the URL with its
+/// password as `***`; [`OpenError::retryable`] when the store could not be
+/// reached.
+pub fn open_store(url: &str) -> Result<Arc<dyn Store>, OpenError> {
+    match crate::open(url) {
+        Ok(store) => Ok(Arc::from(store)),
+        Err(error) => Err(OpenError::Store {
+            url: redact_url(url).into_owned(),
+            error,
+        }),
+    }
+}
+
+/// Opens the store at `url` and builds the allocator of table `table` in it,
+/// with the store's tuning ([`TableOptions::config`]), after checking the
+/// table's row keys ([`TableOptions::key_limit`]). This is what
+/// `lexikey alloc` and `lexikey.Allocator` do.
+///
+/// # Errors
+/// The store does not open ([`OpenError::Store`]), the allocator refuses
+/// the configuration ([`OpenError::Alloc`]), the row keys break the limit
+/// ([`OpenError::EmptyKey`], [`OpenError::KeyTooLong`]). Nothing is
+/// written to the store before the checks pass.
+pub fn open_allocator(
+    url: &str,
+    table: &str,
+    options: &TableOptions,
+) -> Result<Allocator<Arc<dyn Store>>, OpenError> {
+    let opened = if options.existing_only {
+        crate::open_for_reading(url)
+    } else {
+        crate::open(url)
+    };
+    let store = opened.map_err(|error| OpenError::Store {
+        url: redact_url(url).into_owned(),
+        error,
+    })?;
+    table_allocator(Arc::from(store), url, table, options)
+}
+
+/// Refuses a file store (`redb:`, `rocksdb:`, `slatedb:`) whose path does
+/// not exist ([`crate::open_for_reading`]); server stores pass.
+pub(crate) fn check_exists(url: &str) -> Result<(), crate::StoreError> {
+    let Ok(spec) = crate::parse_url(url) else {
+        // open_store reports the bad URL.
+        return Ok(());
+    };
+    let (scheme, path) = match &spec {
+        StoreSpec::Redb { path, .. } => ("redb", path),
+        StoreSpec::Rocksdb { path, .. } => ("rocksdb", path),
+        StoreSpec::Slatedb { path, .. } => ("slatedb", path),
+        _ => return Ok(()),
+    };
+    if std::path::Path::new(path).exists() {
+        return Ok(());
+    }
+    Err(crate::StoreError::fatal(
+        scheme,
+        format!(
+            "no store at {path:?}: reading opens existing stores only (lexikey alloc creates one)"
+        ),
+    ))
+}
+
+/// Builds the allocator of table `table` in a store already opened from
+/// `url` (see [`open_allocator`]; the URL gives the store's tuning and key
+/// rule).
+///
+/// # Errors
+/// As [`open_allocator`], but for opening.
+pub fn table_allocator(
+    store: Arc<dyn Store>,
+    url: &str,
+    table: &str,
+    options: &TableOptions,
+) -> Result<Allocator<Arc<dyn Store>>, OpenError> {
+    let alloc = Allocator::new(store, options.config(url, table))?;
+    check_row_key(url, options.key_limit, alloc.start_key())?;
+    Ok(alloc)
+}
+
+/// Checks a table's row key (all of them have its length) against the
+/// limit.
+fn check_row_key(url: &str, limit: KeyLimit, key: &[u8]) -> Result<(), OpenError> {
+    let rule = parse_url(url).ok().and_then(|spec| {
+        let (min, max) = spec.key_len_rule()?;
+        // The stores with a key rule (`slatedb:`) have schemes named as
+        // their cargo features.
+        Some((min, max, spec.feature()?))
+    });
+    let (min, max, rule_of) = match (limit, rule) {
+        (KeyLimit::Unchecked, _) | (KeyLimit::StoreRule, None) => return Ok(()),
+        (KeyLimit::Max(n), rule) => (rule.map_or(0, |r| r.0), n, None),
+        (KeyLimit::StoreRule, Some((min, max, scheme))) => (min, max, Some(scheme)),
+    };
+    if key.len() < min {
+        return Err(OpenError::EmptyKey {
+            url: redact_url(url).into_owned(),
+        });
+    }
+    lexikey::tuple::check_len(key, max).map_err(|error| OpenError::KeyTooLong { error, rule_of })
+}
