@@ -108,12 +108,12 @@ fn etcd_cluster_partition_and_leader_and_follower_kills() {
 /// timeout and a client killed mid-call, guard off and on. See: issue 26.
 #[test]
 fn bigtable() {
-    run("bigtable", 14, "pause,kill-client", false, 8);
+    run("bigtable", 14, "pause,kill-client", false, 8, None);
 }
 
 #[test]
 fn bigtable_guard() {
-    run("bigtable", 14, "pause,kill-client", true, 8);
+    run("bigtable", 14, "pause,kill-client", true, 8, None);
 }
 
 #[test]
@@ -137,4 +137,9 @@ fn redis_salted() {
 #[test]
 fn etcd_cluster_salted_partition() {
     run("etcd-cluster", 14, "partition,kill", false, 4, Some(8));
+}
+
+#[test]
+fn bigtable_salted() {
+    run("bigtable", 10, "pause,kill-client", false, 8, Some(4));
 }

@@ -207,11 +207,19 @@ class Allocator:
         floor: Optional[int] = None,
         salt_buckets: Optional[int] = None,
         salt_mode: str = "fast",
+        read_only: bool = False,
     ) -> "Allocator":
         """`start`: an empty table's first ID (default 2**64 - 1); `floor`:
         the smallest ID handed out (default 0); `salt_buckets`: rows spread
         over N buckets (1 to 255; None or 0: no salt), `salt_mode` its hash
-        ("fast" or "phoenix"), the same for every client of a table."""
+        ("fast" or "phoenix"), the same for every client of a table;
+        `read_only`: open an existing store for reading only (a missing
+        store is a StoreError, never created; insert raises AllocError)."""
+    def close(self) -> None:
+        """Lets go of the store now; later calls raise ValueError."""
+    def __enter__(self) -> "Allocator": ...
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> bool:
+        """Closes the allocator (an exception in the block goes on)."""
     def insert(self, value: Union[bytes, bytearray]) -> int:
         """Inserts a row and returns its new ID."""
     def insert_many(self, values: Iterable[Union[bytes, bytearray]]) -> list[int]:

@@ -5,7 +5,7 @@
 //! same. The table's rows are the keys `(str:TABLE, u64:ID)` in the format
 //! given. Store calls run with the GIL released.
 
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError, RwLock};
 
 use lexikey::alloc::Allocator as RustAllocator;
 use lexikey::salt::SaltMode;
@@ -46,15 +46,42 @@ use crate::errors::{alloc_err, store_err, value_err};
 /// - `insert(value: bytes) -> int`, `insert_many(values) -> list[int]`
 /// - `newest()`, `oldest() -> (id, bytes) | None`
 /// - `scan(limit=None) -> list[(id, bytes)]`, newest first
+/// - `close()`: lets go of the store (its connections; a `redb:` file's
+///   lock) at once instead of when the object is collected; later calls
+///   raise `ValueError`. `with Allocator(...) as a:` closes on leaving.
+///
+/// `read_only=True` (keyword) opens an existing table for reading, as
+/// `lexikey scan` does: a store that does not exist is a `StoreError`
+/// (never a new empty file), a `redb:` file is opened read-only (a user
+/// who may only read it can scan it), and `insert` raises `AllocError`.
 ///
 /// Failures raise `AllocError` (`kind`: `contention` as `ContentionError`,
 /// `exhausted` as `ExhaustedError`, or `store`, `ambiguous`, `corrupt`,
 /// `config`, `other`).
 #[pyclass(frozen, module = "lexikey")]
 pub(crate) struct Allocator {
-    inner: RustAllocator<Arc<dyn Store>>,
+    /// `None` once closed.
+    inner: RwLock<Option<Arc<Inner>>>,
     url: String,
     table: String,
+}
+
+type Inner = RustAllocator<Arc<dyn Store>>;
+
+impl Allocator {
+    /// The open allocator, or the `ValueError` of a closed one (as a
+    /// closed Python file raises).
+    fn open(&self) -> PyResult<Arc<Inner>> {
+        self.inner
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+            .ok_or_else(|| value_err(format!("{} is closed", self.describe())))
+    }
+
+    fn describe(&self) -> String {
+        format!("Allocator({:?}, {:?})", self.url, self.table)
+    }
 }
 
 impl std::fmt::Debug for Allocator {
@@ -97,7 +124,7 @@ fn row<'py>(py: Python<'py>, id: u64, v: &[u8]) -> PyResult<Bound<'py, PyTuple>>
 #[pymethods]
 impl Allocator {
     #[new]
-    #[pyo3(signature = (store_url, table, format = "hex", guard = false, *, start = None, floor = None, salt_buckets = None, salt_mode = "fast"))]
+    #[pyo3(signature = (store_url, table, format = "hex", guard = false, *, start = None, floor = None, salt_buckets = None, salt_mode = "fast", read_only = false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -109,6 +136,7 @@ impl Allocator {
         floor: Option<&Bound<'_, PyAny>>,
         salt_buckets: Option<&Bound<'_, PyAny>>,
         salt_mode: &str,
+        read_only: bool,
     ) -> PyResult<Self> {
         let id = |v: Option<&Bound<'_, PyAny>>, name: &str| -> PyResult<Option<u64>> {
             v.map(|v| crate::int_arg::<u64>(v, &format!("{name} (0 to 18446744073709551615)")))
@@ -117,7 +145,7 @@ impl Allocator {
         };
         let (start, floor) = (id(start, "start")?, id(floor, "floor")?);
         let buckets = salt_buckets
-            .map(|v| crate::conv::int::<u8>(v, "salt_buckets (0 to 255; 0: no salt)"))
+            .map(|v| crate::int_arg::<u8>(v, "salt_buckets (0 to 255; 0: no salt)"))
             .transpose()
             .map_err(|e| value_err(e.value(py).to_string()))?
             .unwrap_or(0);
@@ -134,7 +162,8 @@ impl Allocator {
         let mut options = TableOptions::new(format)
             .with_guard(guard)
             .with_salt_buckets(buckets)
-            .with_salt_mode(mode);
+            .with_salt_mode(mode)
+            .with_existing_only(read_only);
         if let Some(start) = start {
             options = options.with_start(start);
         }
@@ -155,21 +184,47 @@ impl Allocator {
                 e => value_err(e.to_string()),
             })?;
         Ok(Allocator {
-            inner,
+            inner: RwLock::new(Some(Arc::new(inner))),
             url: store_url.to_string(),
             table: table.to_string(),
         })
     }
 
     fn __repr__(&self) -> String {
-        format!("Allocator({:?}, {:?})", self.url, self.table)
+        let closed = self.inner.read().unwrap_or_else(PoisonError::into_inner).is_none();
+        let state = if closed { " (closed)" } else { "" };
+        format!("{}{state}", self.describe())
+    }
+
+    /// Lets go of the store now (connections, a `redb:` file's lock);
+    /// calls after it raise `ValueError`. Closing twice is allowed. A call
+    /// running in another thread finishes first.
+    fn close(&self) {
+        let _ = self.inner.write().unwrap_or_else(PoisonError::into_inner).take();
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// Closes the allocator; an exception in the `with` block goes on.
+    #[pyo3(signature = (_exc_type = None, _exc = None, _tb = None))]
+    fn __exit__(
+        &self,
+        _exc_type: Option<&Bound<'_, PyAny>>,
+        _exc: Option<&Bound<'_, PyAny>>,
+        _tb: Option<&Bound<'_, PyAny>>,
+    ) -> bool {
+        self.close();
+        false
     }
 
     /// Inserts a row holding `value` under a new ID (one below the newest
     /// row's) and returns the ID.
     fn insert(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<u64> {
         let v = value_bytes(value)?;
-        py.detach(|| self.inner.insert(&v))
+        let inner = self.open()?;
+        py.detach(|| inner.insert(&v))
             .map_err(|e| alloc_err(py, &e, &[]))
     }
 
@@ -180,10 +235,11 @@ impl Allocator {
             .try_iter()?
             .map(|v| value_bytes(&v?))
             .collect::<PyResult<Vec<_>>>()?;
+        let inner = self.open()?;
         let mut ids = Vec::with_capacity(vs.len());
         let res = py.detach(|| {
             for v in &vs {
-                ids.push(self.inner.insert(v)?);
+                ids.push(inner.insert(v)?);
             }
             Ok::<(), lexikey::AllocError>(())
         });
@@ -195,16 +251,18 @@ impl Allocator {
 
     /// The newest row `(id, value)`, or `None` for an empty table.
     fn newest<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let inner = self.open()?;
         let r = py
-            .detach(|| self.inner.newest())
+            .detach(|| inner.newest())
             .map_err(|e| alloc_err(py, &e, &[]))?;
         r.map(|(id, v)| row(py, id, &v)).transpose()
     }
 
     /// The oldest row `(id, value)`, or `None` for an empty table.
     fn oldest<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let inner = self.open()?;
         let r = py
-            .detach(|| self.inner.oldest())
+            .detach(|| inner.oldest())
             .map_err(|e| alloc_err(py, &e, &[]))?;
         r.map(|(id, v)| row(py, id, &v)).transpose()
     }
@@ -213,8 +271,9 @@ impl Allocator {
     #[pyo3(signature = (limit = None))]
     fn scan<'py>(&self, py: Python<'py>, limit: Option<usize>) -> PyResult<Bound<'py, PyList>> {
         let n = limit.unwrap_or(usize::MAX);
+        let inner = self.open()?;
         let r = py
-            .detach(|| self.inner.scan(n))
+            .detach(|| inner.scan(n))
             .map_err(|e| alloc_err(py, &e, &[]))?;
         rows(py, r)
     }

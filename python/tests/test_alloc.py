@@ -160,3 +160,48 @@ def test_a_store_that_does_not_open_is_a_store_error(tmp_path):
         lexikey.Allocator(f"redb:{tmp_path}/missing/dir/t.redb", "t")
     with pytest.raises(OSError):
         lexikey.Allocator("redis://127.0.0.1:1", "t")
+
+
+def test_close_and_with_let_go_of_the_store(tmp_path):
+    """close() and `with` release the store at once: a redb file has one
+    open handle per process, so a second Allocator on the same file opens
+    only after the first is closed. Calls after close() raise ValueError."""
+    url = f"redb:{tmp_path / 'closing.redb'}"
+    with lexikey.Allocator(url, "t") as a:
+        assert a.insert(b"one") == TOP
+    assert "closed" in repr(a)
+    with pytest.raises(ValueError, match="is closed"):
+        a.insert(b"two")
+    for call in (a.newest, a.oldest, a.scan, lambda: a.insert_many([b"x"])):
+        with pytest.raises(ValueError, match="is closed"):
+            call()
+    a.close()  # closing twice is allowed
+    b = lexikey.Allocator(url, "t")  # the file's lock was let go
+    assert b.insert(b"two") == TOP - 1
+    b.close()
+    # An exception in the block goes on, and the allocator is closed.
+    with pytest.raises(KeyError):
+        with lexikey.Allocator(url, "t") as c:
+            raise KeyError("x")
+    with pytest.raises(ValueError, match="is closed"):
+        c.scan()
+    assert lexikey.Allocator(url, "t").scan() == [(TOP - 1, b"two"), (TOP, b"one")]
+
+
+def test_read_only_never_creates_a_store(tmp_path):
+    """read_only=True opens existing stores only, as `lexikey scan` does:
+    a missing redb file is a StoreError and is not created; an existing
+    one is read, and insert is refused."""
+    missing = tmp_path / "missing.redb"
+    with pytest.raises(lexikey.StoreError):
+        lexikey.Allocator(f"redb:{missing}", "t", read_only=True)
+    assert not missing.exists()
+    url = f"redb:{tmp_path / 'there.redb'}"
+    with lexikey.Allocator(url, "t") as w:
+        w.insert_many([b"a", b"b"])
+    with lexikey.Allocator(url, "t", read_only=True) as r:
+        assert r.scan() == [(TOP - 1, b"b"), (TOP, b"a")]
+        assert r.newest() == (TOP - 1, b"b")
+        with pytest.raises(lexikey.AllocError, match="reading only"):
+            r.insert(b"c")
+        assert r.scan() == [(TOP - 1, b"b"), (TOP, b"a")]
