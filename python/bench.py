@@ -130,7 +130,7 @@ def main() -> None:
         if fmt == "fdb-tuple":
             fdb_encode, fdb_decode = enc, dec
             try:
-                import fdb.tuple as ft  # type: ignore[import-not-found]
+                import fdb.tuple as ft
             except ImportError:
                 print("(fdb.tuple not installed: no FoundationDB baseline)")
                 continue

@@ -195,18 +195,31 @@ d=$(printf '%q' "$d")
 p=\$(cat "\$d/pid" 2>/dev/null || true)
 [ -n "\$p" ] || exit 0
 kill -KILL "\$p" 2>/dev/null || true
-for _ in \$(seq 1 100); do
+# Gone, or fail: a process in uninterruptible sleep (a slow fsync on a busy
+# machine) can outlive SIGKILL for seconds, and a start while it lives
+# would take it for the restarted server.
+for _ in \$(seq 1 600); do
   [ -r "/proc/\$p/stat" ] && ! grep -qE '^[0-9]+ \(.*\) [ZX]' "/proc/\$p/stat" || exit 0
   sleep 0.05
 done
+echo "\$d: pid \$p still there 30 s after SIGKILL" >&2
+exit 1
 EOS
   cat >"$d/ready" <<EOS
 #!/usr/bin/env bash
+d=$(printf '%q' "$d")
 for _ in \$(seq 1 600); do
   ETCDCTL_API=3 etcdctl --endpoints=$ep --dial-timeout=1s --command-timeout=2s endpoint health >/dev/null 2>&1 && exit 0
+  # A member that is not running never gets ready: say so at once.
+  p=\$(cat "\$d/pid" 2>/dev/null || true)
+  if [ -z "\$p" ] || [ ! -r "/proc/\$p/stat" ] || grep -qE '^[0-9]+ \(.*\) [ZX]' "/proc/\$p/stat" 2>/dev/null; then
+    echo "\$d: not running (pid \${p:-none}); its log ends:" >&2
+    tail -n 5 "\$d/log" >&2
+    exit 1
+  fi
   sleep 0.05
 done
-echo "$d: not ready" >&2
+echo "\$d: not ready" >&2
 exit 1
 EOS
   chmod +x "$d/start" "$d/kill" "$d/ready"

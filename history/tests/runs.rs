@@ -136,7 +136,7 @@ fn redis_salted() {
 
 #[test]
 fn etcd_cluster_salted_partition() {
-    run("etcd-cluster", 14, "partition,kill", false, 4, Some(8));
+    run("etcd-cluster", 20, "partition,kill", false, 4, Some(8));
 }
 
 #[test]

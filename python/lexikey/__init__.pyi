@@ -218,7 +218,7 @@ class Allocator:
     def close(self) -> None:
         """Lets go of the store now; later calls raise ValueError."""
     def __enter__(self) -> "Allocator": ...
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> bool:
+    def __exit__(self, _exc_type: object = None, _exc: object = None, _tb: object = None) -> bool:
         """Closes the allocator (an exception in the block goes on)."""
     def insert(self, value: Union[bytes, bytearray]) -> int:
         """Inserts a row and returns its new ID."""

@@ -191,7 +191,11 @@ impl Allocator {
     }
 
     fn __repr__(&self) -> String {
-        let closed = self.inner.read().unwrap_or_else(PoisonError::into_inner).is_none();
+        let closed = self
+            .inner
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_none();
         let state = if closed { " (closed)" } else { "" };
         format!("{}{state}", self.describe())
     }
@@ -200,7 +204,11 @@ impl Allocator {
     /// calls after it raise `ValueError`. Closing twice is allowed. A call
     /// running in another thread finishes first.
     fn close(&self) {
-        let _ = self.inner.write().unwrap_or_else(PoisonError::into_inner).take();
+        let _ = self
+            .inner
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
     }
 
     fn __enter__(slf: Py<Self>) -> Py<Self> {
