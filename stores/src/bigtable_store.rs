@@ -124,8 +124,9 @@ pub struct BigtableOptions {
 }
 
 /// A [`Store`] in one Bigtable table: keys are row keys, values the newest
-/// cell of column `FAMILY:v`. See the [module docs](self) for the
-/// requests, where it connects and what it refuses.
+/// cell of column `FAMILY:v`. The URL is in the [crate docs](crate); the
+/// requests, where it connects and what it refuses are described at the
+/// top of its source, `stores/src/bigtable_store.rs`.
 ///
 /// The store runs the gRPC client on a tokio runtime of its own (two worker
 /// threads); its methods block. Do not call them from inside another
@@ -186,7 +187,7 @@ fn check_emulator(source: &str, host: &str) -> Result<(), StoreError> {
 }
 
 impl BigtableStore {
-    /// Connects (emulator or Cloud, see the [module docs](self)), then
+    /// Connects (the emulator or Cloud, as the [crate docs](crate) say), then
     /// checks the table and creates it, or its column family, when missing.
     ///
     /// # Errors
