@@ -197,6 +197,9 @@ pub fn open_for_reading(url: &str) -> Result<Box<dyn Store>, StoreError> {
 }
 
 fn open_as(url: &str, read_only: bool) -> Result<Box<dyn Store>, StoreError> {
+    // Only the file stores open read-only; a build without them ignores it.
+    #[cfg(not(any(feature = "redb", feature = "rocksdb")))]
+    let _ = read_only;
     // A scheme this build lacks is reported before the rest of the URL is
     // looked at.
     if let Some(feature) = url.split_once(':').and_then(|(s, _)| missing(s)) {
