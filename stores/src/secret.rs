@@ -245,6 +245,14 @@ impl Scrub {
         let mut s = Scrub::default();
         if let Some(p) = url_password(url) {
             s.add(p);
+            // A password with an unencoded `@`, `/`, `?`, `&` or `#` runs
+            // (as `redact_url` reads it) up to the last `@`, but a parser
+            // that splits at the first of them can echo a piece of it (a
+            // garbled `bigtable://u:pw@x://p/i` has the project
+            // `u:pw@x:`): each piece is a secret too.
+            for piece in p.split(['@', '/', '?', '&', '#']) {
+                s.add(piece);
+            }
         }
         for (start, end) in secret_value_spans(url) {
             s.add(&url[start..end]);
@@ -279,6 +287,18 @@ impl Scrub {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pieces_of_a_password_with_delimiters_are_scrubbed() {
+        // The fuzz target parse_store_url found a project that held the
+        // first piece of such a password.
+        let url = "bigtable://u:FuzzS3cret-pw@igtable://p/i?cret-pw@h";
+        let scrub = Scrub::of_url(url);
+        assert_eq!(
+            scrub.scrub("bad project `u:FuzzS3cret-pw@igtable:`"),
+            "bad project `u:***@***`"
+        );
+    }
 
     #[test]
     fn urls_lose_their_passwords() {
