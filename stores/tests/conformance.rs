@@ -818,11 +818,15 @@ macro_rules! conformance {
                 super::allocator_faults(Arc::clone(&f.store), 4, 250, None);
             }
 
-            // The same over salted rows (issue 28).
+            // The same over salted rows (issue 28). Each salted insert
+            // reads the 16 buckets' heads: on the etcd stores (TLS above
+            // all) 8 x 1,000 of them cost minutes of CPU per store, so CI
+            // runs a quarter of the unsalted count (8 x 250);
+            // LEXIKEY_ALLOC_PER_CLIENT=1000 runs the full size.
             #[test]
             fn salted_allocator_8_clients() {
                 let f = fixture("salted_alloc");
-                super::allocator_contention(Arc::clone(&f.store), $alloc, Some(16));
+                super::allocator_contention(Arc::clone(&f.store), $alloc / 4, Some(16));
             }
 
             #[test]
