@@ -349,7 +349,12 @@ impl BigtableStore {
             source = e.source();
         }
         match (code, &self.emulator) {
+            // Refused, or a connection the emulator's death reset
+            // (`Unknown: transport error`), depending on the moment.
             (Code::Unavailable, Some(host)) => {
+                msg.push_str(&format!(" (is the Bigtable emulator running at {host}?)"));
+            }
+            (Code::Unknown, Some(host)) if msg.contains("transport error") => {
                 msg.push_str(&format!(" (is the Bigtable emulator running at {host}?)"));
             }
             (Code::NotFound, _) if op != "GetTable" => msg.push_str(&format!(
