@@ -86,7 +86,7 @@ impl Allocator {
 
 impl std::fmt::Debug for Allocator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Allocator({:?}, {:?})", self.url, self.table)
+        f.write_str(&self.describe())
     }
 }
 

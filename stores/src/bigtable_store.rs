@@ -351,10 +351,9 @@ impl BigtableStore {
         match (code, &self.emulator) {
             // Refused, or a connection the emulator's death reset
             // (`Unknown: transport error`), depending on the moment.
-            (Code::Unavailable, Some(host)) => {
-                msg.push_str(&format!(" (is the Bigtable emulator running at {host}?)"));
-            }
-            (Code::Unknown, Some(host)) if msg.contains("transport error") => {
+            (Code::Unavailable | Code::Unknown, Some(host))
+                if code == Code::Unavailable || msg.contains("transport error") =>
+            {
                 msg.push_str(&format!(" (is the Bigtable emulator running at {host}?)"));
             }
             (Code::NotFound, _) if op != "GetTable" => msg.push_str(&format!(
