@@ -22,6 +22,7 @@
 
 use lexikey::arg::{self, Arg, ArgError, ArgKind, Out, Want};
 use lexikey::profile::{KeyFormat, Profile};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{
@@ -92,8 +93,9 @@ pub(crate) fn str_of_utf8<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<
 
 struct Std {
     datetime: Py<PyAny>,
-    timedelta: Py<PyAny>,
     epoch: Py<PyAny>,
+    /// `datetime.timezone.utc` (a singleton: `timezone(timedelta(0))` is it).
+    utc: Py<PyAny>,
     uuid: Py<PyAny>,
     decimal: Py<PyAny>,
 }
@@ -108,8 +110,8 @@ fn std_types(py: Python<'_>) -> PyResult<&Std> {
         let epoch = datetime.call1((1970, 1, 1, 0, 0, 0, 0, &utc))?;
         Ok(Std {
             datetime: datetime.unbind(),
-            timedelta: dt.getattr("timedelta")?.unbind(),
             epoch: epoch.unbind(),
+            utc: utc.unbind(),
             uuid: py.import("uuid")?.getattr("UUID")?.unbind(),
             decimal: py.import("decimal")?.getattr("Decimal")?.unbind(),
         })
@@ -171,7 +173,9 @@ pub(crate) fn with_arg<R>(obj: &Bound<'_, PyAny>, f: impl FnOnce(Arg<'_>) -> R) 
         }));
     }
     if obj.is_instance(s.uuid.bind(py))? {
-        return Ok(f(Arg::Uuid(obj.getattr("int")?.extract::<u128>()?)));
+        return Ok(f(Arg::Uuid(
+            obj.getattr(intern!(py, "int"))?.extract::<u128>()?,
+        )));
     }
     if obj.is_instance(s.decimal.bind(py))? {
         let text = obj.str()?;
@@ -231,13 +235,39 @@ fn float_item(obj: &Bound<'_, PyAny>) -> PyResult<Option<f64>> {
 /// one).
 fn datetime_us(obj: &Bound<'_, PyAny>) -> PyResult<Option<i128>> {
     let py = obj.py();
-    if obj.call_method0("utcoffset")?.is_none() {
+    let s = std_types(py)?;
+    // A `datetime` (not a subclass, whose fields could be properties) in
+    // `timezone.utc`: its fields are the instant's, read as attributes and
+    // counted in Rust (abi3 has no datetime C API). About 4x faster than
+    // the general path below, which asks the tzinfo for the offset and
+    // makes a `timedelta`.
+    if obj.get_type().is(s.datetime.bind(py))
+        && obj.getattr(intern!(py, "tzinfo"))?.is(s.utc.bind(py))
+    {
+        let field = |name: &Bound<'_, PyString>| -> PyResult<i64> { obj.getattr(name)?.extract() };
+        let days = lexikey::input::days_from_civil(
+            field(intern!(py, "year"))?,
+            field(intern!(py, "month"))?,
+            field(intern!(py, "day"))?,
+        );
+        let secs = field(intern!(py, "hour"))? * 3600
+            + field(intern!(py, "minute"))? * 60
+            + field(intern!(py, "second"))?;
+        let us = field(intern!(py, "microsecond"))?;
+        return Ok(Some(
+            (i128::from(days) * 86_400 + i128::from(secs)) * 1_000_000 + i128::from(us),
+        ));
+    }
+    if obj.call_method0(intern!(py, "utcoffset"))?.is_none() {
         return Ok(None);
     }
-    let d = obj.sub(std_types(py)?.epoch.bind(py))?;
-    let days: i128 = d.getattr("days")?.extract::<i64>()?.into();
-    let secs: i128 = d.getattr("seconds")?.extract::<i64>()?.into();
-    let us: i128 = d.getattr("microseconds")?.extract::<i64>()?.into();
+    let d = obj.sub(s.epoch.bind(py))?;
+    let days: i128 = d.getattr(intern!(py, "days"))?.extract::<i64>()?.into();
+    let secs: i128 = d.getattr(intern!(py, "seconds"))?.extract::<i64>()?.into();
+    let us: i128 = d
+        .getattr(intern!(py, "microseconds"))?
+        .extract::<i64>()?
+        .into();
     Ok(Some((days * 86_400 + secs) * 1_000_000 + us))
 }
 
@@ -369,10 +399,17 @@ fn datetime_of(py: Python<'_>, us: i128) -> PyResult<Bound<'_, PyAny>> {
         ));
     }
     let s = std_types(py)?;
-    let kw = PyDict::new(py);
-    kw.set_item("microseconds", us)?;
-    let d = s.timedelta.bind(py).call((), Some(&kw))?;
-    s.epoch.bind(py).add(d)
+    // datetime(y, m, d, H, M, S, us, timezone.utc): one call, the fields
+    // counted in Rust.
+    let (secs, us) = (
+        us.div_euclid(1_000_000) as i64,
+        us.rem_euclid(1_000_000) as i64,
+    );
+    let (y, m, d) = lexikey::input::civil_from_days(secs.div_euclid(86_400));
+    let t = secs.rem_euclid(86_400);
+    s.datetime
+        .bind(py)
+        .call1((y, m, d, t / 3600, t / 60 % 60, t % 60, us, s.utc.bind(py)))
 }
 
 fn uuid_of(py: Python<'_>, u: u128) -> PyResult<Bound<'_, PyAny>> {

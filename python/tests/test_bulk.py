@@ -4,6 +4,7 @@ path it falls back to, chunk by chunk, give the keys Schema.encode and
 lexikey.encode (the command line's own encode) give, and the same errors."""
 
 import collections
+import datetime
 
 import pytest
 from hypothesis import given
@@ -194,3 +195,32 @@ def test_result_list_is_tracked_and_complete():
         stop.set()
         t.join()
     assert all(seen)
+
+
+class _DateTime(datetime.datetime):
+    """A datetime subclass: takes the general path (its fields could be properties)."""
+
+
+@given(
+    st.integers(min_value=-62_135_596_800_000, max_value=253_402_300_799_999),
+    st.integers(min_value=-23 * 60, max_value=23 * 60),
+)
+def test_utc_datetimes_read_by_fields_equal_the_general_path(ms, offset_min):
+    """A datetime in timezone.utc is read from its fields (python/src/conv.rs,
+    datetime_us); the same instant in another zone, a subclass, or integer
+    milliseconds must give the same key, and the key decodes to the instant."""
+    utc = datetime.timezone.utc
+    when = datetime.datetime(1970, 1, 1, tzinfo=utc) + datetime.timedelta(milliseconds=ms)
+    zone = datetime.timezone(datetime.timedelta(minutes=offset_min))
+    s = lexikey.Schema("ts")
+    key = s.encode((ms,))
+    assert s.encode((when,)) == key
+    try:
+        zoned = when.astimezone(zone)
+    except OverflowError:  # the zone's wall clock is past year 9999 (or before 1)
+        zoned = when
+    assert s.encode_many([(when,), (zoned,)]) == [key, key]
+    sub = _DateTime(when.year, when.month, when.day, when.hour, when.minute, when.second, when.microsecond, tzinfo=utc)
+    assert s.encode((sub,)) == key
+    assert s.decode(key) == (when,)
+    assert s.decode(key)[0].tzinfo is utc
