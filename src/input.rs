@@ -343,6 +343,113 @@ pub fn decode_binary_key(text: &[u8], out: &mut Vec<u8>) -> Result<(), BinaryKey
     Ok(())
 }
 
+impl std::fmt::Display for BinaryKeyError {
+    /// What is wrong, as the Python and Java bindings say it
+    /// (`an odd number of hex digits (3)`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::OddDigits { len } => write!(f, "an odd number of hex digits ({len})"),
+            Self::BadDigit { at } => write!(f, "a bad hex digit at character {at}"),
+            Self::BadEscape { at } => write!(
+                f,
+                "character {at} is neither printable ASCII nor the start of a \\xNN escape"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BinaryKeyError {}
+
+/// Why a binary key handed to a binding as text does not read
+/// ([`binary_key_from_text`]); its message is the bindings' (Python's
+/// `DecodeError`, Java's `DecodeException`) and [`offset`](Self::offset)
+/// the byte offset they report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinaryKeyTextError {
+    /// `0x` hex or the `Bytes.toStringBinary` form that does not read;
+    /// `at`: how many key bytes were read before the fault.
+    Form {
+        /// What is wrong.
+        error: BinaryKeyError,
+        /// Key bytes read before it.
+        at: usize,
+    },
+    /// Plain hex with a character that is not a hex digit, in key byte `at`.
+    HexDigit {
+        /// The key byte the bad digit falls in (its index / 2).
+        at: usize,
+    },
+    /// Plain hex with an odd number of digits.
+    HexOdd {
+        /// How many digits.
+        len: usize,
+    },
+}
+
+impl BinaryKeyTextError {
+    /// The byte offset in the key where reading stopped.
+    pub fn offset(&self) -> usize {
+        match *self {
+            Self::Form { at, .. } | Self::HexDigit { at } => at,
+            Self::HexOdd { len } => len / 2,
+        }
+    }
+}
+
+impl std::fmt::Display for BinaryKeyTextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Form { error, at } => write!(
+                f,
+                "invalid binary key: {error} at byte {at} ({})",
+                BinaryKeyError::FORMS
+            ),
+            Self::HexDigit { at } => {
+                write!(f, "invalid binary key: given as hex, bad digit at byte {at}")
+            }
+            Self::HexOdd { len } => write!(
+                f,
+                "invalid binary key: given as hex, it has an odd number of digits ({len}) at byte {}",
+                len / 2
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BinaryKeyTextError {}
+
+/// Reads a binary key that a binding (Python, Java) was given as text:
+/// hex, `0x` hex or the `Bytes.toStringBinary` form
+/// ([`decode_binary_key`]), with the bindings' messages and byte offsets.
+///
+/// ```
+/// use lexikey::input::binary_key_from_text;
+/// assert_eq!(binary_key_from_text(br"ab\x00").unwrap(), b"ab\x00");
+/// let e = binary_key_from_text(b"61x2").unwrap_err();
+/// assert_eq!(e.offset(), 1);
+/// assert_eq!(e.to_string(), "invalid binary key: given as hex, bad digit at byte 1");
+/// ```
+///
+/// # Errors
+/// [`BinaryKeyTextError`].
+pub fn binary_key_from_text(raw: &[u8]) -> Result<Vec<u8>, BinaryKeyTextError> {
+    let mut out = Vec::with_capacity(raw.len() / 2);
+    if raw.starts_with(b"0x") || raw.starts_with(b"0X") || raw.windows(2).any(|w| w == b"\\x") {
+        return match decode_binary_key(raw, &mut out) {
+            Ok(()) => Ok(out),
+            Err(error) => Err(BinaryKeyTextError::Form {
+                error,
+                at: out.len(),
+            }),
+        };
+    }
+    if let Some(i) = raw.iter().position(|c| !c.is_ascii_hexdigit()) {
+        return Err(BinaryKeyTextError::HexDigit { at: i / 2 });
+    }
+    decode_hex_into(raw, &mut out).map_err(|_| BinaryKeyTextError::HexOdd { len: raw.len() })?;
+    Ok(out)
+}
+
 /// Parses hex bytes (either case, even length).
 ///
 /// # Errors
@@ -622,6 +729,25 @@ pub fn ts_seconds_hint(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The messages Python's DecodeError and Java's DecodeException carry
+    /// (contracts: both bindings print exactly these) and their offsets.
+    #[test]
+    fn binary_key_text_messages() {
+        let forms = BinaryKeyError::FORMS;
+        for (raw, msg, at) in [
+            (&b"61x2"[..], "invalid binary key: given as hex, bad digit at byte 1".to_string(), 1),
+            (b"616", "invalid binary key: given as hex, it has an odd number of digits (3) at byte 1".into(), 1),
+            (b"0x616", format!("invalid binary key: an odd number of hex digits (3) at byte 0 ({forms})"), 0),
+            (b"0x61zz", format!("invalid binary key: a bad hex digit at character 4 at byte 0 ({forms})"), 0),
+            (br"ab\x0", format!("invalid binary key: character 2 is neither printable ASCII nor the start of a \\xNN escape at byte 2 ({forms})"), 2),
+        ] {
+            let e = binary_key_from_text(raw).unwrap_err();
+            assert_eq!((e.to_string(), e.offset()), (msg, at), "{raw:?}");
+        }
+        assert_eq!(binary_key_from_text(b"0X6162").unwrap(), b"ab");
+        assert_eq!(binary_key_from_text(b"").unwrap(), b"");
+    }
 
     #[test]
     fn ts_round_trip_across_eras() {

@@ -409,52 +409,9 @@ pub(crate) fn key_bytes<'k>(
     if !given_as_text || fmt.is_text() {
         return Ok(Cow::Borrowed(raw));
     }
-    let decode = |why: String, at: usize| Error::Decode(why, at);
-    if raw.starts_with(b"0x") || raw.starts_with(b"0X") || raw.windows(2).any(|w| w == b"\\x") {
-        let mut out = Vec::with_capacity(raw.len() / 2);
-        return match lexikey::input::decode_binary_key(raw, &mut out) {
-            Ok(()) => Ok(Cow::Owned(out)),
-            Err(e) => {
-                use lexikey::input::BinaryKeyError as E;
-                let why = match e {
-                    E::OddDigits { len } => format!("an odd number of hex digits ({len})"),
-                    E::BadDigit { at } => format!("a bad hex digit at character {at}"),
-                    E::BadEscape { at } => format!(
-                        "character {at} is neither printable ASCII nor the start of a \\xNN escape"
-                    ),
-                };
-                let at = out.len();
-                Err(decode(
-                    format!(
-                        "invalid binary key: {why} at byte {at} ({})",
-                        lexikey::input::BinaryKeyError::FORMS
-                    ),
-                    at,
-                ))
-            }
-        };
-    }
-    if let Some(i) = raw.iter().position(|c| !c.is_ascii_hexdigit()) {
-        return Err(decode(
-            format!(
-                "invalid binary key: given as hex, bad digit at byte {}",
-                i / 2
-            ),
-            i / 2,
-        ));
-    }
-    let mut out = Vec::with_capacity(raw.len() / 2);
-    lexikey::input::decode_hex_into(raw, &mut out).map_err(|_| {
-        decode(
-            format!(
-                "invalid binary key: given as hex, it has an odd number of digits ({}) at byte {}",
-                raw.len(),
-                raw.len() / 2
-            ),
-            raw.len() / 2,
-        )
-    })?;
-    Ok(Cow::Owned(out))
+    lexikey::input::binary_key_from_text(raw)
+        .map(Cow::Owned)
+        .map_err(|e| Error::Decode(e.to_string(), e.offset()))
 }
 
 /// Encodes the components given to `Lexikey.encodeText`/`encodeBytes` (a

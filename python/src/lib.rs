@@ -190,52 +190,9 @@ pub(crate) fn key_bytes(obj: &Bound<'_, PyAny>, text: bool) -> PyResult<Vec<u8>>
     if text {
         return Ok(s.as_bytes().to_vec());
     }
-    // Binary keys given as hex: the offset of a bad digit is its byte's.
-    let raw = s.as_bytes();
-    if raw.starts_with(b"0x") || raw.starts_with(b"0X") || raw.windows(2).any(|w| w == b"\\x") {
-        // 0x-prefixed hex, or HBase's Bytes.toStringBinary form.
-        let mut out = Vec::with_capacity(raw.len() / 2);
-        return match lexikey::input::decode_binary_key(raw, &mut out) {
-            Ok(()) => Ok(out),
-            Err(e) => {
-                use lexikey::input::BinaryKeyError as E;
-                let why = match e {
-                    E::OddDigits { len } => format!("an odd number of hex digits ({len})"),
-                    E::BadDigit { at } => format!("a bad hex digit at character {at}"),
-                    E::BadEscape { at } => format!(
-                        "character {at} is neither printable ASCII nor the start of a \\xNN escape"
-                    ),
-                };
-                let at = out.len();
-                Err(decode_err(
-                    format!(
-                        "invalid binary key: {why} at byte {at} ({})",
-                        lexikey::input::BinaryKeyError::FORMS
-                    ),
-                    at,
-                ))
-            }
-        };
-    }
-    if let Some(i) = raw.iter().position(|c| !c.is_ascii_hexdigit()) {
-        return Err(decode_err(
-            format!(
-                "invalid binary key: given as hex, bad digit at byte {}",
-                i / 2
-            ),
-            i / 2,
-        ));
-    }
-    lexikey::input::parse_hex(&s).map_err(|_| {
-        decode_err(
-            format!(
-                "invalid binary key: given as hex, it has an odd number of digits ({}) at byte {}",
-                raw.len(),
-                raw.len() / 2
-            ),
-            raw.len() / 2,
-        )
-    })
+    // Binary keys given as hex, 0x hex or the Bytes.toStringBinary form.
+    lexikey::input::binary_key_from_text(s.as_bytes())
+        .map_err(|e| decode_err(e.to_string(), e.offset()))
 }
 
 /// The component of one item of a `components` list: a component string
