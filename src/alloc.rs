@@ -1632,14 +1632,30 @@ impl<S: Store> Allocator<S> {
     }
 
     /// The newest row (smallest ID), if any: one forward scan of one row
-    /// (and more only when the first keys are tombstones); salted, one
-    /// one-row scan per bucket, merged.
+    /// (and more only when the first keys are tombstones). Salted, the
+    /// buckets' first keys in one [`Store::first_keys`] call (as an insert
+    /// reads them) and a `get` of the smallest: two round trips on the
+    /// stores that answer `first_keys` in one, whatever the number of
+    /// buckets; when that key is a tombstone, or its row was deleted
+    /// between the two reads, the buckets are scanned and merged (as
+    /// [`Allocator::scan`]).
     ///
     /// # Errors
     /// [`AllocError::Store`] (retryable or not: reads are not retried here),
     /// [`AllocError::Corrupt`] when the first key is not a row key,
     /// [`AllocError::CorruptValue`].
     pub fn newest(&self) -> Result<Option<(u64, Vec<u8>)>, AllocError> {
+        if self.salter.is_some() {
+            let Some(id) = self.first_id()?.map_err(AllocError::Store)? else {
+                return Ok(None);
+            };
+            let key = self.key(id);
+            if let Some(v) = self.store.get(&key)? {
+                if let Slot::Row { id, value } = self.read_entry(&key, v)? {
+                    return Ok(Some((id, value)));
+                }
+            }
+        }
         Ok(self.scan(1)?.pop())
     }
 
