@@ -28,8 +28,8 @@
 //!   `Store::first_keys` call); `alloc_8way_salted_16`: as `alloc_8way`,
 //!   salted over 16 buckets;
 //! - `newest`, `newest_salted_4`, `newest_salted_16`: `Allocator::newest`
-//!   of the tables the benches above filled (salted: one one-row scan per
-//!   bucket, merged).
+//!   of the tables the benches above filled (salted: the buckets' first
+//!   keys in one `Store::first_keys` call, then a get).
 //!
 //! The salted and newest benches go through a counting wrapper of the
 //! store: after each, the store calls (round trips) and the keys read per
