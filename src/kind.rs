@@ -167,6 +167,7 @@ impl Col {
     ///
     /// # Errors
     /// Text that is not a value of the kind.
+    #[inline]
     pub fn parse_value<'t>(&self, text: &'t str, geo: &GeoOpts) -> Result<Value<'t>> {
         Ok(match self.kind {
             Kind::Core(ty) => parse_field(ty, text)?,
@@ -198,6 +199,7 @@ impl Col {
     ///
     /// # Errors
     /// As [`Col::parse_value`].
+    #[inline]
     pub fn component<'t>(&self, text: &'t str, geo: &GeoOpts) -> Result<Component<'t>> {
         Ok(Component {
             value: self.parse_value(text, geo)?,
