@@ -190,13 +190,18 @@ wait_gone "\$p" 5
 EOS
   cat >"$dir/kill" <<EOS
 #!/usr/bin/env bash
-# SIGKILLs the server of this directory and waits until it is gone.
+# SIGKILLs the server of this directory and waits until it is gone, or
+# fails: a process in uninterruptible sleep (a slow fsync on a busy machine)
+# can outlive SIGKILL for seconds, and a start while it lives would take it
+# for the restarted server (seen in CI: etcd, history runs).
 here=$(printf '%q' "$dir")
 $SCRIPT_LIB
 p=\$(pid)
 alive "\$p" || exit 0
 kill -KILL "\$p" 2>/dev/null || true
-wait_gone "\$p" 5
+wait_gone "\$p" 30 && exit 0
+echo "\$here: pid \$p still there 30 s after SIGKILL" >&2
+exit 1
 EOS
   write_ready "$dir" "$ready"
   chmod +x "$dir/start" "$dir/stop" "$dir/kill"
@@ -212,6 +217,12 @@ here=$(printf '%q' "$dir")
 $SCRIPT_LIB
 deadline=\$((SECONDS + $READY_TIMEOUT))
 until $ready >/dev/null 2>&1; do
+  # A server that is not running never gets ready: say so at once.
+  if ! alive "\$(pid)"; then
+    echo "\$here: not running (pid \$(pid)); its log ends:" >&2
+    tail -n 20 "\$here/log" >&2 || true
+    exit 1
+  fi
   if [ "\$SECONDS" -ge "\$deadline" ]; then
     echo "\$here: not ready after ${READY_TIMEOUT}s" >&2
     tail -n 20 "\$here/log" >&2 || true
