@@ -105,7 +105,7 @@ fn read_values(
         let v = unsafe { ffi::PyTuple_GetItem(t.as_ptr(), i as ffi::Py_ssize_t) };
         // SAFETY: `v` is a live object (an item of the tuple), the GIL is
         // held, and nothing runs Python code before it is read.
-        if unsafe { read_exact(v, b) } {
+        if unsafe { read_exact(row.py(), v, b) } {
             continue;
         }
         // SAFETY: as above: `v` is a live borrowed reference.
@@ -115,13 +115,14 @@ fn read_values(
     Ok(())
 }
 
-/// Reads an exact `str` (valid UTF-8), `int` (fitting an `i64`) or
-/// `float` without calling Python code; `false` for anything else.
+/// Reads an exact `str` (valid UTF-8), `int` (fitting an `i64`),
+/// `float`, `bool`, `bytes` or `datetime` in `timezone.utc` without
+/// calling Python code; `false` for anything else.
 ///
 /// # Safety
 /// The GIL is held and `v` is a live object.
 #[allow(unsafe_code)]
-unsafe fn read_exact(v: *mut ffi::PyObject, b: &mut Buffers) -> bool {
+unsafe fn read_exact(py: Python<'_>, v: *mut ffi::PyObject, b: &mut Buffers) -> bool {
     // SAFETY: per the function's contract; no call below runs Python code.
     unsafe {
         let ty = ffi::Py_TYPE(v);
@@ -149,6 +150,26 @@ unsafe fn read_exact(v: *mut ffi::PyObject, b: &mut Buffers) -> bool {
         }
         if ty == &raw mut ffi::PyFloat_Type {
             b.args.push(Arg::F64(ffi::PyFloat_AsDouble(v)));
+            return true;
+        }
+        if ty == &raw mut ffi::PyBool_Type {
+            b.args.push(Arg::Bool(v == ffi::Py_True()));
+            return true;
+        }
+        if ty == &raw mut ffi::PyBytes_Type {
+            let mut p: *mut std::os::raw::c_char = std::ptr::null_mut();
+            let mut n: ffi::Py_ssize_t = 0;
+            if ffi::PyBytes_AsStringAndSize(v, &mut p, &mut n) < 0 {
+                ffi::PyErr_Clear();
+                return false;
+            }
+            // `n` bytes at `p`, owned by `v` (alive: the row holds it).
+            let bytes = std::slice::from_raw_parts(p.cast::<u8>(), n as usize);
+            b.args.push(Arg::Bytes(bytes));
+            return true;
+        }
+        if let Some(a) = conv::raw_utc_datetime(py, v) {
+            b.args.push(a);
             return true;
         }
     }

@@ -22,12 +22,14 @@
 
 use lexikey::arg::{self, Arg, ArgError, ArgKind, Out, Want};
 use lexikey::profile::{KeyFormat, Profile};
+use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{
-    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple,
+    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyModule, PyString, PyTuple,
 };
+use std::os::raw::{c_char, c_int, c_void};
 
 use crate::errors::{decode_err, encode_err};
 
@@ -98,6 +100,96 @@ struct Std {
     utc: Py<PyAny>,
     uuid: Py<PyAny>,
     decimal: Py<PyAny>,
+    /// Whether an exact `datetime`'s fields may be read from its memory
+    /// ([`RawDateTime`], checked against known values at start).
+    raw_datetime: bool,
+    /// `DateTime_FromDateAndTime` of the datetime C API capsule (`None`:
+    /// the capsule did not pass the check at start).
+    new_datetime: Option<NewDateTime>,
+    /// How a decoded `UUID` is made: `object.__new__(UUID)` and its two
+    /// slots set, as `UUID.__init__` sets them (`None`: that did not give
+    /// `UUID(int=…)` at start, and `UUID(int=…)` is called).
+    new_uuid: Option<NewUuid>,
+}
+
+/// `PyDateTime_CAPI.DateTime_FromDateAndTime` (Include/datetime.h): year,
+/// month, day, hour, minute, second, microsecond, tzinfo, type.
+type NewDateTime = unsafe extern "C" fn(
+    c_int,
+    c_int,
+    c_int,
+    c_int,
+    c_int,
+    c_int,
+    c_int,
+    *mut ffi::PyObject,
+    *mut ffi::PyTypeObject,
+) -> *mut ffi::PyObject;
+
+/// The start of CPython's `PyDateTime_CAPI` (Include/datetime.h; fields
+/// are only ever appended), up to the constructor used here.
+#[repr(C)]
+struct DateTimeCapi {
+    date_type: *mut ffi::PyTypeObject,
+    datetime_type: *mut ffi::PyTypeObject,
+    time_type: *mut ffi::PyTypeObject,
+    delta_type: *mut ffi::PyTypeObject,
+    tzinfo_type: *mut ffi::PyTypeObject,
+    timezone_utc: *mut ffi::PyObject,
+    date_from_date: *const c_void,
+    datetime_from_date_and_time: NewDateTime,
+}
+
+/// CPython's `PyDateTime_DateTime` (Include/datetime.h, the same from 3.6
+/// to 3.14): the fields packed big-endian in `data` (year: 2 bytes, month,
+/// day, hour, minute, second, microsecond: 3 bytes). Not in the limited
+/// API, so [`std_types`] checks it against `datetime`s of known fields
+/// before it is used; the attribute path stands in otherwise.
+#[repr(C)]
+struct RawDateTime {
+    ob: ffi::PyObject,
+    hashcode: ffi::Py_hash_t,
+    hastzinfo: c_char,
+    data: [u8; 10],
+    fold: u8,
+    tzinfo: *mut ffi::PyObject,
+}
+
+/// The fields of a `datetime` read from its memory: `(year, month, day,
+/// hour, minute, second, microsecond)` and its `tzinfo` (null: naive).
+///
+/// # Safety
+/// `obj` is a live object of the exact `datetime` type, and
+/// [`Std::raw_datetime`] holds.
+#[allow(unsafe_code)]
+unsafe fn raw_fields(obj: *mut ffi::PyObject) -> ([i64; 7], *mut ffi::PyObject) {
+    // SAFETY: per the contract, `obj` points to a `PyDateTime_DateTime`
+    // of this layout.
+    let dt = unsafe { &*obj.cast::<RawDateTime>() };
+    let d = dt.data.map(i64::from);
+    let tz = if dt.hastzinfo != 0 {
+        dt.tzinfo
+    } else {
+        std::ptr::null_mut()
+    };
+    (
+        [
+            d[0] << 8 | d[1],
+            d[2],
+            d[3],
+            d[4],
+            d[5],
+            d[6],
+            d[7] << 16 | d[8] << 8 | d[9],
+        ],
+        tz,
+    )
+}
+
+/// A `UUID`'s two slots, set as `UUID.__init__` sets them.
+struct NewUuid {
+    object_new: Py<PyAny>,
+    safe_unknown: Py<PyAny>,
 }
 
 static STD: PyOnceLock<Std> = PyOnceLock::new();
@@ -108,14 +200,146 @@ fn std_types(py: Python<'_>) -> PyResult<&Std> {
         let utc = dt.getattr("timezone")?.getattr("utc")?;
         let datetime = dt.getattr("datetime")?;
         let epoch = datetime.call1((1970, 1, 1, 0, 0, 0, 0, &utc))?;
-        Ok(Std {
+        let uuid = py.import("uuid")?;
+        let mut s = Std {
             datetime: datetime.unbind(),
             epoch: epoch.unbind(),
             utc: utc.unbind(),
-            uuid: py.import("uuid")?.getattr("UUID")?.unbind(),
+            uuid: uuid.getattr("UUID")?.unbind(),
             decimal: py.import("decimal")?.getattr("Decimal")?.unbind(),
-        })
+            raw_datetime: false,
+            new_datetime: None,
+            new_uuid: None,
+        };
+        s.raw_datetime = check_raw_datetime(py, &s)?;
+        s.new_datetime = datetime_capi(py, &s)?;
+        s.new_uuid = check_new_uuid(py, &s, &uuid)?;
+        Ok(s)
     })
+}
+
+/// Whether [`RawDateTime`] reads `datetime`s right here: the type is at
+/// least its size, and two `datetime`s of known fields (one aware, one
+/// naive) read back as made.
+#[allow(unsafe_code)]
+fn check_raw_datetime(py: Python<'_>, s: &Std) -> PyResult<bool> {
+    let ty = s.datetime.bind(py);
+    let size: usize = ty.getattr("__basicsize__")?.extract()?;
+    if size < std::mem::size_of::<RawDateTime>() {
+        return Ok(false);
+    }
+    let utc = s.utc.bind(py);
+    let samples = [
+        (
+            ty.call1((2345, 6, 7, 8, 9, 10, 123_456, utc))?,
+            [2345, 6, 7, 8, 9, 10, 123_456],
+            utc.as_ptr(),
+        ),
+        (
+            ty.call1((1, 12, 31, 23, 59, 58, 999_999))?,
+            [1, 12, 31, 23, 59, 58, 999_999],
+            std::ptr::null_mut(),
+        ),
+    ];
+    Ok(samples.iter().all(|(obj, fields, tz)| {
+        // SAFETY: `obj` is a live exact `datetime` at least as large as
+        // `RawDateTime` (checked above); reading it is reading memory the
+        // object owns, whatever its layout.
+        let got = unsafe { raw_fields(obj.as_ptr()) };
+        got == (*fields, *tz)
+    }))
+}
+
+/// The datetime C API's constructor, from its capsule, if the capsule's
+/// types are the module's.
+#[allow(unsafe_code)]
+fn datetime_capi(py: Python<'_>, s: &Std) -> PyResult<Option<NewDateTime>> {
+    // SAFETY: the GIL is held; the name is a C string; the result is the
+    // capsule's pointer (the module keeps it alive for the process) or NULL
+    // with an error set.
+    let p = unsafe { ffi::PyCapsule_Import(c"datetime.datetime_CAPI".as_ptr(), 0) };
+    if p.is_null() {
+        // SAFETY: the GIL is held.
+        unsafe { ffi::PyErr_Clear() };
+        return Ok(None);
+    }
+    // SAFETY: the capsule holds a `PyDateTime_CAPI`, which starts as
+    // `DateTimeCapi` in every CPython 3.7+.
+    let capi = unsafe { &*p.cast::<DateTimeCapi>() };
+    if capi.datetime_type.cast() != s.datetime.as_ptr() || capi.timezone_utc != s.utc.as_ptr() {
+        return Ok(None);
+    }
+    let new = capi.datetime_from_date_and_time;
+    // SAFETY: as documented for the capsule: a new reference or NULL with
+    // an error set, taken by `from_owned_ptr_or_err`.
+    let made = unsafe {
+        Bound::from_owned_ptr_or_err(
+            py,
+            new(
+                2345,
+                6,
+                7,
+                8,
+                9,
+                10,
+                123_456,
+                s.utc.as_ptr(),
+                capi.datetime_type,
+            ),
+        )?
+    };
+    let want = s
+        .datetime
+        .bind(py)
+        .call1((2345, 6, 7, 8, 9, 10, 123_456, s.utc.bind(py)))?;
+    Ok(made.eq(want)?.then_some(new))
+}
+
+/// [`NewUuid`], if a `UUID` made that way equals `UUID(int=…)` (its `int`,
+/// `is_safe` and hash).
+fn check_new_uuid(
+    py: Python<'_>,
+    s: &Std,
+    module: &Bound<'_, PyModule>,
+) -> PyResult<Option<NewUuid>> {
+    let new = NewUuid {
+        object_new: py.get_type::<PyAny>().getattr("__new__")?.unbind(),
+        safe_unknown: module.getattr("SafeUUID")?.getattr("unknown")?.unbind(),
+    };
+    let v: u128 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210;
+    let Ok(made) = make_uuid(py, s, &new, v) else {
+        return Ok(None);
+    };
+    let kw = PyDict::new(py);
+    kw.set_item("int", v)?;
+    let want = s.uuid.bind(py).call((), Some(&kw))?;
+    let same = made.get_type().is(want.get_type())
+        && made.eq(&want)?
+        && made.getattr("is_safe")?.is(want.getattr("is_safe")?)
+        && made.hash()? == want.hash()?
+        && made.str()?.to_cow()? == want.str()?.to_cow()?;
+    Ok(same.then_some(new))
+}
+
+/// A `UUID` of `v`: `object.__new__(UUID)`, then its `int` and `is_safe`
+/// slots set through `object.__setattr__`, which is what `UUID.__init__`
+/// does after checking its arguments (a `u128` needs no check).
+#[allow(unsafe_code)]
+fn make_uuid<'py>(py: Python<'py>, s: &Std, new: &NewUuid, v: u128) -> PyResult<Bound<'py, PyAny>> {
+    let obj = new.object_new.bind(py).call1((s.uuid.bind(py),))?;
+    let int = v.into_pyobject(py)?;
+    for (name, value) in [
+        (intern!(py, "int"), int.as_any()),
+        (intern!(py, "is_safe"), new.safe_unknown.bind(py)),
+    ] {
+        // SAFETY: the GIL is held; all three are live objects; the call
+        // returns -1 with an error set on failure.
+        if unsafe { ffi::PyObject_GenericSetAttr(obj.as_ptr(), name.as_ptr(), value.as_ptr()) } < 0
+        {
+            return Err(PyErr::fetch(py));
+        }
+    }
+    Ok(obj)
 }
 
 pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
@@ -144,6 +368,23 @@ pub(crate) fn with_arg<R>(obj: &Bound<'_, PyAny>, f: impl FnOnce(Arg<'_>) -> R) 
     if obj.is_none() {
         return Ok(f(Arg::Null));
     }
+    // The standard library's value types, exactly (subclasses take the
+    // `isinstance` checks below): one pointer comparison each, before the
+    // casts and `isinstance` calls that would miss first.
+    let s = std_types(py)?;
+    let ty = obj.get_type();
+    if ty.is(s.uuid.bind(py)) {
+        return Ok(f(Arg::Uuid(uuid_int(obj)?)));
+    }
+    if ty.is(s.decimal.bind(py)) {
+        return with_decimal(obj, f);
+    }
+    if ty.is(s.datetime.bind(py)) {
+        return Ok(f(match datetime_us(obj)? {
+            Some(us) => time_arg(us),
+            None => Arg::Other,
+        }));
+    }
     if let Ok(b) = obj.cast::<PyBool>() {
         return Ok(f(Arg::Bool(b.is_true())));
     }
@@ -165,7 +406,6 @@ pub(crate) fn with_arg<R>(obj: &Bound<'_, PyAny>, f: impl FnOnce(Arg<'_>) -> R) 
     if let Ok(b) = obj.cast::<PyByteArray>() {
         return Ok(f(Arg::Bytes(&b.to_vec())));
     }
-    let s = std_types(py)?;
     if obj.is_instance(s.datetime.bind(py))? {
         return Ok(f(match datetime_us(obj)? {
             Some(us) => time_arg(us),
@@ -173,13 +413,10 @@ pub(crate) fn with_arg<R>(obj: &Bound<'_, PyAny>, f: impl FnOnce(Arg<'_>) -> R) 
         }));
     }
     if obj.is_instance(s.uuid.bind(py))? {
-        return Ok(f(Arg::Uuid(
-            obj.getattr(intern!(py, "int"))?.extract::<u128>()?,
-        )));
+        return Ok(f(Arg::Uuid(uuid_int(obj)?)));
     }
     if obj.is_instance(s.decimal.bind(py))? {
-        let text = obj.str()?;
-        return Ok(f(Arg::Decimal(&text.to_cow()?)));
+        return with_decimal(obj, f);
     }
     if let Ok(t) = obj.cast::<PyTuple>() {
         if t.len() == 2 {
@@ -198,6 +435,21 @@ pub(crate) fn with_arg<R>(obj: &Bound<'_, PyAny>, f: impl FnOnce(Arg<'_>) -> R) 
         }
     }
     Ok(f(Arg::Other))
+}
+
+/// A `UUID`'s 128 bits (its `int`).
+fn uuid_int(obj: &Bound<'_, PyAny>) -> PyResult<u128> {
+    obj.getattr(intern!(obj.py(), "int"))?.extract::<u128>()
+}
+
+/// The `Arg` of a `Decimal`: its `str` (ASCII: CPython's own buffer, no
+/// copy).
+fn with_decimal<R>(obj: &Bound<'_, PyAny>, f: impl FnOnce(Arg<'_>) -> R) -> PyResult<R> {
+    let text = obj.str()?;
+    match utf8(&text) {
+        Some(t) => Ok(f(Arg::Decimal(t))),
+        None => Ok(f(Arg::Decimal(&text.to_cow()?))),
+    }
 }
 
 /// The `Arg` of a Python `int`: `Int` when it fits an `i64`, else
@@ -237,10 +489,15 @@ fn datetime_us(obj: &Bound<'_, PyAny>) -> PyResult<Option<i128>> {
     let py = obj.py();
     let s = std_types(py)?;
     // A `datetime` (not a subclass, whose fields could be properties) in
-    // `timezone.utc`: its fields are the instant's, read as attributes and
-    // counted in Rust (abi3 has no datetime C API), instead of the general
-    // path below, which asks the tzinfo for the offset and makes a
-    // `timedelta` (`str,ts` encode_many 3.3x: BENCHMARKS.md).
+    // `timezone.utc`: its fields are the instant's, counted in Rust instead
+    // of the general path below, which asks the tzinfo for the offset and
+    // makes a `timedelta`. Read from the object's memory where the
+    // start-up check passed (abi3 has no datetime field accessors), else
+    // as attributes (BENCHMARKS.md: `str,ts` encode_many 0.53 M rows/s by
+    // `utcoffset()`, 1.74 M by attributes, 2.84 M from memory).
+    if let Some(us) = utc_datetime_us(obj.as_ptr(), s) {
+        return Ok(Some(us));
+    }
     if obj.get_type().is(s.datetime.bind(py))
         && obj.getattr(intern!(py, "tzinfo"))?.is(s.utc.bind(py))
     {
@@ -269,6 +526,43 @@ fn datetime_us(obj: &Bound<'_, PyAny>) -> PyResult<Option<i128>> {
         .extract::<i64>()?
         .into();
     Ok(Some((days * 86_400 + secs) * 1_000_000 + us))
+}
+
+/// Microseconds since 1970 of `obj` if it is an exact `datetime` in
+/// `timezone.utc` whose fields can be read from its memory
+/// ([`RawDateTime`]); no Python code runs.
+#[allow(unsafe_code)]
+fn utc_datetime_us(obj: *mut ffi::PyObject, s: &Std) -> Option<i128> {
+    // SAFETY: `obj` is a live object (the callers hold it, with the GIL):
+    // its type is readable.
+    if !s.raw_datetime || unsafe { ffi::Py_TYPE(obj) }.cast() != s.datetime.as_ptr() {
+        return None;
+    }
+    // SAFETY: an exact `datetime`, and `raw_datetime` holds.
+    let ([y, mo, d, h, mi, sec, us], tz) = unsafe { raw_fields(obj) };
+    if tz != s.utc.as_ptr() {
+        return None;
+    }
+    let days = lexikey::input::days_from_civil(y, mo, d);
+    Some(
+        (i128::from(days) * 86_400 + i128::from(h * 3600 + mi * 60 + sec)) * 1_000_000
+            + i128::from(us),
+    )
+}
+
+/// [`utc_datetime_us`] for the bulk reader: the `Arg` of an exact `datetime`
+/// in `timezone.utc` (`None`: any other value, or the start-up check
+/// failed).
+///
+/// # Safety
+/// The GIL is held and `obj` is a live object.
+#[allow(unsafe_code)]
+pub(crate) unsafe fn raw_utc_datetime(
+    py: Python<'_>,
+    obj: *mut ffi::PyObject,
+) -> Option<Arg<'static>> {
+    let s = std_types(py).ok()?;
+    utc_datetime_us(obj, s).map(time_arg)
 }
 
 /// The instant `us` microseconds after 1970 (a `datetime`'s: years 1 to
@@ -407,15 +701,42 @@ fn datetime_of(py: Python<'_>, us: i128) -> PyResult<Bound<'_, PyAny>> {
     );
     let (y, m, d) = lexikey::input::civil_from_days(secs.div_euclid(86_400));
     let t = secs.rem_euclid(86_400);
+    if let Some(new) = s.new_datetime {
+        // In range (checked above): every field fits an int.
+        let f = |x: i64| x as c_int;
+        #[allow(unsafe_code)]
+        // SAFETY: the GIL is held; the capsule's constructor returns a new
+        // reference or NULL with an error set.
+        return unsafe {
+            Bound::from_owned_ptr_or_err(
+                py,
+                new(
+                    y as c_int,
+                    m as c_int,
+                    d as c_int,
+                    f(t / 3600),
+                    f(t / 60 % 60),
+                    f(t % 60),
+                    f(us),
+                    s.utc.as_ptr(),
+                    s.datetime.as_ptr().cast(),
+                ),
+            )
+        };
+    }
     s.datetime
         .bind(py)
         .call1((y, m, d, t / 3600, t / 60 % 60, t % 60, us, s.utc.bind(py)))
 }
 
 fn uuid_of(py: Python<'_>, u: u128) -> PyResult<Bound<'_, PyAny>> {
+    let s = std_types(py)?;
+    if let Some(new) = &s.new_uuid {
+        return make_uuid(py, s, new, u);
+    }
     let kw = PyDict::new(py);
     kw.set_item("int", u)?;
-    std_types(py)?.uuid.bind(py).call((), Some(&kw))
+    s.uuid.bind(py).call((), Some(&kw))
 }
 
 fn decimal_of<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {

@@ -5,6 +5,10 @@ lexikey.encode (the command line's own encode) give, and the same errors."""
 
 import collections
 import datetime
+import decimal
+import pickle
+import re
+import uuid
 
 import pytest
 from hypothesis import given
@@ -224,3 +228,84 @@ def test_utc_datetimes_read_by_fields_equal_the_general_path(ms, offset_min):
     assert s.encode((sub,)) == key
     assert s.decode(key) == (when,)
     assert s.decode(key)[0].tzinfo is utc
+
+
+class _Bytes(bytes):
+    """A bytes subclass: takes the general path."""
+
+
+class _Decimal(decimal.Decimal):
+    """A Decimal subclass: takes the isinstance path."""
+
+
+class _UUID(uuid.UUID):
+    """A UUID subclass: takes the isinstance path."""
+
+
+_UTC = datetime.timezone.utc
+scalar_values = {
+    "bool": st.booleans(),
+    "bytes": st.binary(max_size=12),
+    "uuid": st.integers(0, 2**128 - 1).map(lambda v: uuid.UUID(int=v)),
+    "dec": st.decimals(allow_nan=False, allow_infinity=False).filter(lambda d: abs(d.adjusted()) < 300),
+    # ts holds milliseconds: years 1 to 9999, to the millisecond.
+    "ts": st.integers(0, 315_537_897_599_999).map(
+        lambda ms: datetime.datetime(1, 1, 1, tzinfo=_UTC) + datetime.timedelta(milliseconds=ms)
+    ),
+}
+
+
+def _general(v):
+    """The same value as an object the exact-type readers do not take."""
+    if isinstance(v, bytes):
+        return _Bytes(v)
+    if isinstance(v, decimal.Decimal):
+        return _Decimal(v)
+    if isinstance(v, uuid.UUID):
+        return _UUID(int=v.int)
+    if isinstance(v, datetime.datetime):
+        return v.astimezone(datetime.timezone(datetime.timedelta(hours=-3), "x")) if 4 <= v.year <= 9998 else _DateTime(
+            v.year, v.month, v.day, v.hour, v.minute, v.second, v.microsecond, tzinfo=_UTC
+        )
+    return v  # a bool: no subclass; the list row below takes the general path
+
+
+@given(
+    st.lists(st.sampled_from(sorted(scalar_values)), min_size=1, max_size=4).flatmap(
+        lambda ts: st.tuples(st.just(ts), st.tuples(*[scalar_values[t] for t in ts]), st.lists(st.booleans(), min_size=len(ts), max_size=len(ts)))
+    ),
+    st.sampled_from(FORMATS),
+)
+def test_exact_type_readers_equal_the_general_path(case, fmt):
+    """Exact bool, bytes, UUID, Decimal and UTC datetime values are read
+    without isinstance checks (python/src/bulk.rs read_exact, conv.rs
+    with_arg; a datetime from its memory): the key must be the one their
+    subclasses, other zones and list rows (the general path) give, and
+    decode gives exact standard-library objects back."""
+    types, row, desc = case
+    spec = ",".join(t + (".desc" if d else "") for t, d in zip(types, desc))
+    s = lexikey.Schema(spec, fmt)
+    try:
+        key = s.encode(row)
+    except lexikey.EncodeError as e:
+        # What a format cannot write, it cannot write by either path.
+        with pytest.raises(lexikey.EncodeError, match=re.escape(str(e))):
+            s.encode_many([list(row)])
+        return
+    general = tuple(_general(v) for v in row)
+    assert s.encode_many([row, list(row), general, list(general)]) == [key] * 4
+    assert lexikey.encode(list(zip(spec.split(","), row)), fmt) == key
+    back = s.decode(key)
+    assert len(back) == len(row)
+    for v, b in zip(row, back):
+        assert type(b) is type(v) and b == v, (v, b)
+        if isinstance(v, uuid.UUID):
+            # Made without UUID.__init__ (conv.rs make_uuid): as it makes one.
+            assert b.is_safe is uuid.SafeUUID.unknown
+            assert hash(b) == hash(v) and str(b) == str(v) and b.int == v.int
+            assert pickle.loads(pickle.dumps(b)) == v
+        if isinstance(v, datetime.datetime):
+            assert b.tzinfo is _UTC
+    # fold changes no instant in timezone.utc.
+    folded = tuple(v.replace(fold=1) if isinstance(v, datetime.datetime) else v for v in row)
+    assert s.encode(folded) == key
