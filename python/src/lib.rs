@@ -344,7 +344,10 @@ fn decode<'py>(
     let values = spec
         .decode(&bytes)
         .map_err(|e| from_decode(&e, &schema::show(&bytes)))?;
-    PyList::new(py, schema::py_values(py, &values, &bytes, "", true)?)
+    PyList::new(
+        py,
+        schema::py_values(py, &values, &bytes, &String::new, true)?,
+    )
 }
 
 fn side<'py>(py: Python<'py>, text: bool, k: Option<&[u8]>) -> PyResult<Bound<'py, PyAny>> {

@@ -13,7 +13,7 @@ use lexikey::spec::{Comp, KeySpec, KeyValues};
 use lexikey::Format;
 use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::bulk;
 use crate::conv;
@@ -98,6 +98,46 @@ pub(crate) fn decode_spec(
     }
 }
 
+/// The bytes of many keys, one after the other in one buffer (no vector
+/// per key): what `decode_many` decodes with the GIL released.
+#[derive(Debug, Default)]
+struct KeyBytes {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+impl KeyBytes {
+    /// Appends a key argument's bytes ([`key_bytes`]; an exact `str` of a
+    /// text format and exact `bytes` copied straight from the object).
+    fn push(&mut self, obj: &Bound<'_, PyAny>, text: bool) -> PyResult<()> {
+        if let Ok(b) = obj.cast_exact::<PyBytes>() {
+            self.bytes.extend_from_slice(b.as_bytes());
+        } else if let Some(s) = obj
+            .cast_exact::<PyString>()
+            .ok()
+            .filter(|_| text)
+            .and_then(|s| conv::utf8(s))
+        {
+            self.bytes.extend_from_slice(s.as_bytes());
+        } else {
+            self.bytes.extend_from_slice(&key_bytes(obj, text)?);
+        }
+        self.ends.push(self.bytes.len());
+        Ok(())
+    }
+
+    /// Key `i`.
+    fn get(&self, i: usize) -> &[u8] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.bytes[start..self.ends[i]]
+    }
+
+    /// The keys in order.
+    fn iter(&self) -> impl Iterator<Item = &[u8]> {
+        (0..self.ends.len()).map(|i| self.get(i))
+    }
+}
+
 /// A key as messages show it: at most 64 bytes, escaped.
 pub(crate) fn show(key: &[u8]) -> String {
     let mut s = String::from("\"");
@@ -117,11 +157,52 @@ pub(crate) fn py_values<'py>(
     py: Python<'py>,
     v: &KeyValues<'_, '_>,
     key: &[u8],
-    at: &str,
+    at: &dyn Fn() -> String,
     pairs: bool,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
     (0..v.len())
-        .map(|i| {
+        .map(|i| py_value(py, v, i, key, at, pairs))
+        .collect()
+}
+
+/// [`py_values`] as a tuple, made in place (no vector per key).
+#[allow(unsafe_code)]
+fn py_tuple<'py>(
+    py: Python<'py>,
+    v: &KeyValues<'_, '_>,
+    key: &[u8],
+    at: &dyn Fn() -> String,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let n = v.len();
+    let size = pyo3::ffi::Py_ssize_t::try_from(n)
+        .map_err(|_| value_err("too many values in a key".into()))?;
+    // SAFETY: the GIL is held; a new tuple of `n` NULL items, or NULL with
+    // an error set. Every item is set below before Python code can see the
+    // tuple (a tuple dropped half-filled is freed with its NULL items,
+    // which `tupledealloc` skips).
+    let t = unsafe { Bound::from_owned_ptr_or_err(py, pyo3::ffi::PyTuple_New(size))? };
+    for i in 0..n {
+        let item = py_value(py, v, i, key, at, false)?;
+        // SAFETY: `i` < `n`, the item is NULL, and PyTuple_SetItem steals
+        // the new reference.
+        unsafe {
+            pyo3::ffi::PyTuple_SetItem(t.as_ptr(), i as pyo3::ffi::Py_ssize_t, item.into_ptr())
+        };
+    }
+    Ok(t.cast_into::<PyTuple>()?)
+}
+
+/// Value `i` of [`py_values`].
+fn py_value<'py>(
+    py: Python<'py>,
+    v: &KeyValues<'_, '_>,
+    i: usize,
+    key: &[u8],
+    at: &dyn Fn() -> String,
+    pairs: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    {
+        {
             let value = match v.get(i) {
                 Ok(out) => conv::py_out(py, &out),
                 Err(e) => Err(decode_err(e.to_string(), 0)),
@@ -133,7 +214,8 @@ pub(crate) fn py_values<'py>(
                 let offset = v.offset(i);
                 decode_err(
                     format!(
-                        "{at}invalid key {}: value {} at byte {offset}: {}",
+                        "{}invalid key {}: value {} at byte {offset}: {}",
+                        at(),
                         show(key),
                         i + 1,
                         e.value(py)
@@ -146,8 +228,8 @@ pub(crate) fn py_values<'py>(
             } else {
                 Ok(value)
             }
-        })
-        .collect()
+        }
+    }
 }
 
 /// The fields of a key for encoding and decoding many keys with one
@@ -368,14 +450,16 @@ impl Schema {
     fn decode_all<'py>(
         &self,
         py: Python<'py>,
-        keys: &[Vec<u8>],
+        keys: &KeyBytes,
         many: bool,
     ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
         let at = |i: usize| {
-            if many {
-                format!("key {i}: ")
-            } else {
-                String::new()
+            move || {
+                if many {
+                    format!("key {i}: ")
+                } else {
+                    String::new()
+                }
             }
         };
         let spec = &self.spec;
@@ -388,13 +472,14 @@ impl Schema {
             })
             .map_err(|(i, e)| {
                 decode_err(
-                    format!("{}invalid key {}: {e}", at(i), show(&keys[i])),
+                    format!("{}invalid key {}: {e}", at(i)(), show(keys.get(i))),
                     e.offset(),
                 )
             })?;
         all.iter()
+            .zip(keys.iter())
             .enumerate()
-            .map(|(k, v)| PyTuple::new(py, py_values(py, v, &keys[k], &at(k), false)?))
+            .map(|(k, (v, key))| py_tuple(py, v, key, &at(k)))
             .collect()
     }
 
@@ -588,7 +673,8 @@ impl Schema {
         py: Python<'py>,
         key: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let keys = vec![key_bytes(key, self.fmt.is_text())?];
+        let mut keys = KeyBytes::default();
+        keys.push(key, self.fmt.is_text())?;
         let mut tuples = self.decode_all(py, &keys, false)?;
         tuples
             .pop()
@@ -604,11 +690,11 @@ impl Schema {
         keys: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
         let text = self.fmt.is_text();
-        let keys = keys
-            .try_iter()?
-            .map(|k| key_bytes(&k?, text))
-            .collect::<PyResult<Vec<_>>>()?;
-        PyList::new(py, self.decode_all(py, &keys, true)?)
+        let mut all = KeyBytes::default();
+        for k in keys.try_iter()? {
+            all.push(&k?, text)?;
+        }
+        PyList::new(py, self.decode_all(py, &all, true)?)
     }
 
     /// The half-open key range `(start, end)` of the keys whose leading
