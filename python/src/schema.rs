@@ -12,6 +12,7 @@ use lexikey::salt::{SaltMode, Salter};
 use lexikey::spec::{Comp, KeySpec, KeyValues};
 use lexikey::Format;
 use pyo3::basic::CompareOp;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
@@ -132,11 +133,45 @@ impl KeyBytes {
         &self.bytes[start..self.ends[i]]
     }
 
-    /// The keys in order.
-    fn iter(&self) -> impl Iterator<Item = &[u8]> {
-        (0..self.ends.len()).map(|i| self.get(i))
+    /// The number of keys.
+    fn len(&self) -> usize {
+        self.ends.len()
     }
 }
+
+/// Python's cyclic garbage collector held off while `decode_many` makes
+/// its objects (`gc.disable()`, and `gc.enable()` when dropped, if it was
+/// enabled). The objects made (tuples, UUIDs) form no cycle, yet every
+/// 700 of them set off a collection that walks them: `perf` put half of a
+/// UUID column's decode in the collector. No code of the caller's runs
+/// meanwhile (other threads may, while the GIL is released: their
+/// collections wait until the call returns); the next collection after it
+/// sees the new objects once.
+struct GcPause<'py>(Option<Bound<'py, PyAny>>);
+
+impl<'py> GcPause<'py> {
+    fn new(py: Python<'py>) -> PyResult<GcPause<'py>> {
+        let gc = py.import(intern!(py, "gc"))?;
+        if !gc.call_method0(intern!(py, "isenabled"))?.is_truthy()? {
+            return Ok(GcPause(None));
+        }
+        gc.call_method0(intern!(py, "disable"))?;
+        Ok(GcPause(Some(gc.into_any())))
+    }
+}
+
+impl Drop for GcPause<'_> {
+    fn drop(&mut self) {
+        if let Some(gc) = &self.0 {
+            // `gc.enable()` cannot fail; were it to, there is no caller to
+            // tell from a destructor, and the collector stays as it was.
+            let _ = gc.call_method0(intern!(gc.py(), "enable"));
+        }
+    }
+}
+
+/// Keys decoded per release of the GIL in `decode_many`.
+const DECODE_CHUNK: usize = 4096;
 
 /// A key as messages show it: at most 64 bytes, escaped.
 pub(crate) fn show(key: &[u8]) -> String {
@@ -181,13 +216,25 @@ fn py_tuple<'py>(
     // tuple (a tuple dropped half-filled is freed with its NULL items,
     // which `tupledealloc` skips).
     let t = unsafe { Bound::from_owned_ptr_or_err(py, pyo3::ffi::PyTuple_New(size))? };
+    let mut atomic = true;
     for i in 0..n {
         let item = py_value(py, v, i, key, at, false)?;
+        // SAFETY: the GIL is held; `item` is a live object.
+        atomic &= unsafe { pyo3::ffi::PyObject_GC_IsTracked(item.as_ptr()) } == 0;
         // SAFETY: `i` < `n`, the item is NULL, and PyTuple_SetItem steals
         // the new reference.
         unsafe {
             pyo3::ffi::PyTuple_SetItem(t.as_ptr(), i as pyo3::ffi::Py_ssize_t, item.into_ptr())
         };
+    }
+    if atomic {
+        // No item the garbage collector tracks (str, int, float, bytes,
+        // datetime, Decimal...): the tuple can be in no reference cycle,
+        // and CPython's collector would untrack it itself at its next pass
+        // (`_PyTuple_MaybeUntrack`). Untracked now, a million decoded rows
+        // do not make each collection walk them all (pure Python pays it).
+        // SAFETY: the GIL is held; `t` is a live, fully set tuple.
+        unsafe { pyo3::ffi::PyObject_GC_UnTrack(t.as_ptr().cast()) };
     }
     Ok(t.cast_into::<PyTuple>()?)
 }
@@ -463,24 +510,30 @@ impl Schema {
             }
         };
         let spec = &self.spec;
-        let all = py
-            .detach(|| {
-                keys.iter()
-                    .enumerate()
-                    .map(|(i, k)| spec.decode(k).map_err(|e| (i, e)))
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .map_err(|(i, e)| {
-                decode_err(
-                    format!("{}invalid key {}: {e}", at(i)(), show(keys.get(i))),
-                    e.offset(),
-                )
-            })?;
-        all.iter()
-            .zip(keys.iter())
-            .enumerate()
-            .map(|(k, (v, key))| py_tuple(py, v, key, &at(k)))
-            .collect()
+        let mut tuples = Vec::with_capacity(keys.len());
+        // A chunk at a time: decoded with the GIL released, then made into
+        // Python objects and dropped, so the decoded values of one chunk
+        // reuse the memory of the one before (not a million live at once).
+        for first in (0..keys.len()).step_by(DECODE_CHUNK) {
+            let n = DECODE_CHUNK.min(keys.len() - first);
+            let chunk = py
+                .detach(|| {
+                    (first..first + n)
+                        .map(|i| spec.decode(keys.get(i)).map_err(|e| (i, e)))
+                        .collect::<Result<Vec<_>, _>>()
+                })
+                .map_err(|(i, e)| {
+                    decode_err(
+                        format!("{}invalid key {}: {e}", at(i)(), show(keys.get(i))),
+                        e.offset(),
+                    )
+                })?;
+            for (j, v) in chunk.iter().enumerate() {
+                let k = first + j;
+                tuples.push(py_tuple(py, v, keys.get(k), &at(k))?);
+            }
+        }
+        Ok(tuples)
     }
 
     /// The prefix and predicates of a range query.
@@ -694,6 +747,7 @@ impl Schema {
         for k in keys.try_iter()? {
             all.push(&k?, text)?;
         }
+        let _paused = GcPause::new(py)?;
         PyList::new(py, self.decode_all(py, &all, true)?)
     }
 

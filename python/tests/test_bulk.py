@@ -309,3 +309,30 @@ def test_exact_type_readers_equal_the_general_path(case, fmt):
     # fold changes no instant in timezone.utc.
     folded = tuple(v.replace(fold=1) if isinstance(v, datetime.datetime) else v for v in row)
     assert s.encode(folded) == key
+
+
+def test_decode_many_leaves_the_garbage_collector_as_it_was():
+    """decode_many holds the collector off while it makes its objects
+    (schema.rs GcPause): enabled or disabled before, it is the same after,
+    also when a key is bad; decoded rows of untracked values are untracked
+    (tuples of str/int), rows holding a UUID stay tracked."""
+    import gc
+
+    s = lexikey.Schema("str,i64,uuid")
+    rows = [(f"k{i}", i, uuid.UUID(int=i)) for i in range(5000)]
+    keys = s.encode_many(rows)
+    for enabled in (True, False):
+        (gc.enable if enabled else gc.disable)()
+        try:
+            assert s.decode_many(keys) == rows
+            assert gc.isenabled() is enabled
+            with pytest.raises(lexikey.DecodeError, match="key 4000: "):
+                s.decode_many(keys[:4000] + ["bad"] + keys[4000:])
+            assert gc.isenabled() is enabled
+        finally:
+            gc.enable()
+    plain = lexikey.Schema("str,i64")
+    out = plain.decode_many(plain.encode_many([(r[0], r[1]) for r in rows]))
+    assert out == [(r[0], r[1]) for r in rows]
+    assert not any(gc.is_tracked(t) for t in out)
+    assert all(gc.is_tracked(t) for t in s.decode_many(keys[:10]))
