@@ -166,7 +166,8 @@ class Schema:
     def encode_many(self, rows: Iterable[Sequence[Any]]) -> list[Key]:
         """The keys of many rows (GIL released while encoding)."""
     def decode_many(self, keys: Iterable[KeyArg]) -> list[Tuple[Any, ...]]:
-        """The values of many keys (GIL released while decoding)."""
+        """The values of many keys (GIL released while decoding; the cyclic
+        garbage collector paused while the result is built, as it was after)."""
     def range(
         self,
         prefix: Sequence[Any] = (),

@@ -735,8 +735,11 @@ impl Schema {
     }
 
     /// The values of many keys (an iterable of keys), as a list of tuples.
-    /// The keys are decoded with the GIL released; the first bad key raises
-    /// `DecodeError` (its message names the key's index).
+    /// The keys are decoded with the GIL released (4,096 at a time); the
+    /// first bad key raises `DecodeError` (its message names the key's
+    /// index). Python's cyclic garbage collector is paused while the
+    /// result is built (the objects made form no cycle) and is as it was
+    /// afterwards.
     fn decode_many<'py>(
         &self,
         py: Python<'py>,
