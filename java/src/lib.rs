@@ -336,7 +336,7 @@ pub extern "system" fn Java_lexikey_Native_decode<'l>(
         let raw = bytes(env, &key, len)?;
         let key = key_bytes(fmt, key_is_text != 0, &raw)?;
         let mut w = Writer::default();
-        dec.decode(&key, "", &mut w)?;
+        dec.decode(&key, &String::new, &mut w)?;
         new_bytes(env, &w.buf)
     })
 }
@@ -556,12 +556,13 @@ pub extern "system" fn Java_lexikey_Native_schemaDecode<'l>(
                 .get(start..end)
                 .ok_or_else(|| Error::State("lexikey: bad key ends".into()))?;
             start = end;
-            let at = match usize::try_from(base) {
+            // The message prefix, made only for an error.
+            let at = || match usize::try_from(base) {
                 Ok(b) => format!("key {}: ", b + i),
                 Err(_) => String::new(),
             };
             let key = key_bytes(s.format(), keys_are_text != 0, raw).map_err(|e| match e {
-                Error::Decode(m, o) => Error::Decode(format!("{at}{m}"), o),
+                Error::Decode(m, o) => Error::Decode(format!("{}{m}", at()), o),
                 e => e,
             })?;
             s.decode(&key, &at, &mut w)?;

@@ -369,9 +369,17 @@ impl Schema {
 
     /// Decodes a key and writes its values as a row; `at`: the message's
     /// prefix (`key N: ` in bulk calls).
-    pub(crate) fn decode(&self, key: &[u8], at: &str, w: &mut Writer) -> Result<(), Error> {
+    pub(crate) fn decode(
+        &self,
+        key: &[u8],
+        at: &dyn Fn() -> String,
+        w: &mut Writer,
+    ) -> Result<(), Error> {
         let bad = |e: &DecodeError| {
-            Error::Decode(format!("{at}invalid key {}: {e}", show(key)), e.offset())
+            Error::Decode(
+                format!("{}invalid key {}: {e}", at(), show(key)),
+                e.offset(),
+            )
         };
         let values = self.spec.decode(key).map_err(|e| bad(&e))?;
         w.row(values.len());
@@ -380,7 +388,8 @@ impl Schema {
                 let offset = values.offset(i);
                 Error::Decode(
                     format!(
-                        "{at}invalid key {}: value {} at byte {offset}: {e}",
+                        "{}invalid key {}: value {} at byte {offset}: {e}",
+                        at(),
                         show(key),
                         i + 1
                     ),
