@@ -248,34 +248,30 @@ fn py_value<'py>(
     at: &dyn Fn() -> String,
     pairs: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    {
-        {
-            let value = match v.get(i) {
-                Ok(out) => conv::py_out(py, &out),
-                Err(e) => Err(decode_err(e.to_string(), 0)),
-            };
-            let value = value.map_err(|e| {
-                if !e.is_instance_of::<crate::errors::DecodeError>(py) {
-                    return e;
-                }
-                let offset = v.offset(i);
-                decode_err(
-                    format!(
-                        "{}invalid key {}: value {} at byte {offset}: {}",
-                        at(),
-                        show(key),
-                        i + 1,
-                        e.value(py)
-                    ),
-                    offset,
-                )
-            })?;
-            if pairs {
-                conv::pair(py, &v.label(i), value)
-            } else {
-                Ok(value)
-            }
+    let value = match v.get(i) {
+        Ok(out) => conv::py_out(py, &out),
+        Err(e) => Err(decode_err(e.to_string(), 0)),
+    };
+    let value = value.map_err(|e| {
+        if !e.is_instance_of::<crate::errors::DecodeError>(py) {
+            return e;
         }
+        let offset = v.offset(i);
+        decode_err(
+            format!(
+                "{}invalid key {}: value {} at byte {offset}: {}",
+                at(),
+                show(key),
+                i + 1,
+                e.value(py)
+            ),
+            offset,
+        )
+    })?;
+    if pairs {
+        conv::pair(py, &v.label(i), value)
+    } else {
+        Ok(value)
     }
 }
 
@@ -514,23 +510,30 @@ impl Schema {
         // A chunk at a time: decoded with the GIL released, then made into
         // Python objects and dropped, so the decoded values of one chunk
         // reuse the memory of the one before (not a million live at once).
+        // The first bad key wins: the keys before a key that does not
+        // decode are made into objects first (one of them may be out of
+        // Python's range), then its error is raised.
         for first in (0..keys.len()).step_by(DECODE_CHUNK) {
             let n = DECODE_CHUNK.min(keys.len() - first);
-            let chunk = py
-                .detach(|| {
-                    (first..first + n)
-                        .map(|i| spec.decode(keys.get(i)).map_err(|e| (i, e)))
-                        .collect::<Result<Vec<_>, _>>()
-                })
-                .map_err(|(i, e)| {
-                    decode_err(
-                        format!("{}invalid key {}: {e}", at(i)(), show(keys.get(i))),
-                        e.offset(),
-                    )
-                })?;
+            let (chunk, failed) = py.detach(|| {
+                let mut chunk = Vec::with_capacity(n);
+                for i in first..first + n {
+                    match spec.decode(keys.get(i)) {
+                        Ok(v) => chunk.push(v),
+                        Err(e) => return (chunk, Some((i, e))),
+                    }
+                }
+                (chunk, None)
+            });
             for (j, v) in chunk.iter().enumerate() {
                 let k = first + j;
                 tuples.push(py_tuple(py, v, keys.get(k), &at(k))?);
+            }
+            if let Some((i, e)) = failed {
+                return Err(decode_err(
+                    format!("{}invalid key {}: {e}", at(i)(), show(keys.get(i))),
+                    e.offset(),
+                ));
             }
         }
         Ok(tuples)

@@ -336,3 +336,20 @@ def test_decode_many_leaves_the_garbage_collector_as_it_was():
     assert out == [(r[0], r[1]) for r in rows]
     assert not any(gc.is_tracked(t) for t in out)
     assert all(gc.is_tracked(t) for t in s.decode_many(keys[:10]))
+
+
+@pytest.mark.parametrize("chunk_gap", [0, 5000])
+def test_decode_many_first_bad_key_wins(chunk_gap):
+    """A key that decodes to a value Python cannot hold (a ts past year
+    9999) and a key that does not decode at all: whichever comes first is
+    the error, in one chunk or across chunks (decode_all, 4,096 keys per
+    chunk)."""
+    s = lexikey.Schema("str,ts")
+    good = s.encode(("a", 0))
+    beyond = s.encode(("a", 253_402_300_800_000))  # 10000-01-01T00:00:00Z
+    bad = good[:-1] + "!"
+    for first, second, want in [(beyond, bad, "outside datetime's range"), (bad, beyond, "invalid key")]:
+        keys = [good] * 3 + [first] + [good] * (6 + chunk_gap) + [second]
+        with pytest.raises(lexikey.DecodeError, match="^key 3: ") as e:
+            s.decode_many(keys)
+        assert want in str(e.value)
