@@ -218,6 +218,17 @@ fn std_types(py: Python<'_>) -> PyResult<&Std> {
     })
 }
 
+/// The fields of the aware `datetime` (in `timezone.utc`) the start-up
+/// checks make and read back.
+const SAMPLE: [i64; 7] = [2345, 6, 7, 8, 9, 10, 123_456];
+
+/// Microseconds since 1970 of UTC fields `[year, month, day, hour, minute,
+/// second, microsecond]`.
+fn civil_us([y, mo, d, h, mi, sec, us]: [i64; 7]) -> i128 {
+    let days = lexikey::input::days_from_civil(y, mo, d);
+    (i128::from(days) * 86_400 + i128::from(h * 3600 + mi * 60 + sec)) * 1_000_000 + i128::from(us)
+}
+
 /// Whether [`RawDateTime`] reads `datetime`s right here: the type is at
 /// least its size, and two `datetime`s of known fields (one aware, one
 /// naive) read back as made.
@@ -230,11 +241,7 @@ fn check_raw_datetime(py: Python<'_>, s: &Std) -> PyResult<bool> {
     }
     let utc = s.utc.bind(py);
     let samples = [
-        (
-            ty.call1((2345, 6, 7, 8, 9, 10, 123_456, utc))?,
-            [2345, 6, 7, 8, 9, 10, 123_456],
-            utc.as_ptr(),
-        ),
+        (sample_datetime(py, s)?, SAMPLE, utc.as_ptr()),
         (
             ty.call1((1, 12, 31, 23, 59, 58, 999_999))?,
             [1, 12, 31, 23, 59, 58, 999_999],
@@ -248,6 +255,14 @@ fn check_raw_datetime(py: Python<'_>, s: &Std) -> PyResult<bool> {
         let got = unsafe { raw_fields(obj.as_ptr()) };
         got == (*fields, *tz)
     }))
+}
+
+/// `datetime(*SAMPLE, tzinfo=timezone.utc)`, made by Python.
+fn sample_datetime<'py>(py: Python<'py>, s: &Std) -> PyResult<Bound<'py, PyAny>> {
+    let [y, mo, d, h, mi, sec, us] = SAMPLE;
+    s.datetime
+        .bind(py)
+        .call1((y, mo, d, h, mi, sec, us, s.utc.bind(py)))
 }
 
 /// The datetime C API's constructor, from its capsule, if the capsule's
@@ -270,33 +285,21 @@ fn datetime_capi(py: Python<'_>, s: &Std) -> PyResult<Option<NewDateTime>> {
         return Ok(None);
     }
     let new = capi.datetime_from_date_and_time;
+    let [y, mo, d, h, mi, sec, us] = SAMPLE.map(|x| x as c_int);
     // SAFETY: as documented for the capsule: a new reference or NULL with
     // an error set, taken by `from_owned_ptr_or_err`.
     let made = unsafe {
         Bound::from_owned_ptr_or_err(
             py,
-            new(
-                2345,
-                6,
-                7,
-                8,
-                9,
-                10,
-                123_456,
-                s.utc.as_ptr(),
-                capi.datetime_type,
-            ),
+            new(y, mo, d, h, mi, sec, us, s.utc.as_ptr(), capi.datetime_type),
         )?
     };
-    let want = s
-        .datetime
-        .bind(py)
-        .call1((2345, 6, 7, 8, 9, 10, 123_456, s.utc.bind(py)))?;
+    let want = sample_datetime(py, s)?;
     Ok(made.eq(want)?.then_some(new))
 }
 
-/// [`NewUuid`], if a `UUID` made that way equals `UUID(int=…)` (its `int`,
-/// `is_safe` and hash).
+/// [`NewUuid`], if a `UUID` made that way is `UUID(int=…)`: the same type,
+/// equal, and the same `is_safe`, hash and `str`.
 fn check_new_uuid(
     py: Python<'_>,
     s: &Std,
@@ -380,10 +383,7 @@ pub(crate) fn with_arg<R>(obj: &Bound<'_, PyAny>, f: impl FnOnce(Arg<'_>) -> R) 
         return with_decimal(obj, f);
     }
     if ty.is(s.datetime.bind(py)) {
-        return Ok(f(match datetime_us(obj)? {
-            Some(us) => time_arg(us),
-            None => Arg::Other,
-        }));
+        return with_datetime(obj, f);
     }
     if let Ok(b) = obj.cast::<PyBool>() {
         return Ok(f(Arg::Bool(b.is_true())));
@@ -407,10 +407,7 @@ pub(crate) fn with_arg<R>(obj: &Bound<'_, PyAny>, f: impl FnOnce(Arg<'_>) -> R) 
         return Ok(f(Arg::Bytes(&b.to_vec())));
     }
     if obj.is_instance(s.datetime.bind(py))? {
-        return Ok(f(match datetime_us(obj)? {
-            Some(us) => time_arg(us),
-            None => Arg::Other,
-        }));
+        return with_datetime(obj, f);
     }
     if obj.is_instance(s.uuid.bind(py))? {
         return Ok(f(Arg::Uuid(uuid_int(obj)?)));
@@ -435,6 +432,14 @@ pub(crate) fn with_arg<R>(obj: &Bound<'_, PyAny>, f: impl FnOnce(Arg<'_>) -> R) 
         }
     }
     Ok(f(Arg::Other))
+}
+
+/// The `Arg` of a `datetime`: its instant (`Other`: a naive one).
+fn with_datetime<R>(obj: &Bound<'_, PyAny>, f: impl FnOnce(Arg<'_>) -> R) -> PyResult<R> {
+    Ok(f(match datetime_us(obj)? {
+        Some(us) => time_arg(us),
+        None => Arg::Other,
+    }))
 }
 
 /// A `UUID`'s 128 bits (its `int`).
@@ -494,26 +499,25 @@ fn datetime_us(obj: &Bound<'_, PyAny>) -> PyResult<Option<i128>> {
     // makes a `timedelta`. Read from the object's memory where the
     // start-up check passed (abi3 has no datetime field accessors), else
     // as attributes (BENCHMARKS.md: `str,ts` encode_many 0.53 M rows/s by
-    // `utcoffset()`, 1.74 M by attributes, 2.84 M from memory).
-    if let Some(us) = utc_datetime_us(obj.as_ptr(), s) {
+    // `utcoffset()`, 1.74 M by attributes, 2.89 M from memory).
+    // SAFETY: the GIL is held (`obj` is bound) and `obj` is live.
+    #[allow(unsafe_code)]
+    if let Some(us) = unsafe { utc_datetime_us(obj.as_ptr(), s) } {
         return Ok(Some(us));
     }
     if obj.get_type().is(s.datetime.bind(py))
         && obj.getattr(intern!(py, "tzinfo"))?.is(s.utc.bind(py))
     {
         let field = |name: &Bound<'_, PyString>| -> PyResult<i64> { obj.getattr(name)?.extract() };
-        let days = lexikey::input::days_from_civil(
+        return Ok(Some(civil_us([
             field(intern!(py, "year"))?,
             field(intern!(py, "month"))?,
             field(intern!(py, "day"))?,
-        );
-        let secs = field(intern!(py, "hour"))? * 3600
-            + field(intern!(py, "minute"))? * 60
-            + field(intern!(py, "second"))?;
-        let us = field(intern!(py, "microsecond"))?;
-        return Ok(Some(
-            (i128::from(days) * 86_400 + i128::from(secs)) * 1_000_000 + i128::from(us),
-        ));
+            field(intern!(py, "hour"))?,
+            field(intern!(py, "minute"))?,
+            field(intern!(py, "second"))?,
+            field(intern!(py, "microsecond"))?,
+        ])));
     }
     if obj.call_method0(intern!(py, "utcoffset"))?.is_none() {
         return Ok(None);
@@ -531,23 +535,18 @@ fn datetime_us(obj: &Bound<'_, PyAny>) -> PyResult<Option<i128>> {
 /// Microseconds since 1970 of `obj` if it is an exact `datetime` in
 /// `timezone.utc` whose fields can be read from its memory
 /// ([`RawDateTime`]); no Python code runs.
+///
+/// # Safety
+/// The GIL is held and `obj` is a live object.
 #[allow(unsafe_code)]
-fn utc_datetime_us(obj: *mut ffi::PyObject, s: &Std) -> Option<i128> {
-    // SAFETY: `obj` is a live object (the callers hold it, with the GIL):
-    // its type is readable.
+unsafe fn utc_datetime_us(obj: *mut ffi::PyObject, s: &Std) -> Option<i128> {
+    // SAFETY: per the contract `obj` is live: its type is readable.
     if !s.raw_datetime || unsafe { ffi::Py_TYPE(obj) }.cast() != s.datetime.as_ptr() {
         return None;
     }
     // SAFETY: an exact `datetime`, and `raw_datetime` holds.
-    let ([y, mo, d, h, mi, sec, us], tz) = unsafe { raw_fields(obj) };
-    if tz != s.utc.as_ptr() {
-        return None;
-    }
-    let days = lexikey::input::days_from_civil(y, mo, d);
-    Some(
-        (i128::from(days) * 86_400 + i128::from(h * 3600 + mi * 60 + sec)) * 1_000_000
-            + i128::from(us),
-    )
+    let (fields, tz) = unsafe { raw_fields(obj) };
+    (tz == s.utc.as_ptr()).then(|| civil_us(fields))
 }
 
 /// [`utc_datetime_us`] for the bulk reader: the `Arg` of an exact `datetime`
@@ -562,7 +561,8 @@ pub(crate) unsafe fn raw_utc_datetime(
     obj: *mut ffi::PyObject,
 ) -> Option<Arg<'static>> {
     let s = std_types(py).ok()?;
-    utc_datetime_us(obj, s).map(time_arg)
+    // SAFETY: per this function's contract.
+    unsafe { utc_datetime_us(obj, s) }.map(time_arg)
 }
 
 /// The instant `us` microseconds after 1970 (a `datetime`'s: years 1 to
@@ -711,9 +711,9 @@ fn datetime_of(py: Python<'_>, us: i128) -> PyResult<Bound<'_, PyAny>> {
             Bound::from_owned_ptr_or_err(
                 py,
                 new(
-                    y as c_int,
-                    m as c_int,
-                    d as c_int,
+                    f(y),
+                    f(m),
+                    f(d),
                     f(t / 3600),
                     f(t / 60 % 60),
                     f(t % 60),
