@@ -691,6 +691,14 @@ fn canonical_f32(arg: Arg<'_>, ty: &str) -> Result<f32, ArgError> {
 
 /// Milliseconds since 1970 of an instant and the nanoseconds past them.
 fn millis_of(secs: i64, nanos: u32, ty: &str) -> Result<(i64, u32), ArgError> {
+    // In i64 when it fits (every instant of years ±292 million); in i128
+    // at the edges, where the sum may fit when the product does not.
+    let ms = secs
+        .checked_mul(1000)
+        .and_then(|ms| ms.checked_add(i64::from(nanos / 1_000_000)));
+    if let Some(ms) = ms {
+        return Ok((ms, nanos % 1_000_000));
+    }
     let ns = i128::from(secs) * 1_000_000_000 + i128::from(nanos);
     let ms = i64::try_from(ns.div_euclid(1_000_000))
         .map_err(|_| ArgError::TimeOutOfRange { ty: ty.to_string() })?;
@@ -796,10 +804,24 @@ fn core_value(ty: Type, arg: Arg<'_>) -> Result<Value<'_>, ArgError> {
             Arg::Str(s) => Value::Str(Cow::Borrowed(s)),
             _ => return Err(want(Want::Str)),
         },
-        Type::I64 => int!(i64, I64),
-        Type::U64 => int!(u64, U64),
-        Type::I32 => int!(i32, I32),
-        Type::U32 => int!(u32, U32),
+        // An `Int` in range without the general check (an `i128`
+        // comparison and an error value built on the side).
+        Type::I64 => match arg {
+            Arg::Int(v) => Value::I64(v),
+            _ => int!(i64, I64),
+        },
+        Type::U64 => match arg {
+            Arg::Int(v) if v >= 0 => Value::U64(v as u64),
+            _ => int!(u64, U64),
+        },
+        Type::I32 => match arg {
+            Arg::Int(v) if i32::try_from(v).is_ok() => Value::I32(v as i32),
+            _ => int!(i32, I32),
+        },
+        Type::U32 => match arg {
+            Arg::Int(v) if u32::try_from(v).is_ok() => Value::U32(v as u32),
+            _ => int!(u32, U32),
+        },
         Type::F64 => Value::F64(float_of(arg, name)?),
         Type::F32 => Value::F32(match arg {
             Arg::F32(x) => x,
@@ -1146,13 +1168,18 @@ pub(crate) fn set_phoenix(
 #[derive(Debug, Clone, Default)]
 pub struct Rows {
     width: usize,
+    /// The bytes of byte values (`Bytes`, `Uuid`, `BigInt`, `Geo`).
     arena: Vec<u8>,
+    /// The text of text values (`Str`, `Decimal`, `Component`): a
+    /// `String`, so that reading one back needs no UTF-8 check.
+    text: String,
+    /// `(start, len)` of the slices longer than `u32::MAX` bytes.
+    long: Vec<(usize, usize)>,
     cells: Vec<Cell>,
 }
 
-/// One value: 16 bytes. Slices are `arena[val..val + aux]`; a slice of
-/// more than `u32::MAX` bytes has its length as 8 bytes before it
-/// (`long`).
+/// One value: 16 bytes. A slice is `arena[val..val + aux]` (or `text[…]`
+/// for a text tag); a slice longer than `u32::MAX` bytes is `long[val]`.
 #[derive(Debug, Clone, Copy)]
 struct Cell {
     val: u64,
@@ -1185,8 +1212,7 @@ impl Rows {
     pub fn new(width: usize) -> Rows {
         Rows {
             width,
-            arena: Vec::new(),
-            cells: Vec::new(),
+            ..Rows::default()
         }
     }
 
@@ -1208,6 +1234,8 @@ impl Rows {
     /// Empties the rows, keeping the buffers.
     pub fn clear(&mut self) {
         self.arena.clear();
+        self.text.clear();
+        self.long.clear();
         self.cells.clear();
     }
 
@@ -1215,27 +1243,43 @@ impl Rows {
     /// dropped too).
     pub fn truncate(&mut self, rows: usize) {
         self.cells.truncate(rows * self.width);
-        // The arena keeps the dropped values' bytes: they are unreachable
+        // The arenas keep the dropped values' bytes: they are unreachable
         // and go at the next clear.
     }
 
-    fn slice(&mut self, tag: Tag, b: &[u8]) {
-        let (aux, long) = match u32::try_from(b.len()) {
-            Ok(n) => (n, false),
-            Err(_) => (0, true),
-        };
-        let start = self.arena.len() as u64;
-        if long {
-            self.arena
-                .extend_from_slice(&(b.len() as u64).to_le_bytes());
+    /// The cell of a slice at `start`, `len` bytes long.
+    fn slice_cell(&mut self, tag: Tag, start: usize, len: usize) -> Cell {
+        match u32::try_from(len) {
+            Ok(aux) => Cell {
+                val: start as u64,
+                aux,
+                tag,
+                long: false,
+            },
+            Err(_) => {
+                self.long.push((start, len));
+                Cell {
+                    val: (self.long.len() - 1) as u64,
+                    aux: 0,
+                    tag,
+                    long: true,
+                }
+            }
         }
+    }
+
+    fn slice(&mut self, tag: Tag, b: &[u8]) {
+        let start = self.arena.len();
         self.arena.extend_from_slice(b);
-        self.cells.push(Cell {
-            val: start,
-            aux,
-            tag,
-            long,
-        });
+        let cell = self.slice_cell(tag, start, b.len());
+        self.cells.push(cell);
+    }
+
+    fn text_slice(&mut self, tag: Tag, s: &str) {
+        let start = self.text.len();
+        self.text.push_str(s);
+        let cell = self.slice_cell(tag, start, s.len());
+        self.cells.push(cell);
     }
 
     fn word(&mut self, tag: Tag, val: u64, aux: u32) {
@@ -1250,7 +1294,7 @@ impl Rows {
     /// Appends a string value (the common case, without a match).
     #[inline]
     pub fn push_str(&mut self, s: &str) {
-        self.slice(Tag::Str, s.as_bytes());
+        self.text_slice(Tag::Str, s);
     }
 
     /// Appends an integer value.
@@ -1275,33 +1319,38 @@ impl Rows {
             Arg::Bytes(b) => self.slice(Tag::Bytes, b),
             Arg::Uuid(u) => self.slice(Tag::Uuid, &u.to_be_bytes()),
             Arg::Time { secs, nanos } => self.word(Tag::Time, secs as u64, nanos),
-            Arg::Decimal(t) => self.slice(Tag::Decimal, t.as_bytes()),
+            Arg::Decimal(t) => self.text_slice(Tag::Decimal, t),
             Arg::Geo(lat, lon) => {
                 let mut b = [0u8; 16];
                 b[..8].copy_from_slice(&lat.to_bits().to_le_bytes());
                 b[8..].copy_from_slice(&lon.to_bits().to_le_bytes());
                 self.slice(Tag::Geo, &b);
             }
-            Arg::Component(t) => self.slice(Tag::Component, t.as_bytes()),
+            Arg::Component(t) => self.text_slice(Tag::Component, t),
             Arg::Other => self.word(Tag::Other, 0, 0),
         }
     }
 
+    /// The `(start, end)` of a slice cell.
+    #[inline]
+    fn span(&self, c: Cell) -> (usize, usize) {
+        let (start, len) = if c.long {
+            self.long.get(c.val as usize).copied().unwrap_or_default()
+        } else {
+            (c.val as usize, c.aux as usize)
+        };
+        (start, start + len)
+    }
+
     fn bytes(&self, c: Cell) -> &[u8] {
-        let start = c.val as usize;
-        if c.long {
-            let mut n = [0u8; 8];
-            n.copy_from_slice(&self.arena[start..start + 8]);
-            let len = u64::from_le_bytes(n) as usize;
-            return &self.arena[start + 8..start + 8 + len];
-        }
-        &self.arena[start..start + c.aux as usize]
+        let (start, end) = self.span(c);
+        self.arena.get(start..end).unwrap_or_default()
     }
 
     fn text(&self, c: Cell) -> &str {
-        // Pushed as a &str: valid UTF-8 (checked again, cheaply, rather
-        // than trusted; never fails).
-        std::str::from_utf8(self.bytes(c)).unwrap_or_default()
+        // Whole pushed strings: always in range and on char boundaries.
+        let (start, end) = self.span(c);
+        self.text.get(start..end).unwrap_or_default()
     }
 
     /// Value `i` of row `r`.
@@ -1325,11 +1374,9 @@ impl Rows {
             Tag::F32 => Arg::F32(f32::from_bits(c.val as u32)),
             Tag::Str => Arg::Str(self.text(c)),
             Tag::Bytes => Arg::Bytes(self.bytes(c)),
-            Tag::Uuid => {
-                let mut b = [0u8; 16];
-                b.copy_from_slice(self.bytes(c));
-                Arg::Uuid(u128::from_be_bytes(b))
-            }
+            Tag::Uuid => Arg::Uuid(u128::from_be_bytes(
+                self.bytes(c).try_into().unwrap_or_default(),
+            )),
             Tag::Time => Arg::Time {
                 secs: c.val as i64,
                 nanos: c.aux,
@@ -1338,9 +1385,8 @@ impl Rows {
             Tag::Geo => {
                 let b = self.bytes(c);
                 let word = |i: usize| {
-                    let mut w = [0u8; 8];
-                    w.copy_from_slice(&b[i..i + 8]);
-                    f64::from_bits(u64::from_le_bytes(w))
+                    let w = b.get(i..i + 8).and_then(|w| w.try_into().ok());
+                    f64::from_bits(u64::from_le_bytes(w.unwrap_or_default()))
                 };
                 Arg::Geo(word(0), word(8))
             }

@@ -129,17 +129,33 @@ impl Dec {
     /// Builds from parts: sign, digit string (ASCII digits, any leading or
     /// trailing zeros), and `point`: the value is `0.DIGITS × 10^point`.
     fn from_parts(neg: bool, digits: &[u8], point: i64) -> Result<Dec, ParseError> {
-        let lead = digits.iter().take_while(|&&d| d == b'0').count();
-        let digits = &digits[lead..];
-        let trail = digits.iter().rev().take_while(|&&d| d == b'0').count();
-        let digits = &digits[..digits.len() - trail];
-        if digits.is_empty() {
+        Dec::from_split(neg, digits, &[], point)
+    }
+
+    /// [`Dec::from_parts`] of the digits `hi` then `lo` (the two sides of
+    /// a written number's point, read in place): one allocation, the
+    /// significant digits' own.
+    fn from_split(neg: bool, hi: &[u8], lo: &[u8], point: i64) -> Result<Dec, ParseError> {
+        let lead_zeros = |d: &[u8]| d.iter().take_while(|&&c| c == b'0').count();
+        let trail_zeros = |d: &[u8]| d.iter().rev().take_while(|&&c| c == b'0').count();
+        let (hi, lo, lead) = match lead_zeros(hi) {
+            n if n == hi.len() => {
+                let m = lead_zeros(lo);
+                (&[][..], &lo[m..], n + m)
+            }
+            n => (&hi[n..], lo, n),
+        };
+        let (hi, lo) = match trail_zeros(lo) {
+            n if n == lo.len() => (&hi[..hi.len() - trail_zeros(hi)], &[][..]),
+            n => (hi, &lo[..lo.len() - n]),
+        };
+        let count = hi.len() + lo.len();
+        if count == 0 {
             return Ok(Dec::zero());
         }
-        if digits.len() > Dec::MAX_DIGITS {
+        if count > Dec::MAX_DIGITS {
             return Err(ParseError::new(format!(
-                "decimal has {} significant digits: at most {} are allowed",
-                digits.len(),
+                "decimal has {count} significant digits: at most {} are allowed",
                 Dec::MAX_DIGITS
             )));
         }
@@ -151,11 +167,17 @@ impl Dec {
                 Dec::MAX_EXP
             )));
         }
+        let mut digits = Vec::with_capacity(count);
+        digits.extend_from_slice(hi);
+        digits.extend_from_slice(lo);
         Ok(Dec {
             neg,
             exp: exp as i32,
-            // Only ASCII digits reach here.
-            digits: String::from_utf8_lossy(digits).into(),
+            // Only ASCII digits reach here; the capacity is exact, so the
+            // box takes the buffer as it is.
+            digits: String::from_utf8(digits)
+                .unwrap_or_default()
+                .into_boxed_str(),
         })
     }
 
@@ -194,18 +216,24 @@ impl Dec {
             }
             _ => false,
         };
-        let mut digits = Vec::with_capacity(b.len());
+        // The digits are read in place: those before the point (or all)
+        // and those after it.
+        let start = i;
         let mut point: Option<usize> = None;
         while let Some(&c) = b.get(i) {
             match c {
-                b'0'..=b'9' => digits.push(c),
-                b'.' if point.is_none() => point = Some(digits.len()),
+                b'0'..=b'9' => {}
+                b'.' if point.is_none() => point = Some(i),
                 b'e' | b'E' => break,
                 _ => return Err(bad(i, "not a digit")),
             }
             i += 1;
         }
-        if digits.is_empty() {
+        let (hi, lo) = match point {
+            Some(p) => (&b[start..p], &b[p + 1..i]),
+            None => (&b[start..i], &b[i..i]),
+        };
+        if hi.is_empty() && lo.is_empty() {
             return Err(bad(i, "expected a digit"));
         }
         let mut exp: i64 = 0;
@@ -238,8 +266,7 @@ impl Dec {
                 exp = -exp;
             }
         }
-        let point = point.unwrap_or(digits.len()) as i64;
-        Dec::from_parts(neg, &digits, point + exp)
+        Dec::from_split(neg, hi, lo, hi.len() as i64 + exp)
     }
 
     /// The exact value of a finite `f64` (no rounding: `0.1` gives 55
@@ -405,7 +432,40 @@ impl Dec {
     /// Appends the binary encoding (see the module docs); `invert` writes
     /// its bitwise NOT (descending).
     pub fn write_binary(&self, invert: bool, out: &mut Vec<u8>) {
-        out.extend(self.binary_bytes(invert));
+        let start = out.len();
+        out.resize(start + self.binary_len(), 0);
+        self.put_binary(invert, &mut out[start..]);
+    }
+
+    /// Writes the binary encoding over `dst`, which is
+    /// [`Dec::binary_len`] bytes long (the same bytes as
+    /// [`Dec::binary_bytes`], without an iterator per byte).
+    pub(crate) fn put_binary(&self, invert: bool, dst: &mut [u8]) {
+        let m = if invert { 0xFF } else { 0 };
+        let Some((head, body)) = dst.split_first_mut() else {
+            return;
+        };
+        if self.is_zero() {
+            *head = ZERO ^ m;
+            return;
+        }
+        *head = if self.neg { NEG } else { POS } ^ m;
+        let body_m = if self.neg { m ^ 0xFF } else { m };
+        let e = (self.exp + 0x8000) as u16;
+        let (exp, pairs) = body.split_at_mut(2.min(body.len()));
+        for (dst, b) in exp.iter_mut().zip(e.to_be_bytes()) {
+            *dst = b ^ body_m;
+        }
+        let n = pairs.len();
+        for (i, (dst, d)) in pairs
+            .iter_mut()
+            .zip(self.digits.as_bytes().chunks(2))
+            .enumerate()
+        {
+            let hi = d[0] - b'0';
+            let lo = d.get(1).map_or(0, |c| c - b'0');
+            *dst = (2 * (hi * 10 + lo) + u8::from(i + 1 != n)) ^ body_m;
+        }
     }
 
     /// The length of the binary encoding.

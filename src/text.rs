@@ -536,13 +536,12 @@ pub(crate) fn encode_tagged<B: Body>(c: &Component<'_>, out: &mut Vec<u8>) {
             // 120 digits); only longer ones need a heap buffer.
             let mut small = [0u8; 64];
             let n = d.binary_len();
-            if n <= small.len() {
-                for (dst, b) in small.iter_mut().zip(d.binary_bytes(desc)) {
-                    *dst = b;
-                }
-                B::encode_var(&small[..n], false, out);
+            if let Some(buf) = small.get_mut(..n) {
+                d.put_binary(desc, buf);
+                B::encode_var(buf, false, out);
             } else {
-                let bytes: Vec<u8> = d.binary_bytes(desc).collect();
+                let mut bytes = vec![0; n];
+                d.put_binary(desc, &mut bytes);
                 B::encode_var(&bytes, false, out);
             }
         }

@@ -19,7 +19,7 @@
 mod common;
 
 use common::config;
-use lexikey::arg::{f32_of_f64_keeping_nan, f64_of_f32, Arg, Out};
+use lexikey::arg::{f32_of_f64_keeping_nan, f64_of_f32, Arg, Out, Rows};
 use lexikey::input;
 use lexikey::profile::{KeyFormat, Options};
 use lexikey::salt::{SaltMode, Salter};
@@ -611,6 +611,65 @@ proptest! {
             (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
             (Err(_), Err(_)) => {}
             _ => prop_assert!(false, "{format} {tys:?} {row:?}: rows {by_rows:?}, single {single:?}"),
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// `Rows` gives back every value as it was pushed, row by row and
+    /// value by value (floats compared by their bits).
+    #[test]
+    fn rows_hold_what_was_pushed(width in 1usize..5, values in prop::collection::vec(args(), 0..40)) {
+        let shown = |a: Arg<'_>| match a {
+            Arg::F64(x) => format!("F64({:#x})", x.to_bits()),
+            Arg::F32(x) => format!("F32({:#x})", x.to_bits()),
+            Arg::Geo(a, b) => format!("Geo({:#x}, {:#x})", a.to_bits(), b.to_bits()),
+            other => format!("{other:?}"),
+        };
+        let mut rows = Rows::new(width);
+        for v in &values {
+            rows.push(v.arg());
+        }
+        prop_assert_eq!(rows.len(), values.len() / width);
+        let mut row = Vec::new();
+        for r in 0..rows.len() {
+            rows.row(r, &mut row);
+            let want: Vec<String> = values[r * width..(r + 1) * width].iter().map(|v| shown(v.arg())).collect();
+            prop_assert_eq!(row.iter().map(|a| shown(*a)).collect::<Vec<_>>(), want.clone());
+            for (i, w) in want.iter().enumerate() {
+                prop_assert_eq!(&shown(rows.get(r, i)), w);
+            }
+        }
+    }
+
+    /// An instant at any `i64` second gives its exact milliseconds (in
+    /// `i128`, the oracle), or an error when it has a sub-millisecond part
+    /// or its milliseconds do not fit an `i64`.
+    #[test]
+    fn instants_give_exact_milliseconds(
+        secs in prop_oneof![
+            any::<i64>(),
+            (-3i64..3).prop_map(|d| i64::MIN / 1000 + d),
+            (-3i64..3).prop_map(|d| i64::MAX / 1000 + d),
+            Just(i64::MIN),
+            Just(i64::MAX),
+        ],
+        nanos in prop_oneof![(0u32..1000).prop_map(|ms| ms * 1_000_000), 0u32..1_000_000_000],
+    ) {
+        let spec = spec("hex").with_schema("ts").expect("ts");
+        let mut enc = spec.encoder().expect("a schema");
+        let (mut got, mut want) = (Vec::new(), Vec::new());
+        let res = enc.encode(&[Arg::Time { secs, nanos }], &mut got);
+        let ns = i128::from(secs) * 1_000_000_000 + i128::from(nanos);
+        match i64::try_from(ns.div_euclid(1_000_000)) {
+            Ok(ms) if ns.rem_euclid(1_000_000) == 0 => {
+                prop_assert!(res.is_ok(), "{secs} {nanos}: {res:?}");
+                enc.encode(&[Arg::Int(ms)], &mut want).expect("ms");
+                prop_assert_eq!(got, want);
+            }
+            _ => prop_assert!(res.is_err(), "{secs} {nanos}: {got:?}"),
         }
     }
 }
