@@ -105,7 +105,72 @@ pub struct Dec {
     /// Adjusted exponent: the value is `0.DIGITS × 10^exp` (0 for zero).
     exp: i32,
     /// The significant digits, ASCII, first and last not `0`; empty for zero.
-    digits: Box<str>,
+    digits: Digits,
+}
+
+/// How many significant digits a [`Dec`] holds without a heap buffer: 8,
+/// one word (`Digits::as_bytes` reads them as one).
+const INLINE: usize = 8;
+const _: () = assert!(INLINE == std::mem::size_of::<u64>());
+
+/// The significant digits of a [`Dec`]: up to [`INLINE`] in place (padded
+/// with NUL bytes, which no digit is), more on the heap. A number's digits
+/// are in place exactly when they fit, so equal numbers have equal
+/// `Digits` (the derived equality and hash hold). 16 bytes, as a
+/// `Box<str>` alone is: the inline variant lies beside the box's non-null
+/// pointer.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Digits {
+    Inline([u8; INLINE]),
+    Heap(Box<str>),
+}
+
+impl Default for Digits {
+    fn default() -> Digits {
+        Digits::Inline([0; INLINE])
+    }
+}
+
+impl Digits {
+    /// The digits `hi` then `lo` (ASCII digits, no NUL).
+    fn of(hi: &[u8], lo: &[u8]) -> Digits {
+        let count = hi.len() + lo.len();
+        if count <= INLINE {
+            let mut b = [0; INLINE];
+            b[..hi.len()].copy_from_slice(hi);
+            b[hi.len()..count].copy_from_slice(lo);
+            return Digits::Inline(b);
+        }
+        let mut digits = Vec::with_capacity(count);
+        digits.extend_from_slice(hi);
+        digits.extend_from_slice(lo);
+        // The capacity is exact: the box takes the buffer as it is.
+        Digits::Heap(
+            String::from_utf8(digits)
+                .unwrap_or_default()
+                .into_boxed_str(),
+        )
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        match self {
+            Digits::Inline(b) => {
+                // The digits are the bytes before the NUL padding: as a
+                // little-endian word, the padding is its high zero bytes.
+                let n = INLINE - (u64::from_le_bytes(*b).leading_zeros() / 8) as usize;
+                &b[..n]
+            }
+            Digits::Heap(s) => s.as_bytes(),
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        match self {
+            // ASCII digits: always UTF-8.
+            Digits::Inline(_) => std::str::from_utf8(self.as_bytes()).unwrap_or_default(),
+            Digits::Heap(s) => s,
+        }
+    }
 }
 
 /// Binary header byte of a negative number.
@@ -167,17 +232,11 @@ impl Dec {
                 Dec::MAX_EXP
             )));
         }
-        let mut digits = Vec::with_capacity(count);
-        digits.extend_from_slice(hi);
-        digits.extend_from_slice(lo);
         Ok(Dec {
             neg,
             exp: exp as i32,
-            // Only ASCII digits reach here; the capacity is exact, so the
-            // box takes the buffer as it is.
-            digits: String::from_utf8(digits)
-                .unwrap_or_default()
-                .into_boxed_str(),
+            // Only ASCII digits reach here.
+            digits: Digits::of(hi, lo),
         })
     }
 
@@ -337,7 +396,7 @@ impl Dec {
 
     /// Whether the number is zero.
     pub fn is_zero(&self) -> bool {
-        self.digits.is_empty()
+        matches!(self.digits, Digits::Inline([0, ..]))
     }
 
     /// The number with the opposite sign (`0` stays `0`).
@@ -352,7 +411,7 @@ impl Dec {
     /// for zero) and the adjusted exponent: the magnitude is
     /// `0.DIGITS × 10^exp`.
     pub fn parts(&self) -> (&str, i32) {
-        (&self.digits, self.exp)
+        (self.digits.as_str(), self.exp)
     }
 
     /// Appends the ELEN key (the `decimal` format's text; see the module
@@ -473,7 +532,7 @@ impl Dec {
         if self.is_zero() {
             1
         } else {
-            3 + self.digits.len().div_ceil(2)
+            3 + self.digits.as_bytes().len().div_ceil(2)
         }
     }
 
@@ -598,7 +657,7 @@ impl Dec {
             Dec {
                 neg,
                 exp,
-                digits: String::from_utf8_lossy(&digits).into(),
+                digits: Digits::of(&digits, &[]),
             },
             i,
         ))
@@ -791,7 +850,7 @@ impl fmt::Display for Dec {
         if self.neg {
             f.write_str("-")?;
         }
-        let d: &str = &self.digits;
+        let d: &str = self.digits.as_str();
         if self.exp <= 0 {
             f.write_str("0.")?;
             for _ in 0..-self.exp {
@@ -905,6 +964,37 @@ impl<'de> serde::Deserialize<'de> for Dec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn digits_are_in_place_exactly_when_they_fit() {
+        // As small as a `Box<str>` alone: a `Value` holding a `Dec` does
+        // not grow.
+        assert_eq!(std::mem::size_of::<Digits>(), 16);
+        assert_eq!(std::mem::size_of::<Dec>(), 24);
+        for (text, inline) in [
+            ("0", true),
+            ("12345678", true),
+            ("-1234.5678", true),
+            ("0.000012345678", true),
+            ("123456789", false),
+            ("1234567.89", false),
+            ("100000000", true),
+        ] {
+            let d = Dec::parse(text).unwrap();
+            assert_eq!(matches!(d.digits, Digits::Inline(_)), inline, "{text}");
+            // Every way of making the number gives the same value (the
+            // same variant): parsed, decoded from its keys, converted.
+            let mut b = Vec::new();
+            d.write_binary(false, &mut b);
+            assert_eq!(Dec::read_binary(&b, false).unwrap().0, d, "{text}");
+            let mut e = Vec::new();
+            d.write_elen(false, &mut e);
+            assert_eq!(Dec::read_elen(&e, false).unwrap(), d, "{text}");
+            assert_eq!(Dec::parse(&d.to_string()).unwrap(), d, "{text}");
+        }
+        assert_eq!(Dec::from(123_456_789_i64), Dec::parse("123456789").unwrap());
+        assert_eq!(Dec::from(12_345_678_i64), Dec::parse("12345678").unwrap());
+    }
 
     fn elen(s: &str) -> String {
         let mut out = Vec::new();
