@@ -198,8 +198,8 @@ impl Dec {
     }
 
     /// [`Dec::from_parts`] of the digits `hi` then `lo` (the two sides of
-    /// a written number's point, read in place): one allocation, the
-    /// significant digits' own.
+    /// a written number's point, read in place): no allocation for up to
+    /// 8 significant digits, one (the digits' own) beyond.
     fn from_split(neg: bool, hi: &[u8], lo: &[u8], point: i64) -> Result<Dec, ParseError> {
         let lead_zeros = |d: &[u8]| d.iter().take_while(|&&c| c == b'0').count();
         let trail_zeros = |d: &[u8]| d.iter().rev().take_while(|&&c| c == b'0').count();
