@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Start and stop private store servers for the lexikey tests, on loopback
-# (127.0.0.1) only, on free high ports, under one directory.
+# (127.0.0.1) only, on free ports (below the ephemeral range), under one directory.
 #
 #   scripts/stores.sh start DIR [STORE...]   start servers under DIR (created
 #                                            if missing), wait until each is
@@ -122,11 +122,28 @@ port_busy() {
   return 1
 }
 
-# free_port: prints a free TCP port in 20000-59999.
+# The range servers listen in: below the kernel's ephemeral range (the
+# local ports of outgoing connections), or above it when that leaves no
+# room. A port in the ephemeral range can be taken, while its server is
+# down for a `kill` fault, as the local port of any outgoing connection on
+# the machine, and the restarted server then fails to bind it (seen in
+# CI: history runs, redis, "Address already in use").
+read -r EPH_LO EPH_HI </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || {
+  EPH_LO=32768
+  EPH_HI=60999
+}
+PORT_LO=10000
+PORT_HI=$((EPH_LO - 1))
+if ((PORT_HI - PORT_LO < 1000)); then
+  PORT_LO=$((EPH_HI + 1))
+  PORT_HI=65535
+fi
+
+# free_port: prints a free TCP port in PORT_LO-PORT_HI.
 free_port() {
   local p
   for _ in $(seq 1 200); do
-    p=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
+    p=$((PORT_LO + (RANDOM * 32768 + RANDOM) % (PORT_HI - PORT_LO + 1)))
     if ! port_busy "$p"; then
       USED_PORTS="$USED_PORTS$p "
       echo "$p"
