@@ -497,8 +497,9 @@ impl Dec {
     }
 
     /// Writes the binary encoding over `dst`, which is
-    /// [`Dec::binary_len`] bytes long (the same bytes as
-    /// [`Dec::binary_bytes`], without an iterator per byte).
+    /// [`Dec::binary_len`] bytes long: the one writer of the encoding
+    /// ([`Dec::write_binary`], [`Dec::binary_bytes`] and the `hex`/`base64`
+    /// bodies call it).
     pub(crate) fn put_binary(&self, invert: bool, dst: &mut [u8]) {
         let m = if invert { 0xFF } else { 0 };
         let Some((head, body)) = dst.split_first_mut() else {
@@ -537,28 +538,11 @@ impl Dec {
     }
 
     /// The bytes of the binary encoding ([`Dec::write_binary`] without a
-    /// buffer).
+    /// buffer of the caller's).
     pub fn binary_bytes(&self, invert: bool) -> impl Iterator<Item = u8> + '_ {
-        let m = if invert { 0xFF } else { 0 };
-        let body_m = if self.neg { m ^ 0xFF } else { m };
-        let header = match (self.is_zero(), self.neg) {
-            (true, _) => ZERO,
-            (false, true) => NEG,
-            (false, false) => POS,
-        } ^ m;
-        let e = (self.exp + 0x8000) as u16;
-        let exp = (!self.is_zero()).then_some([(e >> 8) as u8 ^ body_m, e as u8 ^ body_m]);
-        let d = self.digits.as_bytes();
-        let pairs = d.len().div_ceil(2);
-        let digits = (0..pairs).map(move |i| {
-            let hi = d[2 * i] - b'0';
-            let lo = d.get(2 * i + 1).map_or(0, |c| c - b'0');
-            let last = i + 1 == pairs;
-            (2 * (hi * 10 + lo) + u8::from(!last)) ^ body_m
-        });
-        std::iter::once(header)
-            .chain(exp.into_iter().flatten())
-            .chain(digits)
+        let mut bytes = vec![0; self.binary_len()];
+        self.put_binary(invert, &mut bytes);
+        bytes.into_iter()
     }
 
     /// Reads a binary encoding from the start of `input` (`invert` for
