@@ -18,6 +18,11 @@
 //! The first bad row wins: a value that cannot be read stops the read
 //! step, the rows before it are encoded (an encoding error among them is
 //! the one raised), then its error is raised.
+//!
+//! With more than one chunk and more than one CPU, step 2 runs on a
+//! [`Worker`] thread while this one does steps 1 and 3 of the chunks on
+//! either side ([`Chunks`] cuts the input; `Schema::encode_chunks` keeps
+//! the chunks finishing in order).
 
 use std::os::raw::c_int;
 
@@ -367,4 +372,182 @@ impl<'py> Keys<'py> {
         }
         Ok(self.list)
     }
+}
+
+/// One chunk of rows taken from [`Chunks`]: rows `base..base + n` of the
+/// input, and the error that ended the input there, if one did.
+#[derive(Debug)]
+pub(crate) struct Chunk {
+    /// The index of its first row in the input.
+    pub(crate) base: usize,
+    n: usize,
+    /// Which of [`Chunks`]'s two row holders keeps an iterator's rows.
+    slot: usize,
+    /// The error that stopped the rows (an iterator's, or the reading's).
+    pub(crate) error: Option<PyErr>,
+}
+
+/// The input of `encode_many` cut into chunks: a list read in place (up
+/// to its length when the call started: rows another thread appends
+/// meanwhile are not encoded), or an iterable's rows held a chunk at a
+/// time. Two chunks can be alive at once (one being read, the one before
+/// it being encoded), so an iterator's rows go to two holders in turn.
+#[derive(Debug)]
+pub(crate) struct Chunks<'a, 'py> {
+    list: Option<&'a Bound<'py, PyList>>,
+    iter: Option<Bound<'py, pyo3::types::PyIterator>>,
+    total: usize,
+    size: usize,
+    held: [Vec<Bound<'py, PyAny>>; 2],
+    next_slot: usize,
+    base: usize,
+    done: bool,
+}
+
+impl<'a, 'py> Chunks<'a, 'py> {
+    /// The chunks of `rows`, `size` rows each (the last may be shorter).
+    pub(crate) fn new(rows: &'a Bound<'py, PyAny>, size: usize) -> PyResult<Chunks<'a, 'py>> {
+        let list = rows.cast::<PyList>().ok();
+        let iter = match list {
+            Some(_) => None,
+            None => Some(rows.try_iter()?),
+        };
+        Ok(Chunks {
+            list,
+            iter,
+            total: list.map_or(0, |l| l.len()),
+            size,
+            held: [Vec::new(), Vec::new()],
+            next_slot: 0,
+            base: 0,
+            done: false,
+        })
+    }
+
+    /// The next chunk; `None` when the input is used up. A chunk may be
+    /// empty when it carries an error (an iterator that raised).
+    pub(crate) fn next_chunk(&mut self) -> Option<Chunk> {
+        if self.done {
+            return None;
+        }
+        let base = self.base;
+        let mut error = None;
+        let (n, slot) = match (self.list, self.iter.as_mut()) {
+            (Some(l), _) => {
+                // A list that shrank meanwhile ends earlier.
+                let end = l.len().min(self.total);
+                let n = end.saturating_sub(base).min(self.size);
+                self.done = base + n >= end;
+                (n, 0)
+            }
+            (None, Some(it)) => {
+                let slot = self.next_slot;
+                self.next_slot ^= 1;
+                let held = &mut self.held[slot];
+                held.clear();
+                for row in it.by_ref().take(self.size) {
+                    match row {
+                        Ok(row) => held.push(row),
+                        // The rows before it first (their error would be
+                        // the first one).
+                        Err(e) => {
+                            error = Some(e);
+                            break;
+                        }
+                    }
+                }
+                self.done = error.is_some() || held.len() < self.size;
+                (held.len(), slot)
+            }
+            (None, None) => (0, 0),
+        };
+        self.base += n;
+        if n == 0 && error.is_none() {
+            self.done = true;
+            return None;
+        }
+        Some(Chunk {
+            base,
+            n,
+            slot,
+            error,
+        })
+    }
+
+    /// Whether the last chunk was taken.
+    pub(crate) fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// The rows of chunk `c`.
+    pub(crate) fn rows(&self, c: &Chunk) -> Rows<'_, 'py> {
+        match self.list {
+            Some(l) => Rows::List(l, c.base, c.n),
+            None => Rows::Held(&self.held[c.slot]),
+        }
+    }
+}
+
+/// What the worker hands back: the buffers of a chunk, encoded.
+type Encoded = (Buffers, Result<(), (usize, RowError)>);
+
+/// The thread of `encode_many` that encodes chunks (step 2) while the
+/// calling thread reads the next one and makes the keys of the one before
+/// (steps 1 and 3). It runs no Python code and touches no Python object:
+/// the buffers it gets hold copies of the values. It ends when its
+/// `Worker` is dropped (the scope the thread was started in waits for it).
+#[derive(Debug)]
+pub(crate) struct Worker {
+    jobs: std::sync::mpsc::Sender<Buffers>,
+    /// `None` only while [`Worker::wait`] has it on the released GIL.
+    done: Option<std::sync::mpsc::Receiver<Encoded>>,
+}
+
+impl Worker {
+    /// Starts the worker in scope `s` with its own encoder; `None` if the
+    /// system cannot start a thread (the caller encodes on its own).
+    pub(crate) fn spawn<'scope, 'env>(
+        s: &'scope std::thread::Scope<'scope, 'env>,
+        mut enc: RowEncoder<'env>,
+    ) -> Option<Worker> {
+        let (jobs, todo) = std::sync::mpsc::channel::<Buffers>();
+        let (tell, done) = std::sync::mpsc::channel::<Encoded>();
+        std::thread::Builder::new()
+            .name("lexikey-encode".into())
+            .spawn_scoped(s, move || {
+                for mut b in todo {
+                    let res = encode_rows(&mut enc, &mut b);
+                    if tell.send((b, res)).is_err() {
+                        return;
+                    }
+                }
+            })
+            .ok()?;
+        Some(Worker {
+            jobs,
+            done: Some(done),
+        })
+    }
+
+    /// Hands a chunk's buffers (read) to the worker.
+    pub(crate) fn send(&self, b: Buffers) -> PyResult<()> {
+        self.jobs.send(b).map_err(|_| stopped())
+    }
+
+    /// The oldest chunk sent and not yet waited for, encoded (the GIL
+    /// released while waiting).
+    pub(crate) fn wait(&mut self, py: Python<'_>) -> PyResult<Encoded> {
+        let rx = self.done.take().ok_or_else(stopped)?;
+        let (rx, got) = py.detach(move || {
+            let got = rx.recv();
+            (rx, got)
+        });
+        self.done = Some(rx);
+        got.map_err(|_| stopped())
+    }
+}
+
+/// The error of a worker that is gone (it panicked: a bug).
+fn stopped() -> PyErr {
+    pyo3::exceptions::PyRuntimeError::new_err("internal error: the encoding thread stopped")
 }

@@ -173,6 +173,9 @@ impl Drop for GcPause<'_> {
 /// Keys decoded per release of the GIL in `decode_many`.
 const DECODE_CHUNK: usize = 4096;
 
+/// The rows `Schema.encode_many` reads and encodes at a time.
+const CHUNK: usize = 8192;
+
 /// A key as messages show it: at most 64 bytes, escaped.
 pub(crate) fn show(key: &[u8]) -> String {
     let mut s = String::from("\"");
@@ -422,6 +425,22 @@ impl Schema {
     }
 
     /// Encodes `rows` in chunks, appending the keys to `keys`.
+    ///
+    /// In chunks of [`CHUNK`] rows: the buffers stay small and are reused
+    /// (cache-resident, no fresh pages per call). A list is read in place;
+    /// other iterables a chunk at a time. Each chunk goes through the three
+    /// steps of [`bulk`]: read (GIL held), encode (GIL released), objects
+    /// (GIL held).
+    ///
+    /// When there is more than one chunk and more than one CPU, the steps
+    /// overlap: a worker thread (scoped to this call, no Python in it)
+    /// encodes chunk k while this thread makes the keys of chunk k - 1 and
+    /// reads chunk k + 1, two buffers taking turns. The keys, their order
+    /// and the error raised are those of the one-chunk-at-a-time path: the
+    /// chunks finish in order, and the first bad row still wins. What
+    /// differs is that rows of the chunk after a failing one may already
+    /// have been read (their values converted, an iterator advanced) when
+    /// the error is raised.
     fn encode_chunks<'py>(
         &self,
         py: Python<'py>,
@@ -429,63 +448,76 @@ impl Schema {
         keys: &mut bulk::Keys<'py>,
         many: bool,
     ) -> PyResult<()> {
-        // In chunks of CHUNK rows: the buffers stay small and are reused
-        // (cache-resident, no fresh pages per call), the GIL is released
-        // while each chunk is encoded. A list is read in place; other
-        // iterables a chunk at a time.
-        const CHUNK: usize = 8192;
-        let mut enc = self.spec.encoder().map_err(|e| value_err(e.to_string()))?;
-        let list = rows.cast::<PyList>().ok();
-        let mut iter = match list {
-            Some(_) => None,
-            None => Some(rows.try_iter()?),
-        };
-        // A list's length when the call starts: rows another thread
-        // appends meanwhile are not encoded.
-        let total = list.map(|l| l.len());
-        let mut held: Vec<Bound<'py, PyAny>> = Vec::new();
-        let mut b = bulk::Buffers::new(self.arity());
-        let mut base = 0usize;
-        loop {
-            let mut source_err = None;
-            let chunk = match (list, iter.as_mut()) {
-                (Some(l), _) => {
-                    let end = l.len().min(total.unwrap_or(0));
-                    bulk::Rows::List(l, base, end.saturating_sub(base).min(CHUNK))
-                }
-                (None, Some(it)) => {
-                    held.clear();
-                    for row in it.by_ref().take(CHUNK) {
-                        match row {
-                            Ok(row) => held.push(row),
-                            // The rows before it first (their error would
-                            // be the first one).
-                            Err(e) => {
-                                source_err = Some(e);
-                                break;
-                            }
-                        }
-                    }
-                    bulk::Rows::Held(&held)
-                }
-                (None, None) => break,
-            };
-            let n = chunk.len();
-            if n == 0 && source_err.is_none() {
-                break;
-            }
-            let unread = self.read_chunk(chunk, base, &mut b, many);
-            let res = py.detach(|| bulk::encode_rows(&mut enc, &mut b));
+        let enc = self.spec.encoder().map_err(|e| value_err(e.to_string()))?;
+        let mut src = bulk::Chunks::new(rows, CHUNK)?;
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let text = self.fmt.is_text();
+        // The chunk `c` is finished: its keys pushed, or its error raised
+        // (the encoder's first, then the one that stopped its reading).
+        let finish = |keys: &mut bulk::Keys<'py>,
+                      src: &bulk::Chunks<'_, 'py>,
+                      c: bulk::Chunk,
+                      b: &bulk::Buffers,
+                      res: Result<(), (usize, lexikey::spec::RowError)>|
+         -> PyResult<()> {
             if let Err((r, e)) = res {
-                return Err(self.row_err(chunk, r, base, &e, many));
+                return Err(self.row_err(src.rows(&c), r, c.base, &e, many));
             }
-            bulk::push_keys(py, self.fmt.is_text(), &b, keys)?;
-            if let Some(e) = unread.or(source_err) {
-                return Err(e);
+            bulk::push_keys(py, text, b, keys)?;
+            match c.error {
+                Some(e) => Err(e),
+                None => Ok(()),
             }
-            base += n;
-        }
-        Ok(())
+        };
+        std::thread::scope(|s| {
+            let mut free = vec![
+                bulk::Buffers::new(self.arity()),
+                bulk::Buffers::new(self.arity()),
+            ];
+            let mut enc = enc;
+            let mut worker: Option<bulk::Worker> = None;
+            // Chunks sent to the worker and not finished, oldest first.
+            let mut pending = std::collections::VecDeque::new();
+            let mut done = false;
+            loop {
+                if done || free.is_empty() {
+                    let (Some(w), Some(c)) = (worker.as_mut(), pending.pop_front()) else {
+                        return Ok(());
+                    };
+                    let (b, res) = w.wait(py)?;
+                    finish(keys, &src, c, &b, res)?;
+                    free.push(b);
+                    continue;
+                }
+                let Some(mut c) = src.next_chunk() else {
+                    done = true;
+                    continue;
+                };
+                let mut b = free
+                    .pop()
+                    .unwrap_or_else(|| bulk::Buffers::new(self.arity()));
+                let unread = self.read_chunk(src.rows(&c), c.base, &mut b, many);
+                c.error = unread.or(c.error.take());
+                done = c.error.is_some() || src.is_done();
+                if worker.is_none() && !done && threads > 1 {
+                    // A second chunk follows: from here on, in the worker.
+                    let own = self.spec.encoder().map_err(|e| value_err(e.to_string()))?;
+                    worker = bulk::Worker::spawn(s, own);
+                }
+                match &worker {
+                    Some(w) => {
+                        w.send(b)?;
+                        pending.push_back(c);
+                    }
+                    // One chunk, one CPU, or no thread to be had.
+                    None => {
+                        let res = py.detach(|| bulk::encode_rows(&mut enc, &mut b));
+                        finish(keys, &src, c, &b, res)?;
+                        free.push(b);
+                    }
+                }
+            }
+        })
     }
 
     /// Decodes `keys` with the GIL released, then builds their tuples;

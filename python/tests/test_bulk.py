@@ -168,6 +168,37 @@ def test_first_bad_row_wins_over_a_later_failure():
         s.encode_many(failing())
 
 
+def test_first_bad_row_wins_across_chunks():
+    # Chunks overlap (one is encoded while the next is read): an encoding
+    # error in one chunk still wins over a conversion error, or the source
+    # failing, in the chunk after it; and over nothing before it.
+    s = lexikey.Schema("str,i64", "decimal", width=5)
+    rows = [("k", i % 9999) for i in range(4 * CHUNK)]
+    rows[CHUNK + 3] = ("b", 10000)  # over 4 digits: an encoding error
+    rows[2 * CHUNK + 5] = ("c", True)  # a conversion error, in the next chunk
+    with pytest.raises(lexikey.EncodeError, match=f"row {CHUNK + 3}, value 2 \\(i64\\)"):
+        s.encode_many(rows)
+
+    def source():
+        yield from rows[: 2 * CHUNK]
+        raise RuntimeError("the source failed")
+
+    with pytest.raises(lexikey.EncodeError, match=f"row {CHUNK + 3}, value 2 \\(i64\\)"):
+        s.encode_many(source())
+    # Without the encoding error, the later errors in their order.
+    rows[CHUNK + 3] = ("b", 1)
+    with pytest.raises(lexikey.EncodeError, match=f"row {2 * CHUNK + 5}, value 2 \\(i64\\)"):
+        s.encode_many(rows)
+    with pytest.raises(RuntimeError, match="the source failed"):
+        s.encode_many(source())
+    # A source that ends on a chunk boundary, or one row past it.
+    for n in (CHUNK, 2 * CHUNK, 2 * CHUNK + 1):
+        good = [("k", i % 9999) for i in range(n)]
+        expected = [s.encode(r) for r in good]
+        assert s.encode_many(iter(good)) == expected
+        assert s.encode_many(good) == expected
+
+
 def test_result_list_is_tracked_and_complete():
     # The result list is made at its length, untracked by the garbage
     # collector while it has empty slots; the caller gets it tracked.
