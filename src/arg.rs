@@ -787,8 +787,39 @@ pub fn native_value<'a>(col: &Col, arg: Arg<'a>, geo: &GeoOpts) -> Result<Value<
     }
 }
 
+/// The value of core type `ty` for the arguments that take it with no
+/// check that can fail (an `Int` in the type's range, an `F64` for a
+/// float, an instant of whole milliseconds, a value of the type's own
+/// kind); `None` for every other argument, which [`core_value`] converts
+/// or refuses. The bulk encoder's first try, and `core_value`'s.
+#[inline(always)]
+pub(crate) fn plain_value(ty: Type, arg: Arg<'_>) -> Option<Value<'_>> {
+    Some(match (ty, arg) {
+        (Type::Str, Arg::Str(s)) => Value::Str(Cow::Borrowed(s)),
+        (Type::I64, Arg::Int(v)) => Value::I64(v),
+        (Type::U64, Arg::Int(v)) if v >= 0 => Value::U64(v as u64),
+        (Type::I32, Arg::Int(v)) if i32::try_from(v).is_ok() => Value::I32(v as i32),
+        (Type::U32, Arg::Int(v)) if u32::try_from(v).is_ok() => Value::U32(v as u32),
+        (Type::F64, Arg::F64(x)) => Value::F64(x),
+        (Type::F32, Arg::F32(x)) => Value::F32(x),
+        (Type::F32, Arg::F64(x)) => Value::F32(x as f32),
+        (Type::Bool, Arg::Bool(b)) => Value::Bool(b),
+        (Type::Bytes, Arg::Bytes(b)) => Value::Bytes(Cow::Borrowed(b)),
+        (Type::Uuid, Arg::Uuid(u)) => Value::Uuid(u),
+        (Type::Ts, Arg::Int(ms)) => Value::Ts(ms),
+        (Type::Ts, Arg::Time { secs, nanos }) if nanos % 1_000_000 == 0 => Value::Ts(
+            secs.checked_mul(1000)?
+                .checked_add(i64::from(nanos / 1_000_000))?,
+        ),
+        _ => return None,
+    })
+}
+
 /// The value of a core type holding `arg`.
 fn core_value(ty: Type, arg: Arg<'_>) -> Result<Value<'_>, ArgError> {
+    if let Some(v) = plain_value(ty, arg) {
+        return Ok(v);
+    }
     let name = ty.name();
     let want = |w| ArgError::expected(w, name);
     macro_rules! int {
@@ -800,41 +831,16 @@ fn core_value(ty: Type, arg: Arg<'_>) -> Result<Value<'_>, ArgError> {
         };
     }
     Ok(match ty {
-        Type::Str => match arg {
-            Arg::Str(s) => Value::Str(Cow::Borrowed(s)),
-            _ => return Err(want(Want::Str)),
-        },
-        // An `Int` in range without the general check (an `i128`
-        // comparison and an error value built on the side).
-        Type::I64 => match arg {
-            Arg::Int(v) => Value::I64(v),
-            _ => int!(i64, I64),
-        },
-        Type::U64 => match arg {
-            Arg::Int(v) if v >= 0 => Value::U64(v as u64),
-            _ => int!(u64, U64),
-        },
-        Type::I32 => match arg {
-            Arg::Int(v) if i32::try_from(v).is_ok() => Value::I32(v as i32),
-            _ => int!(i32, I32),
-        },
-        Type::U32 => match arg {
-            Arg::Int(v) if u32::try_from(v).is_ok() => Value::U32(v as u32),
-            _ => int!(u32, U32),
-        },
+        // What `plain_value` did not take.
+        Type::Str => return Err(want(Want::Str)),
+        Type::I64 => int!(i64, I64),
+        Type::U64 => int!(u64, U64),
+        Type::I32 => int!(i32, I32),
+        Type::U32 => int!(u32, U32),
         Type::F64 => Value::F64(float_of(arg, name)?),
-        Type::F32 => Value::F32(match arg {
-            Arg::F32(x) => x,
-            _ => float_of(arg, name)? as f32,
-        }),
-        Type::Bool => match arg {
-            Arg::Bool(b) => Value::Bool(b),
-            _ => return Err(want(Want::Bool)),
-        },
-        Type::Bytes => match arg {
-            Arg::Bytes(b) => Value::Bytes(Cow::Borrowed(b)),
-            _ => return Err(want(Want::Bytes)),
-        },
+        Type::F32 => Value::F32(float_of(arg, name)? as f32),
+        Type::Bool => return Err(want(Want::Bool)),
+        Type::Bytes => return Err(want(Want::Bytes)),
         Type::Ts => match whole_millis(arg, name) {
             Some(ms) => Value::Ts(ms?),
             None => return Err(want(Want::Time)),

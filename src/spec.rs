@@ -31,7 +31,7 @@ use std::fmt;
 use crate::arg::{self, Arg, ArgError, ColType};
 use crate::input;
 use crate::interop::{hbase, phoenix};
-use crate::kind::{self, Col, GeoOpts};
+use crate::kind::{self, Col, GeoOpts, Kind};
 use crate::profile::{self, Item, KeyFormat, Options, Profile, ProfileRange, Row};
 use crate::range::{Pred, RangeError, RangeQuery};
 use crate::salt::Salter;
@@ -975,27 +975,21 @@ impl RowEncoder<'_> {
                     }
                     None => &mut *out,
                 };
-                for (i, (ty, a)) in cols.iter().zip(row).enumerate() {
-                    let ColType::Native(col) = ty else {
-                        return Err(RowError::at(
-                            i,
-                            ty,
-                            ArgError::Invalid("not a native column".into()),
-                        ));
-                    };
-                    let value = arg::native_value(col, *a, &spec.geo)
-                        .map_err(|e| RowError::at(i, ty, e))?;
-                    let c = Component {
-                        value,
-                        dir: col.field.dir,
-                        width: col.field.width,
-                    };
-                    if i > 0 && format.is_text() {
-                        dst.push(crate::text::SEP);
-                    }
-                    format
-                        .encode_component(&c, dst)
-                        .map_err(|e| RowError::at(i, ty, e.into()))?;
+                // The format's writer chosen once per row, so that each
+                // field's is inlined (the tagged formats' is the same code
+                // `Format::encode_component` reaches).
+                match format {
+                    Format::Hex => write_native(spec, cols, row, dst, true, |c, o| {
+                        crate::format::hex::encode_component(c, o);
+                        Ok(())
+                    })?,
+                    Format::Base64 => write_native(spec, cols, row, dst, true, |c, o| {
+                        crate::format::base64::encode_component(c, o);
+                        Ok(())
+                    })?,
+                    f => write_native(spec, cols, row, dst, f.is_text(), |c, o| {
+                        f.encode_component(c, o)
+                    })?,
                 }
                 if let Some(s) = &spec.salter {
                     s.salted_key_into(unsalted, out);
@@ -1042,6 +1036,46 @@ impl RowEncoder<'_> {
             }
         }
     }
+}
+
+/// The fields of `row` against native columns `cols`, each written by
+/// `put` (`text`: joined by the separator).
+#[inline(always)]
+fn write_native(
+    spec: &KeySpec,
+    cols: &[ColType],
+    row: &[Arg<'_>],
+    dst: &mut Vec<u8>,
+    text: bool,
+    put: impl Fn(&Component<'_>, &mut Vec<u8>) -> Result<(), crate::error::EncodeError>,
+) -> Result<(), RowError> {
+    for (i, (ty, a)) in cols.iter().zip(row).enumerate() {
+        let ColType::Native(col) = ty else {
+            return Err(RowError::at(
+                i,
+                ty,
+                ArgError::Invalid("not a native column".into()),
+            ));
+        };
+        let plain = match col.kind {
+            Kind::Core(t) => arg::plain_value(t, *a),
+            _ => None,
+        };
+        let value = match plain {
+            Some(v) => v,
+            None => arg::native_value(col, *a, &spec.geo).map_err(|e| RowError::at(i, ty, e))?,
+        };
+        let c = Component {
+            value,
+            dir: col.field.dir,
+            width: col.field.width,
+        };
+        if i > 0 && text {
+            dst.push(crate::text::SEP);
+        }
+        put(&c, dst).map_err(|e| RowError::at(i, ty, e.into()))?;
+    }
+    Ok(())
 }
 
 /// A profile encoder's error as a [`RowError`].
