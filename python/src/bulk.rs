@@ -547,6 +547,14 @@ impl Worker {
     }
 }
 
+/// The CPUs this process may use, asked once (the answer reads the
+/// scheduler's affinity and the cgroup's quota: system calls, kept off
+/// the per-call path of `Schema.encode`).
+pub(crate) fn cpus() -> usize {
+    static CPUS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// The error of a worker that is gone (it panicked: a bug).
 fn stopped() -> PyErr {
     pyo3::exceptions::PyRuntimeError::new_err("internal error: the encoding thread stopped")

@@ -450,7 +450,6 @@ impl Schema {
     ) -> PyResult<()> {
         let enc = self.spec.encoder().map_err(|e| value_err(e.to_string()))?;
         let mut src = bulk::Chunks::new(rows, CHUNK)?;
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let text = self.fmt.is_text();
         // The chunk `c` is finished: its keys pushed, or its error raised
         // (the encoder's first, then the one that stopped its reading).
@@ -499,7 +498,7 @@ impl Schema {
                 let unread = self.read_chunk(src.rows(&c), c.base, &mut b, many);
                 c.error = unread.or(c.error.take());
                 done = c.error.is_some() || src.is_done();
-                if worker.is_none() && !done && threads > 1 {
+                if worker.is_none() && !done && bulk::cpus() > 1 {
                     // A second chunk follows: from here on, in the worker.
                     let own = self.spec.encoder().map_err(|e| value_err(e.to_string()))?;
                     worker = bulk::Worker::spawn(s, own);
