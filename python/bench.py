@@ -13,6 +13,11 @@ implementation of the hex keys (checked equal first), and FoundationDB's
 own `fdb.tuple.pack`/`unpack` (PyPI `foundationdb`, if installed) on the
 same rows as the fdb-tuple schema (checked byte-equal first).
 
+encode_many of more than 8,192 rows encodes on a second thread while the
+calling thread reads the rows (when there is more than one CPU): its wall
+rows/s is what a caller gets; its CPU time counts both threads, so its CPU
+rows/s is the work per row, and the two differ by up to 2x.
+
 Targets (issue #27): encode_many >= 4,000,000 rows/s in every format,
 fdb-tuple >= 5x fdb.tuple.pack; (issue #13) hex >= 10x the pure-Python
 keys.

@@ -164,7 +164,9 @@ class Schema:
     def decode(self, key: KeyArg) -> Tuple[Any, ...]:
         """The values of one key."""
     def encode_many(self, rows: Iterable[Sequence[Any]]) -> list[Key]:
-        """The keys of many rows (GIL released while encoding)."""
+        """The keys of many rows (GIL released while encoding; past 8,192
+        rows, with more than one CPU, a second thread encodes while the
+        next rows are read)."""
     def decode_many(self, keys: Iterable[KeyArg]) -> list[Tuple[Any, ...]]:
         """The values of many keys (GIL released while decoding; the cyclic
         garbage collector paused while the result is built, as it was after)."""

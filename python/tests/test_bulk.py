@@ -199,6 +199,42 @@ def test_first_bad_row_wins_across_chunks():
         assert s.encode_many(good) == expected
 
 
+def test_overlapped_chunks_from_threads_and_reentrant_rows():
+    # Each big call has its own encode thread: calls from several Python
+    # threads at once, and a call made by the rows of another call (a
+    # generator that encodes as it yields), give the one-thread keys.
+    import threading
+
+    s = lexikey.Schema("str,i64,uuid")
+    rows = [(f"k{i % 89}", i * 7919 - 10**9, uuid.UUID(int=i * 2654435761)) for i in range(3 * CHUNK + 11)]
+    expected = [s.encode(r) for r in rows]
+    inner = lexikey.Schema("str,i64")
+    inner_rows = [("x", i) for i in range(2 * CHUNK + 3)]
+    inner_expected = [inner.encode(r) for r in inner_rows]
+    inner_seen = []
+
+    def reentrant():
+        for i, r in enumerate(rows):
+            if i % (CHUNK // 2) == 0:
+                inner_seen.append(inner.encode_many(inner_rows) == inner_expected)
+            yield r
+
+    assert s.encode_many(reentrant()) == expected
+    assert inner_seen and all(inner_seen)
+
+    results = []
+
+    def work():
+        results.append(s.encode_many(rows) == expected)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [True] * 4
+
+
 def test_result_list_is_tracked_and_complete():
     # The result list is made at its length, untracked by the garbage
     # collector while it has empty slots; the caller gets it tracked.
