@@ -411,7 +411,7 @@ def test_decode_many_leaves_the_garbage_collector_as_it_was():
     assert all(gc.is_tracked(t) for t in s.decode_many(keys[:10]))
 
 
-@pytest.mark.parametrize("chunk_gap", [0, 5000])
+@pytest.mark.parametrize("chunk_gap", [0, 5000, 13000])
 def test_decode_many_first_bad_key_wins(chunk_gap):
     """A key that decodes to a value Python cannot hold (a ts past year
     9999) and a key that does not decode at all: whichever comes first is
@@ -426,3 +426,37 @@ def test_decode_many_first_bad_key_wins(chunk_gap):
         with pytest.raises(lexikey.DecodeError, match="^key 3: ") as e:
             s.decode_many(keys)
         assert want in str(e.value)
+
+
+def test_decode_many_in_chunks_ahead():
+    """Keys decoded chunk by chunk ahead of the objects (decode_all, 4,096
+    keys per chunk, a decoding thread): the tuples of one thread, in
+    order, the first bad key in a late chunk named; from several threads
+    at once too."""
+    import threading
+
+    s = lexikey.Schema("str,i64,uuid,ts")
+    t0 = datetime.datetime(2024, 5, 1, tzinfo=datetime.timezone.utc)
+    rows = [
+        (f"k{i % 97}", i * 7919 - 10**9, uuid.UUID(int=i * 2654435761), t0 + datetime.timedelta(milliseconds=i))
+        for i in range(5 * 4096 + 17)
+    ]
+    keys = s.encode_many(rows)
+    assert s.decode_many(keys) == rows
+    assert s.decode_many(iter(keys)) == rows
+    bad = list(keys)
+    bad[3 * 4096 + 9] = keys[0][:-1] + "!"
+    bad[4 * 4096 + 1] = "nonsense"
+    with pytest.raises(lexikey.DecodeError, match=f"^key {3 * 4096 + 9}: invalid key"):
+        s.decode_many(bad)
+    results = []
+
+    def work():
+        results.append(s.decode_many(keys) == rows)
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [True] * 3
