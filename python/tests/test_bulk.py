@@ -428,11 +428,10 @@ def test_decode_many_first_bad_key_wins(chunk_gap):
         assert want in str(e.value)
 
 
-def test_decode_many_in_chunks_ahead():
-    """Keys decoded chunk by chunk ahead of the objects (decode_all, 4,096
-    keys per chunk, a decoding thread): the tuples of one thread, in
-    order, the first bad key in a late chunk named; from several threads
-    at once too."""
+def test_decode_many_in_chunks():
+    """Keys decoded chunk by chunk (decode_all, 4,096 keys per chunk, the
+    GIL released for each): the tuples in order, the first bad key in a
+    late chunk named; from several threads at once too."""
     import threading
 
     s = lexikey.Schema("str,i64,uuid,ts")
