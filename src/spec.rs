@@ -976,20 +976,13 @@ impl RowEncoder<'_> {
                     None => &mut *out,
                 };
                 // The format's writer chosen once per row, so that each
-                // field's is inlined (the tagged formats' is the same code
-                // `Format::encode_component` reaches).
+                // field's is inlined (the code `Format::encode_component`
+                // reaches for that format).
                 match format {
-                    Format::Hex => write_native(spec, cols, row, dst, true, |c, o| {
-                        crate::format::hex::encode_component(c, o);
-                        Ok(())
-                    })?,
-                    Format::Base64 => write_native(spec, cols, row, dst, true, |c, o| {
-                        crate::format::base64::encode_component(c, o);
-                        Ok(())
-                    })?,
-                    f => write_native(spec, cols, row, dst, f.is_text(), |c, o| {
-                        f.encode_component(c, o)
-                    })?,
+                    Format::Hex => write_hex(spec, cols, row, dst)?,
+                    Format::Base64 => write_base64(spec, cols, row, dst)?,
+                    Format::Decimal => write_decimal(spec, cols, row, dst)?,
+                    Format::Binary => write_binary(spec, cols, row, dst)?,
                 }
                 if let Some(s) = &spec.salter {
                     s.salted_key_into(unsalted, out);
@@ -1037,6 +1030,40 @@ impl RowEncoder<'_> {
         }
     }
 }
+
+/// [`write_native`] of one format, its writer inlined into the loop: one
+/// function per format, each compiled on its own.
+macro_rules! native_writer {
+    ($name:ident, $text:expr, $put:expr) => {
+        #[inline(never)]
+        fn $name(
+            spec: &KeySpec,
+            cols: &[ColType],
+            row: &[Arg<'_>],
+            dst: &mut Vec<u8>,
+        ) -> Result<(), RowError> {
+            write_native(spec, cols, row, dst, $text, $put)
+        }
+    };
+}
+
+native_writer!(write_hex, true, |c, o| {
+    crate::format::hex::encode_component(c, o);
+    Ok(())
+});
+native_writer!(write_base64, true, |c, o| {
+    crate::format::base64::encode_component(c, o);
+    Ok(())
+});
+native_writer!(
+    write_decimal,
+    true,
+    crate::format::decimal::encode_component
+);
+native_writer!(write_binary, false, |c, o| {
+    crate::format::binary::encode_component(c, o);
+    Ok(())
+});
 
 /// The fields of `row` against native columns `cols`, each written by
 /// `put` (`text`: joined by the separator).

@@ -509,8 +509,9 @@ pub(crate) fn decode_fixed8<B: Body>(field: Field, part: &[u8]) -> Option<Value<
     value_from_u64(field.ty, if field.dir.is_desc() { !bits } else { bits })
 }
 
-/// Appends a whole component in a tagged text format with body codec `B`.
-#[inline]
+/// Appends a whole component in a tagged text format with body codec `B`
+/// (inlined into each format's writer: the row encoder's loop included).
+#[inline(always)]
 pub(crate) fn encode_tagged<B: Body>(c: &Component<'_>, out: &mut Vec<u8>) {
     let desc = c.dir.is_desc();
     match &c.value {
