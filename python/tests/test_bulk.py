@@ -199,12 +199,23 @@ def test_first_bad_row_wins_across_chunks():
         assert s.encode_many(good) == expected
 
 
+def in_threads(n, f):
+    """The results of `f()` called once in each of `n` threads at once."""
+    import threading
+
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(f())) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
 def test_overlapped_chunks_from_threads_and_reentrant_rows():
     # Each big call has its own encode thread: calls from several Python
     # threads at once, and a call made by the rows of another call (a
     # generator that encodes as it yields), give the one-thread keys.
-    import threading
-
     s = lexikey.Schema("str,i64,uuid")
     rows = [(f"k{i % 89}", i * 7919 - 10**9, uuid.UUID(int=i * 2654435761)) for i in range(3 * CHUNK + 11)]
     expected = [s.encode(r) for r in rows]
@@ -222,17 +233,7 @@ def test_overlapped_chunks_from_threads_and_reentrant_rows():
     assert s.encode_many(reentrant()) == expected
     assert inner_seen and all(inner_seen)
 
-    results = []
-
-    def work():
-        results.append(s.encode_many(rows) == expected)
-
-    threads = [threading.Thread(target=work) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert results == [True] * 4
+    assert in_threads(4, lambda: s.encode_many(rows) == expected) == [True] * 4
 
 
 def test_result_list_is_tracked_and_complete():
@@ -432,8 +433,6 @@ def test_decode_many_in_chunks():
     """Keys decoded chunk by chunk (decode_all, 4,096 keys per chunk, the
     GIL released for each): the tuples in order, the first bad key in a
     late chunk named; from several threads at once too."""
-    import threading
-
     s = lexikey.Schema("str,i64,uuid,ts")
     t0 = datetime.datetime(2024, 5, 1, tzinfo=datetime.timezone.utc)
     rows = [
@@ -448,14 +447,4 @@ def test_decode_many_in_chunks():
     bad[4 * 4096 + 1] = "nonsense"
     with pytest.raises(lexikey.DecodeError, match=f"^key {3 * 4096 + 9}: invalid key"):
         s.decode_many(bad)
-    results = []
-
-    def work():
-        results.append(s.decode_many(keys) == rows)
-
-    threads = [threading.Thread(target=work) for _ in range(3)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert results == [True] * 3
+    assert in_threads(3, lambda: s.decode_many(keys) == rows) == [True] * 3
