@@ -448,7 +448,7 @@ impl Schema {
         keys: &mut bulk::Keys<'py>,
         many: bool,
     ) -> PyResult<()> {
-        let enc = self.spec.encoder().map_err(|e| value_err(e.to_string()))?;
+        let mut enc = self.spec.encoder().map_err(|e| value_err(e.to_string()))?;
         let mut src = bulk::Chunks::new(rows, CHUNK)?;
         let text = self.fmt.is_text();
         // The chunk `c` is finished: its keys pushed, or its error raised
@@ -473,7 +473,6 @@ impl Schema {
                 bulk::Buffers::new(self.arity()),
                 bulk::Buffers::new(self.arity()),
             ];
-            let mut enc = enc;
             let mut worker: Option<bulk::Worker> = None;
             // Chunks sent to the worker and not finished, oldest first.
             let mut pending = std::collections::VecDeque::new();
@@ -544,75 +543,30 @@ impl Schema {
         // The first bad key wins: the keys before a key that does not
         // decode are made into objects first (one of them may be out of
         // Python's range), then its error is raised.
-        //
-        // With more than one chunk and more than one CPU, a worker thread
-        // (scoped to this call, no Python in it) decodes the chunks ahead,
-        // at most two of them waiting, while this thread makes the objects:
-        // the same chunks in the same order, so the same tuples and the
-        // same error.
-        let decode_chunk = |first: usize| {
+        for first in (0..keys.len()).step_by(DECODE_CHUNK) {
             let n = DECODE_CHUNK.min(keys.len() - first);
-            let mut chunk = Vec::with_capacity(n);
-            for i in first..first + n {
-                match spec.decode(keys.get(i)) {
-                    Ok(v) => chunk.push(v),
-                    Err(e) => return (first, chunk, Some((i, e))),
-                }
-            }
-            (first, chunk, None)
-        };
-        let firsts = (0..keys.len()).step_by(DECODE_CHUNK);
-        std::thread::scope(|s| {
-            let mut ahead = None;
-            if keys.len() > DECODE_CHUNK && bulk::cpus() > 1 {
-                let (tell, rx) = std::sync::mpsc::sync_channel(1);
-                let firsts = firsts.clone();
-                let started = std::thread::Builder::new()
-                    .name("lexikey-decode".into())
-                    .spawn_scoped(s, move || {
-                        for first in firsts {
-                            let done = decode_chunk(first);
-                            let failed = done.2.is_some();
-                            // The caller is gone (it raised), or this was
-                            // the last chunk it will look at.
-                            if tell.send(done).is_err() || failed {
-                                return;
-                            }
-                        }
-                    });
-                if started.is_ok() {
-                    ahead = Some(rx);
-                }
-            }
-            for first in firsts {
-                let (_, chunk, failed) = match ahead.take() {
-                    Some(rx) => {
-                        let (rx, got) = py.detach(move || {
-                            let got = rx.recv();
-                            (rx, got)
-                        });
-                        ahead = Some(rx);
-                        got.map_err(|_| {
-                            pyo3::exceptions::PyRuntimeError::new_err(
-                                "internal error: the decoding thread stopped",
-                            )
-                        })?
+            let (chunk, failed) = py.detach(|| {
+                let mut chunk = Vec::with_capacity(n);
+                for i in first..first + n {
+                    match spec.decode(keys.get(i)) {
+                        Ok(v) => chunk.push(v),
+                        Err(e) => return (chunk, Some((i, e))),
                     }
-                    None => py.detach(|| decode_chunk(first)),
-                };
-                for (j, v) in chunk.iter().enumerate() {
-                    let k = first + j;
-                    tuples.push(py_tuple(py, v, keys.get(k), &at(k))?);
                 }
-                if let Some((i, e)) = failed {
-                    return Err(decode_err(
-                        format!("{}invalid key {}: {e}", at(i)(), show(keys.get(i))),
-                        e.offset(),
-                    ));
-                }
+                (chunk, None)
+            });
+            for (j, v) in chunk.iter().enumerate() {
+                let k = first + j;
+                tuples.push(py_tuple(py, v, keys.get(k), &at(k))?);
             }
-            Ok(tuples)
-        })
+            if let Some((i, e)) = failed {
+                return Err(decode_err(
+                    format!("{}invalid key {}: {e}", at(i)(), show(keys.get(i))),
+                    e.offset(),
+                ));
+            }
+        }
+        Ok(tuples)
     }
 
     /// The prefix and predicates of a range query.
