@@ -622,6 +622,12 @@ fn ranged(
 /// [`ArgError::Expected`] for another kind of argument,
 /// [`ArgError::FloatOverflow`] for an integer beyond `f64`.
 pub fn float_of(arg: Arg<'_>, ty: &str) -> Result<f64, ArgError> {
+    float_in(arg, &ty)
+}
+
+/// [`float_of`], the type named by anything printable: formatted only for
+/// an error, so that the profiles' row loops make no string per field.
+fn float_in(arg: Arg<'_>, ty: &dyn fmt::Display) -> Result<f64, ArgError> {
     match arg {
         Arg::F64(x) => Ok(x),
         Arg::F32(x) => Ok(f64_of_f32(x)),
@@ -643,10 +649,10 @@ pub fn float_of(arg: Arg<'_>, ty: &str) -> Result<f64, ArgError> {
 /// An `f32` argument for an `f32` type, with NaN payloads kept: an `F64`
 /// whose NaN payload fits the `f32`'s is narrowed bit for bit (an `as`
 /// cast would quiet a signaling NaN), other values by `as`.
-fn f32_keeping_nan(arg: Arg<'_>, ty: &str) -> Result<f32, ArgError> {
+fn f32_keeping_nan(arg: Arg<'_>, ty: &dyn fmt::Display) -> Result<f32, ArgError> {
     match arg {
         Arg::F32(x) => Ok(x),
-        _ => Ok(f32_of_f64_keeping_nan(float_of(arg, ty)?)),
+        _ => Ok(f32_of_f64_keeping_nan(float_in(arg, ty)?)),
     }
 }
 
@@ -675,22 +681,22 @@ pub fn f64_of_f32(x: f32) -> f64 {
 }
 
 /// A float for a profile that writes one canonical NaN (HBase, Phoenix).
-fn canonical_f64(arg: Arg<'_>, ty: &str) -> Result<f64, ArgError> {
-    let x = float_of(arg, ty)?;
+fn canonical_f64(arg: Arg<'_>, ty: &dyn fmt::Display) -> Result<f64, ArgError> {
+    let x = float_in(arg, ty)?;
     Ok(if x.is_nan() { f64::NAN } else { x })
 }
 
 /// [`canonical_f64`] as an `f32`.
-fn canonical_f32(arg: Arg<'_>, ty: &str) -> Result<f32, ArgError> {
+fn canonical_f32(arg: Arg<'_>, ty: &dyn fmt::Display) -> Result<f32, ArgError> {
     let x = match arg {
         Arg::F32(x) => x,
-        _ => float_of(arg, ty)? as f32,
+        _ => float_in(arg, ty)? as f32,
     };
     Ok(if x.is_nan() { f32::NAN } else { x })
 }
 
 /// Milliseconds since 1970 of an instant and the nanoseconds past them.
-fn millis_of(secs: i64, nanos: u32, ty: &str) -> Result<(i64, u32), ArgError> {
+fn millis_of(secs: i64, nanos: u32, ty: &dyn fmt::Display) -> Result<(i64, u32), ArgError> {
     // In i64 when it fits (every instant of years ±292 million); in i128
     // at the edges, where the sum may fit when the product does not.
     let ms = secs
@@ -707,7 +713,7 @@ fn millis_of(secs: i64, nanos: u32, ty: &str) -> Result<(i64, u32), ArgError> {
 
 /// Whole milliseconds: integer milliseconds, or an instant holding whole
 /// milliseconds; `None` for other arguments.
-fn whole_millis(arg: Arg<'_>, ty: &str) -> Option<Result<i64, ArgError>> {
+fn whole_millis(arg: Arg<'_>, ty: &dyn fmt::Display) -> Option<Result<i64, ArgError>> {
     Some(match arg {
         Arg::Int(ms) => Ok(ms),
         Arg::BigInt { .. } => Err(ArgError::OutOfRange {
@@ -730,7 +736,7 @@ fn whole_millis(arg: Arg<'_>, ty: &str) -> Option<Result<i64, ArgError>> {
 
 /// The exact decimal text of a decimal or integer argument (`None` for
 /// other kinds; the error of a float).
-fn decimal_text<'a>(arg: Arg<'a>, ty: &str) -> Result<Cow<'a, str>, ArgError> {
+fn decimal_text<'a>(arg: Arg<'a>, ty: &dyn fmt::Display) -> Result<Cow<'a, str>, ArgError> {
     match arg {
         Arg::Decimal(t) => Ok(Cow::Borrowed(t)),
         Arg::Int(_) | Arg::BigInt { .. } => Ok(Cow::Owned(int_text(arg).unwrap_or_default())),
@@ -841,7 +847,7 @@ fn core_value(ty: Type, arg: Arg<'_>) -> Result<Value<'_>, ArgError> {
         Type::F32 => Value::F32(float_of(arg, name)? as f32),
         Type::Bool => return Err(want(Want::Bool)),
         Type::Bytes => return Err(want(Want::Bytes)),
-        Type::Ts => match whole_millis(arg, name) {
+        Type::Ts => match whole_millis(arg, &name) {
             Some(ms) => Value::Ts(ms?),
             None => return Err(want(Want::Time)),
         },
@@ -850,7 +856,7 @@ fn core_value(ty: Type, arg: Arg<'_>) -> Result<Value<'_>, ArgError> {
             _ => return Err(want(Want::Uuid)),
         },
         Type::Dec => {
-            let text = decimal_text(arg, name)?;
+            let text = decimal_text(arg, &name)?;
             Value::Dec(Dec::parse(&text).map_err(|e| bad(format!("dec: {e}")))?)
         }
     })
@@ -942,7 +948,7 @@ pub(crate) fn set_fdb(slot: &mut fdb::Element, ty: FdbType, arg: Arg<'_>) -> Res
             }
         }
         (FdbType::Int, _) => return Err(want(Want::Int)),
-        (FdbType::F32 | FdbType::Float, _) => *slot = E::Float(f32_keeping_nan(arg, name)?),
+        (FdbType::F32 | FdbType::Float, _) => *slot = E::Float(f32_keeping_nan(arg, &name)?),
         (FdbType::F64 | FdbType::Double, _) => *slot = E::Double(float_of(arg, name)?),
         (FdbType::Bool, Arg::Bool(b)) => *slot = E::Bool(b),
         (FdbType::Bool, _) => return Err(want(Want::Bool)),
@@ -974,8 +980,9 @@ pub(crate) fn set_hbase(
     arg: Arg<'_>,
 ) -> Result<(), ArgError> {
     use hbase::{Kind as K, Value as V};
-    let label = field.to_string();
-    let want = |w| ArgError::expected(w, &label);
+    // Printed only for an error: a row makes no string.
+    let label: &dyn fmt::Display = &field;
+    let want = |w| ArgError::expected(w, label);
     let kind = field.kind;
     let int = |lo: i128, hi: i128| -> Result<i64, ArgError> {
         match int_of(arg) {
@@ -1048,8 +1055,9 @@ pub(crate) fn set_phoenix(
 ) -> Result<(), ArgError> {
     use phoenix::{Type as T, Value as V};
     let ty = column.ty;
-    let label = column.to_string();
-    let want = |w| ArgError::expected(w, &label);
+    // Printed only for an error: a row makes no string.
+    let label: &dyn fmt::Display = &column;
+    let want = |w| ArgError::expected(w, label);
     match (ty, arg) {
         (_, Arg::Null) => *slot = V::Null,
         (t, _) if t.int_range().is_some() => {

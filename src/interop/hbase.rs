@@ -1119,7 +1119,7 @@ fn encode_at(
         }
         (Kind::Numeric, Value::Numeric(n)) => encode_numeric(n, numeric, out).map_err(bad)?,
         (Kind::Text, Value::Text(s)) => {
-            if s.contains('\0') {
+            if s.as_bytes().contains(&0) {
                 return Err(bad("text may not contain U+0000 (it is the terminator)"));
             }
             out.push(TEXT);

@@ -1011,12 +1011,11 @@ fn encode_at(
                 }));
             }
             let width = ty.fixed_width().unwrap_or(8);
-            let be = (*v as u64).to_be_bytes();
-            let mut b = be[8 - width..].to_vec();
+            let mut be = (*v as u64).to_be_bytes();
             if !ty.is_unsigned() {
-                b[0] ^= 0x80;
+                be[8 - width] ^= 0x80;
             }
-            out.extend_from_slice(&b);
+            out.extend_from_slice(&be[8 - width..]);
         }
         (Type::Float, Value::Float(f)) => out.extend_from_slice(&float_key(*f).to_be_bytes()),
         (Type::Double, Value::Double(f)) => out.extend_from_slice(&double_key(*f).to_be_bytes()),
@@ -1064,7 +1063,7 @@ fn encode_at(
             out.extend_from_slice(&nanos.to_be_bytes());
         }
         (Type::Varchar, Value::Varchar(s)) => {
-            if s.contains('\0') {
+            if s.as_bytes().contains(&0) {
                 return Err(bad(
                     "VARCHAR in a row key may not contain U+0000 (the separator)",
                 ));
