@@ -3,7 +3,7 @@
 #
 #   scripts/history.sh --store STORE [--clients N] [--seconds S] [--faults LIST]
 #                      [--guard] [--deletes] [--salt-buckets N] [--out FILE]
-#                      [--max-attempts N] [--broken]
+#                      [--max-attempts N] [--pause-ms MS] [--broken]
 #
 # STORE: redb, rocksdb, redis, postgres, etcd, etcd-cluster, slatedb (once
 #   lexikey-stores has the SlateDB adapter: `slatedb:PATH`, run like RocksDB),
@@ -40,6 +40,11 @@
 #   64, the allocator's default); a small N makes calls give up during
 #   outages, so the history gets `fail` (nothing written) and `info`
 #   (unresolved ambiguous write) outcomes to check.
+# --pause-ms MS: each client pauses MS milliseconds after each call (default
+#   0: back to back). A paced writer, as a service allocating at some rate
+#   is: the deleter's read of the newest row and its delete then fall
+#   between two inserts, where with back-to-back inserts they rarely do
+#   (history/tests/broken.rs needs --deletes to reuse an ID every time).
 # --broken: the deliberately broken allocator (needs lexikey-history built
 #   with feature broken-allocator; for the test that the checker catches it).
 # --out FILE: the history (default history-STORE.jsonl); the timeline is
@@ -59,7 +64,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 
-store="" clients=8 seconds=60 faults=none guard="" deletes="" out="" broken="" attempts=64 salt=""
+store="" clients=8 seconds=60 faults=none guard="" deletes="" out="" broken="" attempts=64 salt="" pause=""
 FAULT_EVERY=${FAULT_EVERY:-6}
 die() {
   echo "history.sh: $*" >&2
@@ -76,6 +81,7 @@ while [ $# -gt 0 ]; do
     --broken) broken=1; shift ;;
     --max-attempts) attempts=${2:?}; shift 2 ;;
     --salt-buckets) salt=${2:?}; shift 2 ;;
+    --pause-ms) pause=${2:?}; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
@@ -85,6 +91,7 @@ done
 case "$clients" in '' | *[!0-9]* | 0) die "--clients must be a positive number" ;; esac
 case "$seconds" in '' | *[!0-9]* | 0) die "--seconds must be a positive whole number" ;; esac
 case "$attempts" in '' | *[!0-9]* | 0) die "--max-attempts must be a positive number" ;; esac
+case "$pause" in *[!0-9]*) die "--pause-ms must be a whole number of milliseconds" ;; esac
 if [ -n "$salt" ]; then
   case "$salt" in *[!0-9]*) salt=x ;; esac
   [ "$salt" != x ] && [ "$salt" -ge 1 ] && [ "$salt" -le 255 ] ||
@@ -343,7 +350,7 @@ start_client() { # start_client PROC_INDEX
   "$bin" client --store "$url" --table hist --client "$first" --threads "$threads" \
     --seconds "$left" --log "$dir/client-$i.$incarnation.log" ${guard:+--guard} \
     ${salt:+--salt-buckets "$salt"} \
-    --max-attempts "$attempts" ${in_process_deleter:+--delete-log "$dir/deleter.$incarnation.log"} \
+    --max-attempts "$attempts" ${pause:+--pause-ms "$pause"} ${in_process_deleter:+--delete-log "$dir/deleter.$incarnation.log"} \
     ${broken:+--broken} 2>>"$dir/clients.err" &
   client_pid[$i]=$!
 }

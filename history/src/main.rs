@@ -14,8 +14,9 @@ const USAGE: &str = "\
 Usage:
   lexikey-history client --store URL --table NAME --client C [--threads K] --seconds S
                          --log FILE [--guard] [--salt-buckets N] [--max-attempts N (64)]
-                         [--broken] [--delete-log FILE2 [--interval-ms MS]]
-      clients C..C+K-1 (one thread each, default K=1) allocate for S seconds; each
+                         [--pause-ms MS] [--broken] [--delete-log FILE2 [--interval-ms MS]]
+      clients C..C+K-1 (one thread each, default K=1) allocate for S seconds, each
+      pausing MS ms after each call (default 0); each
       call is logged to FILE (an invoke line before it, its alloc line after); with
       --delete-log, a deleter thread too (as `deleter`, default every 200 ms);
       --salt-buckets N: the table's rows spread over N salt buckets (1 to 255)
@@ -132,6 +133,7 @@ fn run(argv: &[String]) -> Result<ExitCode> {
                 "broken",
                 "delete-log",
                 "interval-ms",
+                "pause-ms",
             ])?;
             let delete_log = a.get("delete-log").map(PathBuf::from);
             let c = record::run_clients(
@@ -140,6 +142,7 @@ fn run(argv: &[String]) -> Result<ExitCode> {
                 a.num("threads", 1)?,
                 a.num("seconds", 10.0)?,
                 &PathBuf::from(a.need("log")?),
+                Duration::from_millis(a.num("pause-ms", 0)?),
                 delete_log.as_deref().map(|p| {
                     (
                         Duration::from_millis(a.num("interval-ms", 200).unwrap_or(200)),

@@ -162,14 +162,17 @@ pub struct Counts {
 /// The store does not open, a log write fails, or the allocator meets
 /// foreign data (a corrupt key: the run is meaningless).
 ///
-/// `deleter`: also run the deleter (every `.0`, logging to `.1`) as a thread
-/// of this process — for RocksDB, whose database only one process can open.
+/// `pause`: each client sleeps this long after each call (zero: back to
+/// back). `deleter`: also run the deleter (every `.0`, logging to `.1`) as a
+/// thread of this process — for RocksDB, whose database only one process
+/// can open.
 pub fn run_clients(
     table: &Table,
     first: u64,
     threads: u64,
     seconds: f64,
     log: &Path,
+    pause: Duration,
     deleter: Option<(Duration, &Path)>,
 ) -> Result<Counts> {
     let deadline = Instant::now() + Duration::from_secs_f64(seconds);
@@ -185,7 +188,7 @@ pub fn run_clients(
         let handles: Vec<_> = (first..first + threads)
             .map(|client| {
                 let (alloc, log) = (&alloc, &log);
-                s.spawn(move || client_loop(alloc, log, client, pid, deadline))
+                s.spawn(move || client_loop(alloc, log, client, pid, deadline, pause))
             })
             .chain(deleting)
             .collect();
@@ -210,6 +213,7 @@ fn client_loop(
     client: u64,
     pid: u32,
     deadline: Instant,
+    pause: Duration,
 ) -> Result<Counts> {
     let mut counts = Counts::default();
     let mut seq = 0u64;
@@ -240,8 +244,8 @@ fn client_loop(
                 bail!("client {client}: {e}")
             }
             // Keep a failing store from turning the run into a busy loop.
-            Err(_) => std::thread::sleep(Duration::from_millis(20)),
-            Ok(_) => {}
+            Err(_) => std::thread::sleep(Duration::from_millis(20).max(pause)),
+            Ok(_) => std::thread::sleep(pause),
         }
     }
     Ok(counts)
