@@ -349,9 +349,11 @@ impl BigtableStore {
             source = e.source();
         }
         match (code, &self.emulator) {
-            // Refused, or a connection the emulator's death reset
-            // (`Unknown: transport error`), depending on the moment.
-            (Code::Unavailable | Code::Unknown, Some(host))
+            // Refused, or a connection the emulator's death reset or closed
+            // (`Unknown: transport error`, or `Cancelled: … transport error:
+            // connection closed` for a read in flight), depending on the
+            // moment.
+            (Code::Unavailable | Code::Unknown | Code::Cancelled, Some(host))
                 if code == Code::Unavailable || msg.contains("transport error") =>
             {
                 msg.push_str(&format!(" (is the Bigtable emulator running at {host}?)"));
