@@ -44,7 +44,8 @@
 #   0: back to back). A paced writer, as a service allocating at some rate
 #   is: the deleter's read of the newest row and its delete then fall
 #   between two inserts, where with back-to-back inserts they rarely do
-#   (history/tests/broken.rs needs --deletes to reuse an ID every time).
+#   (history/tests/broken.rs paces its --deletes run so that it reuses IDs:
+#   24 reuses from 30 deletes in 6 s on Redis, against 6 back to back).
 # --broken: the deliberately broken allocator (needs lexikey-history built
 #   with feature broken-allocator; for the test that the checker catches it).
 # --out FILE: the history (default history-STORE.jsonl); the timeline is
