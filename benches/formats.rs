@@ -937,14 +937,14 @@ impl Shape for StrI64 {
         let s = r.str().unwrap();
         let i = r.i64().unwrap();
         r.finish().unwrap();
-        s.len() + i as usize
+        s.len().wrapping_add(i as usize)
     }
     fn typed_decode_in(format: Format, key: &[u8], scratch: &mut [String; 2]) -> usize {
         let mut r = KeyReader::new(format, key);
         let s = r.str_in(&mut scratch[0]).unwrap();
         let i = r.i64().unwrap();
         r.finish().unwrap();
-        s.len() + i as usize
+        s.len().wrapping_add(i as usize)
     }
     fn schema() -> Vec<Field> {
         vec![Field::asc(Type::Str), Field::asc(Type::I64)]
@@ -960,18 +960,18 @@ impl Shape for StrI64 {
         let mut parts = key.split('#');
         let s = naive_unescape(parts.next().unwrap());
         let i = naive_hex_u64(parts.next().unwrap(), 'l');
-        s.len() + i as usize
+        s.len().wrapping_add(i as usize)
     }
     fn storekey(&self, out: &mut Vec<u8>) {
         storekey::encode(out, &(self.0.as_str(), self.1)).unwrap();
     }
     fn storekey_borrowed(key: &[u8]) -> usize {
         let (s, i) = storekey::decode_borrow::<(Cow<'_, str>, i64)>(key).unwrap();
-        s.len() + i as usize
+        s.len().wrapping_add(i as usize)
     }
     fn storekey_owned(key: &[u8]) -> usize {
         let (s, i) = storekey::decode::<_, (String, i64)>(key).unwrap();
-        s.len() + i as usize
+        s.len().wrapping_add(i as usize)
     }
     fn memcomparable(&self, out: &mut Vec<u8>) {
         (self.0.as_str(), self.1)
@@ -980,14 +980,14 @@ impl Shape for StrI64 {
     }
     fn memcomparable_decode(key: &[u8]) -> usize {
         let (s, i) = memcomparable::from_slice::<(String, i64)>(key).unwrap();
-        s.len() + i as usize
+        s.len().wrapping_add(i as usize)
     }
     fn fdb(&self, out: &mut Vec<u8>) {
         foundationdb_tuple::pack_into(&(self.0.as_str(), self.1), out);
     }
     fn fdb_decode(key: &[u8]) -> usize {
         let (s, i) = foundationdb_tuple::unpack::<(Cow<'_, str>, i64)>(key).unwrap();
-        s.len() + i as usize
+        s.len().wrapping_add(i as usize)
     }
 }
 
@@ -1022,7 +1022,7 @@ impl Shape for StrStrI64 {
         let b = r.str().unwrap();
         let i = r.i64().unwrap();
         r.finish().unwrap();
-        a.len() + b.len() + i as usize
+        (a.len() + b.len()).wrapping_add(i as usize)
     }
     fn typed_decode_in(format: Format, key: &[u8], scratch: &mut [String; 2]) -> usize {
         let [sa, sb] = scratch;
@@ -1031,7 +1031,7 @@ impl Shape for StrStrI64 {
         let b = r.str_in(sb).unwrap();
         let i = r.i64().unwrap();
         r.finish().unwrap();
-        a.len() + b.len() + i as usize
+        (a.len() + b.len()).wrapping_add(i as usize)
     }
     fn schema() -> Vec<Field> {
         vec![
@@ -1053,18 +1053,18 @@ impl Shape for StrStrI64 {
         let a = naive_unescape(parts.next().unwrap());
         let b = naive_unescape(parts.next().unwrap());
         let i = naive_hex_u64(parts.next().unwrap(), 'l');
-        a.len() + b.len() + i as usize
+        (a.len() + b.len()).wrapping_add(i as usize)
     }
     fn storekey(&self, out: &mut Vec<u8>) {
         storekey::encode(out, &(self.0.as_str(), self.1.as_str(), self.2)).unwrap();
     }
     fn storekey_borrowed(key: &[u8]) -> usize {
         let (a, b, i) = storekey::decode_borrow::<(Cow<'_, str>, Cow<'_, str>, i64)>(key).unwrap();
-        a.len() + b.len() + i as usize
+        (a.len() + b.len()).wrapping_add(i as usize)
     }
     fn storekey_owned(key: &[u8]) -> usize {
         let (a, b, i) = storekey::decode::<_, (String, String, i64)>(key).unwrap();
-        a.len() + b.len() + i as usize
+        (a.len() + b.len()).wrapping_add(i as usize)
     }
     fn memcomparable(&self, out: &mut Vec<u8>) {
         (self.0.as_str(), self.1.as_str(), self.2)
@@ -1073,7 +1073,7 @@ impl Shape for StrStrI64 {
     }
     fn memcomparable_decode(key: &[u8]) -> usize {
         let (a, b, i) = memcomparable::from_slice::<(String, String, i64)>(key).unwrap();
-        a.len() + b.len() + i as usize
+        (a.len() + b.len()).wrapping_add(i as usize)
     }
     fn fdb(&self, out: &mut Vec<u8>) {
         foundationdb_tuple::pack_into(&(self.0.as_str(), self.1.as_str(), self.2), out);
@@ -1081,7 +1081,7 @@ impl Shape for StrStrI64 {
     fn fdb_decode(key: &[u8]) -> usize {
         let (a, b, i) =
             foundationdb_tuple::unpack::<(Cow<'_, str>, Cow<'_, str>, i64)>(key).unwrap();
-        a.len() + b.len() + i as usize
+        (a.len() + b.len()).wrapping_add(i as usize)
     }
 }
 
@@ -1118,7 +1118,7 @@ impl Shape for I64F64Str {
         let f = r.f64().unwrap();
         let s = r.str().unwrap();
         r.finish().unwrap();
-        s.len() + i as usize + f.to_bits() as usize
+        s.len().wrapping_add(i as usize).wrapping_add(f.to_bits() as usize)
     }
     fn typed_decode_in(format: Format, key: &[u8], scratch: &mut [String; 2]) -> usize {
         let mut r = KeyReader::new(format, key);
@@ -1126,7 +1126,7 @@ impl Shape for I64F64Str {
         let f = r.f64().unwrap();
         let s = r.str_in(&mut scratch[0]).unwrap();
         r.finish().unwrap();
-        s.len() + i as usize + f.to_bits() as usize
+        s.len().wrapping_add(i as usize).wrapping_add(f.to_bits() as usize)
     }
     fn schema() -> Vec<Field> {
         vec![
@@ -1148,18 +1148,18 @@ impl Shape for I64F64Str {
         let i = naive_hex_u64(parts.next().unwrap(), 'l');
         let f = naive_f64_from_bits(naive_hex_u64(parts.next().unwrap(), 'd'));
         let s = naive_unescape(parts.next().unwrap());
-        s.len() + i as usize + f.to_bits() as usize
+        s.len().wrapping_add(i as usize).wrapping_add(f.to_bits() as usize)
     }
     fn storekey(&self, out: &mut Vec<u8>) {
         storekey::encode(out, &(self.0, self.1, self.2.as_str())).unwrap();
     }
     fn storekey_borrowed(key: &[u8]) -> usize {
         let (i, f, s) = storekey::decode_borrow::<(i64, f64, Cow<'_, str>)>(key).unwrap();
-        s.len() + i as usize + f.to_bits() as usize
+        s.len().wrapping_add(i as usize).wrapping_add(f.to_bits() as usize)
     }
     fn storekey_owned(key: &[u8]) -> usize {
         let (i, f, s) = storekey::decode::<_, (i64, f64, String)>(key).unwrap();
-        s.len() + i as usize + f.to_bits() as usize
+        s.len().wrapping_add(i as usize).wrapping_add(f.to_bits() as usize)
     }
     fn memcomparable(&self, out: &mut Vec<u8>) {
         (self.0, self.1, self.2.as_str())
@@ -1168,14 +1168,14 @@ impl Shape for I64F64Str {
     }
     fn memcomparable_decode(key: &[u8]) -> usize {
         let (i, f, s) = memcomparable::from_slice::<(i64, f64, String)>(key).unwrap();
-        s.len() + i as usize + f.to_bits() as usize
+        s.len().wrapping_add(i as usize).wrapping_add(f.to_bits() as usize)
     }
     fn fdb(&self, out: &mut Vec<u8>) {
         foundationdb_tuple::pack_into(&(self.0, self.1, self.2.as_str()), out);
     }
     fn fdb_decode(key: &[u8]) -> usize {
         let (i, f, s) = foundationdb_tuple::unpack::<(i64, f64, Cow<'_, str>)>(key).unwrap();
-        s.len() + i as usize + f.to_bits() as usize
+        s.len().wrapping_add(i as usize).wrapping_add(f.to_bits() as usize)
     }
 }
 

@@ -14,7 +14,8 @@
 #   RocksDB is one process per database: its N clients are N threads of one
 #   process. redb is opened by N processes at once (`processes=many`).
 # LIST: comma-separated faults, injected in turn every FAULT_EVERY seconds
-#   (default 6) from second 2 on, at most S / FAULT_EVERY of them:
+#   (default 6), from 1 s after every client process has had its first
+#   allocation acknowledged on, at most S / FAULT_EVERY of them:
 #     kill         SIGKILL the server (etcd-cluster: the leader, then a
 #                  follower, alternately; Redis runs with appendfsync always),
 #                  restart it 1 s later, wait until it answers
@@ -444,7 +445,28 @@ fault_partition() {
   mark partition "etcd leader m$i cut off" "$t0"
 }
 
-sleep 2
+# The schedule starts once the store answers the clients: every client
+# process has had an allocation acknowledged (its log holds an "ok"), so
+# that on a loaded machine the first fault never lands before the first
+# call (up to 60 s, then the run fails naming what was missing).
+wait_for_clients() {
+  local i t_end=$((SECONDS + 60)) waiting
+  while :; do
+    waiting=""
+    for i in "${!client_pid[@]}"; do
+      grep -qs '"outcome": "ok"' "$dir/client-$i".*.log || waiting="$waiting $i"
+    done
+    [ -z "$waiting" ] && return 0
+    if [ "$SECONDS" -ge "$t_end" ]; then
+      echo "history.sh: client process(es)$waiting had no allocation acknowledged within 60 s of the start; their errors:" >&2
+      tail -n 5 "$dir/clients.err" >&2 || true
+      exit 2
+    fi
+    sleep 0.1
+  done
+}
+wait_for_clients
+sleep 1
 n=0
 max_faults=$((seconds / FAULT_EVERY))
 if [ "$faults" != none ]; then

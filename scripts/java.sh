@@ -15,10 +15,11 @@
 #
 # The jar carries the native library for linux-x86_64 as a resource
 # (lexikey/native/linux-x86_64/liblexikey_jni.so), loaded on first use.
-# LEXIKEY_JAVA_PROFILE=test builds the library with cargo's `test` profile
-# instead of release: scripts/test.sh does, so that CI reuses the crates
-# compiled for the Python module and the tests (a release build of the store
-# clients costs minutes); speed is measured on release builds only (bench).
+# LEXIKEY_JAVA_PROFILE=test takes the library from the one test build of
+# scripts/lib.sh (lexikey_build: `test` profile, LEXIKEY_FEATURES) instead
+# of a release build: scripts/test.sh does, so that the JNI crate is the
+# only crate compiled for it (a release build of the store clients costs
+# minutes); speed is measured on release builds only (bench).
 #
 # The tests compare with the command line (target/<profile>/lexikey, built
 # here if missing) and, for the allocator, use the servers of
@@ -26,6 +27,8 @@
 # LEXIKEY_ETCD_URL); without them those tests are skipped, never passed.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
 root=$PWD
 target=${CARGO_TARGET_DIR:-$root/target}
 profile=${LEXIKEY_JAVA_PROFILE:-release}
@@ -58,9 +61,11 @@ setup() {
 }
 
 build() {
-  local cargo_profile=(--release)
-  [ "$profile" = release ] || cargo_profile=(--profile test)
-  cargo build -p lexikey-java "${cargo_profile[@]}" -j2 --quiet
+  if [ "$profile" = release ]; then
+    cargo build -p lexikey-java --release -j2 --quiet
+  else
+    lexikey_build --quiet
+  fi
   rm -rf "$build/classes"
   mkdir -p "$build/classes/lexikey/native/linux-x86_64"
   javac --release 17 -Xlint:all -Werror -d "$build/classes" java/src/main/java/lexikey/*.java
@@ -81,7 +86,7 @@ cli() {
   # `cargo test --workspace` builds it (built here if missing).
   local cli=$target/debug/lexikey
   if [ ! -x "$cli" ]; then
-    cargo build -p lexikey-cli -j2 --quiet
+    lexikey_build --quiet
   fi
   echo "$cli"
 }
@@ -100,11 +105,16 @@ run_tests() {
   cli=$(cli)
   java -Dlexikey.cli="$cli" -Dlexikey.root="$root" -Dlexikey.jar="$build/lexikey.jar" \
     -Dlexikey.classpath="$build/lexikey.jar:$build/test-classes:$test_cp" \
-    -Dlexikey.spark.rows="${LEXIKEY_SPARK_ROWS:-1000000}" \
+    -Dlexikey.spark.rows="${LEXIKEY_SPARK_ROWS:-$(spark_rows)}" \
     -jar "$jars/junit-platform-console-standalone.jar" \
     --class-path "$build/lexikey.jar:$build/test-classes:$test_cp" \
     --disable-banner --details=summary --fail-if-no-tests \
     --select-package lexikey "$@"
+}
+
+# Rows of the Spark test: 1,000,000 at LEXIKEY_TEST_SIZE=full, 50,000 at ci.
+spark_rows() {
+  if [ "$LEXIKEY_TEST_SIZE" = full ]; then echo 1000000; else echo 50000; fi
 }
 
 spark() {
@@ -119,7 +129,8 @@ spark() {
   jar --create --file "$build/spark-bulk-keys.jar" -C "$build/spark-classes" .
   local out
   out=$(mktemp -d)
-  SPARK_HOME=$home "$home/bin/spark-submit" --master 'local[2]' --conf spark.ui.enabled=false \
+  bounded 900 "spark-submit (lexikey.examples.SparkBulkKeys, $rows rows)" \
+    env SPARK_HOME="$home" SPARK_LOCAL_IP=127.0.0.1 "$home/bin/spark-submit" --master 'local[2]' --conf spark.ui.enabled=false \
     --driver-java-options "-Dlog4j2.level=warn" --jars "$build/lexikey.jar" \
     --class lexikey.examples.SparkBulkKeys "$build/spark-bulk-keys.jar" "$rows" "$out/keys" 2>"$out/stderr" \
     || { tail -40 "$out/stderr" >&2; exit 1; }

@@ -349,12 +349,17 @@ wait_gone "\$(pid)" 5
 EOS
   cat >"$dir/kill" <<EOS
 #!/usr/bin/env bash
-# Crashes PostgreSQL (pg_ctl -m immediate: no checkpoint, recovery on start).
+# Crashes PostgreSQL (pg_ctl -m immediate: no checkpoint, recovery on start)
+# and waits until the postmaster is gone, or fails, as the other servers'
+# kill does: a start while it lives would take it for the restarted server.
 here=$q
 $SCRIPT_LIB
-alive "\$(pid)" || exit 0
-$as "$PG_BIN/pg_ctl" -D "\$here/data" -m immediate -w -t 20 stop >/dev/null || kill -KILL "\$(pid)"
-wait_gone "\$(pid)" 5
+p=\$(pid)
+alive "\$p" || exit 0
+$as "$PG_BIN/pg_ctl" -D "\$here/data" -m immediate -w -t 20 stop >/dev/null || kill -KILL "\$p" 2>/dev/null || true
+wait_gone "\$p" 30 && exit 0
+echo "\$here: postmaster pid \$p still there 30 s after the immediate stop" >&2
+exit 1
 EOS
   chmod +x "$dir/start" "$dir/stop" "$dir/kill"
   write_ready "$dir" "pg_isready -q -h 127.0.0.1 -p $port -U postgres"

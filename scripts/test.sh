@@ -1,30 +1,48 @@
 #!/usr/bin/env bash
-# The README's test command. On a fresh machine it:
-#   1. installs what the tests need (Debian packages: Redis, PostgreSQL, etcd,
-#      the Bigtable emulator and cbt,
-#      librocksdb-dev; ruby, jruby and a JDK (javac) for the hbase-shell
-#      tests, which run the rendered lines under JRuby as the hbase shell
-#      does, against Java stand-ins compiled at test time; python3-venv
-#      and Java 17 for the Python package and PySpark; a venv with pytest,
-#      hypothesis, foundationdb, mypy, pyspark — scripts/python.sh) — only
-#      what is missing, so a second run costs nothing;
-#   2. starts private Redis, PostgreSQL, etcd (single node and a 3-node
-#      cluster) and the Bigtable emulator on loopback
-#      (scripts/with-stores.sh), stopped on exit;
-#   3. runs every test of the workspace, with every store adapter, then the
-#      Python package's tests (pytest + hypothesis, python/tests), then the
-#      Java package's (JUnit 5, java/src/test: scripts/java.sh; its jar is
-#      built with the `test` profile and the store features the Python
-#      module is built with, so only the JNI crate itself is compiled). The
-#      core
-#      properties run 10,000 cases each (tests/common); tests that spawn
-#      real parsers (ruby, bash, redis-cli) per case set their own counts.
-#      Setting PROPTEST_CASES overrides every proptest's count (proptest
-#      reads it last), so it is left unset here.
-# Extra arguments go to `cargo test` (e.g. a test name filter).
+# The README's test command:
+#
+#   scripts/test.sh [--full] [NEXTEST ARGS...]
+#
+# CI sizes by default (what .ci/run runs, about 20 minutes here from a fresh
+# clone); --full (or LEXIKEY_TEST_SIZE=full) runs the acceptance sizes: the
+# same tests, with 10,000 proptest cases per property, 2,000 hypothesis
+# examples, conformance at 8 clients x 1,000 allocations on every store (the
+# salted tests on the TLS servers too), 60-second history runs and
+# 1,000,000-row Spark jobs. See scripts/lib.sh for what the sizes change.
+#
+# On a fresh machine it:
+#   1. installs what the tests need, only what is missing (Debian packages:
+#      Redis, PostgreSQL, etcd, the Bigtable emulator and cbt,
+#      librocksdb-dev — scripts/install-stores.sh; ruby, jruby and a JDK
+#      (javac) for the hbase-shell tests, which run the rendered lines
+#      under JRuby as the hbase shell does; python3-venv, Java 17, a venv of
+#      python/requirements-test.txt — scripts/python.sh venv; Debian's
+#      junit5 and assertj — scripts/java.sh setup);
+#   2. builds everything once: every crate and target of the workspace in
+#      the `test` profile with scripts/lib.sh's one feature list — the
+#      tests, the benches, the CLI, the Python module and the JNI library
+#      share every compiled crate;
+#   3. starts private Redis, PostgreSQL, etcd (a node and a 3-node cluster),
+#      their TLS twins and the Bigtable emulator on loopback
+#      (scripts/with-stores.sh), stopped on exit, and runs: the Rust tests
+#      with cargo-nextest (.config/nextest.toml: two at a time, each with a
+#      time limit, the slow ones named), the doc tests, every benchmark
+#      once (criterion's test mode), the Python tests (pytest + hypothesis)
+#      and the Java tests (JUnit 5). PySpark and the servers are required
+#      there (LEXIKEY_REQUIRE_*: a missing one fails instead of skipping).
+# Each step prints "== STEP (N s)": seconds since the start.
+# Extra arguments go to `cargo nextest run` (e.g. a test name filter).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+if [ "${1:-}" = --full ]; then
+  export LEXIKEY_TEST_SIZE=full
+  shift
+fi
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
+echo "test.sh: LEXIKEY_TEST_SIZE=$LEXIKEY_TEST_SIZE"
 
+stamp "install: store servers, parsers, the Python venv, Java's test jars"
 scripts/install-stores.sh
 # The hbase shell's lines are checked with ruby (literals) and jruby (the
 # shell's own interpreter, with javac-compiled stand-ins for HBase classes).
@@ -40,22 +58,37 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=300 update -qq
   "${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "${missing[@]}"
 fi
-
-# The Python package: a venv with its tools, the package built into it
-# (scripts/python.sh); its tests run after the Rust ones, with the servers.
-scripts/python.sh setup
-
-# The Java package: a JDK, Debian's junit5 and libassertj-core-java
-# (scripts/java.sh setup), then java/build/lexikey.jar with its native
-# library built with the `test` profile (it reuses the crates the Python
-# module was just built with; speed is measured on release builds:
-# scripts/java.sh bench). Its tests run last, with the servers and PySpark
-# required (LEXIKEY_REQUIRE_*: a missing one fails instead of skipping).
+scripts/python.sh venv
 scripts/java.sh setup
+if ! cargo nextest --version >/dev/null 2>&1; then
+  echo "test.sh: installing cargo-nextest (cargo install; machines of this kind ship it)"
+  cargo install cargo-nextest --locked
+fi
+
+stamp "build: every crate and target once (test profile, scripts/lib.sh's features)"
+lexikey_build
+scripts/python.sh module
 LEXIKEY_JAVA_PROFILE=test scripts/java.sh build
 
 export RUST_BACKTRACE="${RUST_BACKTRACE:-0}"
-exec scripts/with-stores.sh bash -c \
-  'cargo test --workspace --features lexikey-stores/all-servers,lexikey-cli/slatedb,lexikey-cli/bigtable,lexikey/serde -j2 "$@" && scripts/python.sh test \
-   && LEXIKEY_REQUIRE_STORES=1 LEXIKEY_REQUIRE_SPARK=1 scripts/java.sh test' \
-  bash "$@"
+nextest_profile=default
+[ "$LEXIKEY_TEST_SIZE" = full ] && nextest_profile=full
+export nextest_profile
+exec scripts/with-stores.sh bash -c '
+  set -euo pipefail
+  . scripts/lib.sh
+  stamp "Rust tests: cargo nextest (profile $nextest_profile)"
+  cargo nextest run --workspace --features "$LEXIKEY_FEATURES" \
+    --build-jobs 2 --profile "$nextest_profile" --no-tests=fail "$@"
+  stamp "Rust doc tests"
+  bounded 900 "cargo test --doc" cargo test --workspace --doc --features "$LEXIKEY_FEATURES" -j2 -q
+  stamp "benchmarks, each once (criterion test mode, test profile: benches/, stores/benches/)"
+  bounded 600 "the benchmark smoke (cargo test --bench *)" \
+    cargo test --workspace --bench "*" --features "$LEXIKEY_FEATURES" -j2 -q
+  stamp "Python tests (pytest)"
+  bounded 1800 "the Python tests (scripts/python.sh test)" scripts/python.sh test
+  stamp "Java tests (JUnit)"
+  LEXIKEY_REQUIRE_STORES=1 LEXIKEY_REQUIRE_SPARK=1 \
+    bounded 1800 "the Java tests (scripts/java.sh test)" scripts/java.sh test
+  stamp "tests done"
+' bash "$@"

@@ -21,6 +21,8 @@ use flaky::{Flaky, Schedule, Writes};
 
 #[path = "support/delayed.rs"]
 mod delayed;
+#[path = "support/size.rs"]
+mod size;
 
 fn comments() -> Vec<Component<'static>> {
     vec![Component::asc("comments")]
@@ -1249,7 +1251,7 @@ fn edge_key() -> impl Strategy<Value = Vec<u8>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: size::cases(3000), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn last_key_matches_a_reverse_scan(

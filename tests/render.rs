@@ -24,6 +24,8 @@
 
 #[path = "support/tools.rs"]
 mod tools;
+#[path = "support/size.rs"]
+mod size;
 use tools::{nonempty_range, run_piped};
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -789,7 +791,7 @@ fn justified(d: Dialect, r: &KeyRange, ro: &RenderOptions, e: &RenderError) -> b
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(ProptestConfig::with_cases(size::cases(3000)))]
 
     /// No output of any dialect holds a control character (C0, DEL, C1) or
     /// a bidirectional formatting character raw: each is escaped in the
@@ -2366,7 +2368,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(4000))]
+    #![proptest_config(ProptestConfig::with_cases(size::cases(4000)))]
 
     /// 4,000 lines through a port of `sdssplitargs`.
     #[test]
@@ -3066,7 +3068,7 @@ fn check_select(dialect: Dialect, r: &KeyRange, o: &SqlOpts, text: bool) -> Resu
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(ProptestConfig::with_cases(size::cases(3000)))]
 
     /// 3,000 text + 3,000 blob statements, parsed back by CQL's rules.
     #[test]
@@ -3107,7 +3109,7 @@ fn rocksdb_value(v: &str) -> Option<Vec<u8>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(ProptestConfig::with_cases(size::cases(3000)))]
 
     #[test]
     fn raw_round_trips(r in bin_range(), text in any::<bool>()) {

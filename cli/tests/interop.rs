@@ -1732,7 +1732,7 @@ fn round_trip(profile: &str, comps: &[String], salt: Option<u16>) -> Result<(), 
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::size::cases(2_000), ..ProptestConfig::default() })]
 
     #[test]
     fn fdb_round_trip(comps in proptest::collection::vec(fdb_component(), 1..5)) {

@@ -192,7 +192,7 @@ fn interesting_byte() -> impl Strategy<Value = u8> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(ProptestConfig::with_cases(common::size::cases(3000)))]
 
     #[test]
     fn decode_arbitrary_bytes_never_panics(

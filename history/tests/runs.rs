@@ -3,17 +3,26 @@
 //! Each run starts its own servers, injects every fault of its list at
 //! least once, and must end with `0 violations`. Runs are serialized (the
 //! machine has two cores; parallel runs would starve each other's
-//! clients). Needs the store servers, librocksdb and the Bigtable
-//! emulator (scripts/install-stores.sh).
+//! clients): cargo-nextest runs each alone (.config/nextest.toml), and
+//! under `cargo test` a lock keeps them one at a time. Needs the store servers,
+//! librocksdb and the Bigtable emulator (scripts/install-stores.sh).
 
 use std::process::Command;
 use std::sync::Mutex;
 
+/// Under `cargo test` (threads of one process); cargo-nextest runs each
+/// test in a process of its own, alone (.config/nextest.toml).
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-/// Runs `scripts/history.sh` and checks the report and the history.
+#[path = "../../tests/support/size.rs"]
+mod size;
+
+/// Runs `scripts/history.sh` and checks the report and the history: for
+/// `seconds` at CI size, for 60 s at full size (`LEXIKEY_TEST_SIZE=full`,
+/// the README's table).
 fn run(store: &str, seconds: u32, faults: &str, guard: bool, clients: u32, salt: Option<u8>) {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let seconds = size::pick(seconds, 60);
     let dir = tempfile::tempdir().expect("tempdir");
     let out = dir.path().join("h.jsonl");
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");

@@ -324,6 +324,7 @@ def test_salted_schema_ranges(fmt):
         capture_output=True,
         text=True,
         check=True,
+        timeout=300,
     ).stdout.splitlines()
     flat = [k if isinstance(k, str) else k.hex() for r in ranges for k in r]
     assert flat == out

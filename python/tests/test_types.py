@@ -24,6 +24,7 @@ def test_mypy_strict_on_examples(tmp_path):
         [sys.executable, "-m", "mypy", "--strict", "--ignore-missing-imports", "--no-incremental", *map(str, files)],
         capture_output=True,
         text=True,
+        timeout=600,
     )
     assert r.returncode == 0, r.stdout + r.stderr
 
@@ -44,6 +45,7 @@ def test_mypy_strict_on_typed_keys(tmp_path):
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(f)],
         capture_output=True,
         text=True,
+        timeout=600,
     )
     assert r.returncode == 0, r.stdout + r.stderr
 
@@ -68,5 +70,6 @@ def test_stubtest_is_clean():
         [sys.executable, "-m", "mypy.stubtest", "lexikey", "--allowlist", str(HERE / "stubtest-allowlist.txt")],
         capture_output=True,
         text=True,
+        timeout=600,
     )
     assert r.returncode == 0, r.stdout + r.stderr

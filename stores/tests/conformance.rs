@@ -30,6 +30,8 @@ use lexikey::KeyRange;
 mod delayed;
 #[path = "../../tests/support/flaky.rs"]
 mod flaky;
+#[path = "../../tests/support/size.rs"]
+mod size;
 
 /// A store under test, and what must live as long as it (a temp dir).
 struct Fixture {
@@ -753,7 +755,10 @@ fn salter(n: u8) -> lexikey::salt::Salter {
 
 /// Runs the suite against one adapter. `$cfg`: when the adapter is built;
 /// `$open`: `fn(&str) -> Fixture` given the test's name; `$race_keys`,
-/// `$cas_per_thread`: sizes (smaller for slow stores).
+/// `$cas_per_thread`: sizes (smaller for slow stores); `$alloc`: the
+/// allocations per client at full size (`LEXIKEY_TEST_SIZE=full`); CI
+/// size runs a fifth of them, and a smaller fault run
+/// (tests/support/size.rs).
 macro_rules! conformance {
     ($name:ident, $cfg:meta, $open:expr, $race_keys:expr, $cas_per_thread:expr) => {
         conformance!(
@@ -806,7 +811,11 @@ macro_rules! conformance {
             #[test]
             fn allocator_8_clients() {
                 let f = fixture("alloc");
-                super::allocator_contention(Arc::clone(&f.store), $alloc, None);
+                super::allocator_contention(
+                    Arc::clone(&f.store),
+                    size::pick($alloc / 5, $alloc),
+                    None,
+                );
             }
 
             #[test]
@@ -818,19 +827,24 @@ macro_rules! conformance {
             #[test]
             fn allocator_injected_faults() {
                 let f = fixture("faults");
-                super::allocator_faults(Arc::clone(&f.store), 4, 250, None);
+                super::allocator_faults(Arc::clone(&f.store), 4, size::pick(100, 250), None);
             }
 
             // The same over salted rows (issue 28). Each salted insert
             // reads the 16 buckets' heads: on the etcd stores (TLS above
-            // all) 8 x 1,000 of them cost minutes of CPU per store, so CI
-            // runs a quarter of the unsalted count (8 x 250);
-            // LEXIKEY_ALLOC_PER_CLIENT=1000 runs the full size.
+            // all) 8 x 1,000 of them cost minutes of CPU per store, so they
+            // run a quarter of the unsalted count (8 x 250 at full size,
+            // 8 x 50 at CI size); LEXIKEY_ALLOC_PER_CLIENT=1000 runs 8 x
+            // 1,000.
             #[test]
             #[$salted]
             fn salted_allocator_8_clients() {
                 let f = fixture("salted_alloc");
-                super::allocator_contention(Arc::clone(&f.store), $alloc / 4, Some(16));
+                super::allocator_contention(
+                    Arc::clone(&f.store),
+                    size::pick($alloc / 20, $alloc / 4),
+                    Some(16),
+                );
             }
 
             #[test]
@@ -844,7 +858,7 @@ macro_rules! conformance {
             #[$salted]
             fn salted_allocator_injected_faults() {
                 let f = fixture("salted_faults");
-                super::allocator_faults(Arc::clone(&f.store), 4, 100, Some(8));
+                super::allocator_faults(Arc::clone(&f.store), 4, size::pick(40, 100), Some(8));
             }
         }
     };
@@ -916,51 +930,36 @@ conformance!(
 
 // The same suite over TLS with authentication (scripts/stores.sh starts
 // these servers with TLS only and passwords on: see stores/tests/secure.rs
-// for what must fail against them). The salted tests are ignored here
-// (`cargo test -- --ignored` runs them): a salted insert is the same
-// adapter calls as an unsalted one, which run over TLS above, and the
-// salted logic runs on the same servers in plain text; on the etcd
-// servers their TLS handshakes and 16 bucket reads per insert cost CI
-// minutes of CPU for no path the other tests miss.
+// for what must fail against them), the salted tests included (at CI size
+// 8 x 50 salted allocations: on the etcd servers each salted insert costs
+// TLS requests to 16 buckets).
 conformance!(
     redis_tls,
     feature = "redis",
     |t| server("LEXIKEY_REDIS_TLS_URL", t),
     300,
-    100,
-    1000,
-    Keys::Any,
-    ignore = "salted over TLS: the plain-text server runs the same calls; --ignored runs it"
+    100
 );
 conformance!(
     postgres_tls,
     feature = "postgres",
     |t| server("LEXIKEY_POSTGRES_TLS_URL", t),
     300,
-    100,
-    1000,
-    Keys::Any,
-    ignore = "salted over TLS: the plain-text server runs the same calls; --ignored runs it"
+    100
 );
 conformance!(
     etcd_tls,
     feature = "etcd",
     |t| server("LEXIKEY_ETCD_TLS_URL", t),
     200,
-    50,
-    1000,
-    Keys::Any,
-    ignore = "salted over TLS: the plain-text server runs the same calls; --ignored runs it"
+    50
 );
 conformance!(
     etcd_cluster_tls,
     feature = "etcd",
     |t| server("LEXIKEY_ETCD_CLUSTER_TLS_URL", t),
     200,
-    50,
-    1000,
-    Keys::Any,
-    ignore = "salted over TLS: the plain-text server runs the same calls; --ignored runs it"
+    50
 );
 
 /// Namespaces keep stores apart on one server.

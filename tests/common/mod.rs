@@ -6,12 +6,16 @@ use std::borrow::Cow;
 use lexikey::{Component, Dir, Field, Format, Type, Value};
 use proptest::prelude::*;
 
-/// Cases per property: 10,000 unless PROPTEST_CASES says otherwise.
+#[path = "../support/size.rs"]
+pub mod size;
+
+/// Cases per property: 10,000 at `LEXIKEY_TEST_SIZE=full`, 1,000 at CI size
+/// (tests/support/size.rs), unless PROPTEST_CASES says otherwise.
 pub fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(10_000)
+        .unwrap_or(size::cases(10_000))
 }
 
 pub fn config() -> ProptestConfig {

@@ -4,6 +4,9 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+#[path = "../../../tests/support/size.rs"]
+pub mod size;
+
 /// What a run of the binary produced.
 #[derive(Debug)]
 pub struct Out {

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /** Test helpers: the command line, fixtures, values, random data. */
 final class Support {
@@ -38,7 +39,17 @@ final class Support {
     /** A finished process: its exit status and output. */
     record Run(int status, String out, String err) {}
 
-    /** Runs a command with {@code stdin} as its input. */
+    /**
+     * How long a command may run (seconds): longer than the Spark job's own
+     * limit in scripts/java.sh (900 s), so that its message is the one seen.
+     */
+    static final long RUN_TIMEOUT_SECONDS = 1200;
+
+    /**
+     * Runs a command with {@code stdin} as its input; one that has not ended
+     * after {@link #RUN_TIMEOUT_SECONDS} is killed and fails the test,
+     * named.
+     */
     static Run run(List<String> command, String stdin) {
         try {
             Process p = new ProcessBuilder(command).start();
@@ -49,7 +60,11 @@ final class Support {
                     in.write(stdin.getBytes(StandardCharsets.UTF_8));
                 }
             }
-            int status = p.waitFor();
+            if (!p.waitFor(RUN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError(command + ": no result after " + RUN_TIMEOUT_SECONDS + " s (timed out)");
+            }
+            int status = p.exitValue();
             return new Run(status, new String(out.join(), StandardCharsets.UTF_8),
                     new String(err.join(), StandardCharsets.UTF_8));
         } catch (IOException e) {
