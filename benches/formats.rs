@@ -1118,7 +1118,9 @@ impl Shape for I64F64Str {
         let f = r.f64().unwrap();
         let s = r.str().unwrap();
         r.finish().unwrap();
-        s.len().wrapping_add(i as usize).wrapping_add(f.to_bits() as usize)
+        s.len()
+            .wrapping_add(i as usize)
+            .wrapping_add(f.to_bits() as usize)
     }
     fn typed_decode_in(format: Format, key: &[u8], scratch: &mut [String; 2]) -> usize {
         let mut r = KeyReader::new(format, key);
@@ -1126,7 +1128,9 @@ impl Shape for I64F64Str {
         let f = r.f64().unwrap();
         let s = r.str_in(&mut scratch[0]).unwrap();
         r.finish().unwrap();
-        s.len().wrapping_add(i as usize).wrapping_add(f.to_bits() as usize)
+        s.len()
+            .wrapping_add(i as usize)
+            .wrapping_add(f.to_bits() as usize)
     }
     fn schema() -> Vec<Field> {
         vec![
@@ -1148,18 +1152,24 @@ impl Shape for I64F64Str {
         let i = naive_hex_u64(parts.next().unwrap(), 'l');
         let f = naive_f64_from_bits(naive_hex_u64(parts.next().unwrap(), 'd'));
         let s = naive_unescape(parts.next().unwrap());
-        s.len().wrapping_add(i as usize).wrapping_add(f.to_bits() as usize)
+        s.len()
+            .wrapping_add(i as usize)
+            .wrapping_add(f.to_bits() as usize)
     }
     fn storekey(&self, out: &mut Vec<u8>) {
         storekey::encode(out, &(self.0, self.1, self.2.as_str())).unwrap();
     }
     fn storekey_borrowed(key: &[u8]) -> usize {
         let (i, f, s) = storekey::decode_borrow::<(i64, f64, Cow<'_, str>)>(key).unwrap();
-        s.len().wrapping_add(i as usize).wrapping_add(f.to_bits() as usize)
+        s.len()
+            .wrapping_add(i as usize)
+            .wrapping_add(f.to_bits() as usize)
     }
     fn storekey_owned(key: &[u8]) -> usize {
         let (i, f, s) = storekey::decode::<_, (i64, f64, String)>(key).unwrap();
-        s.len().wrapping_add(i as usize).wrapping_add(f.to_bits() as usize)
+        s.len()
+            .wrapping_add(i as usize)
+            .wrapping_add(f.to_bits() as usize)
     }
     fn memcomparable(&self, out: &mut Vec<u8>) {
         (self.0, self.1, self.2.as_str())
@@ -1168,14 +1178,18 @@ impl Shape for I64F64Str {
     }
     fn memcomparable_decode(key: &[u8]) -> usize {
         let (i, f, s) = memcomparable::from_slice::<(i64, f64, String)>(key).unwrap();
-        s.len().wrapping_add(i as usize).wrapping_add(f.to_bits() as usize)
+        s.len()
+            .wrapping_add(i as usize)
+            .wrapping_add(f.to_bits() as usize)
     }
     fn fdb(&self, out: &mut Vec<u8>) {
         foundationdb_tuple::pack_into(&(self.0, self.1, self.2.as_str()), out);
     }
     fn fdb_decode(key: &[u8]) -> usize {
         let (i, f, s) = foundationdb_tuple::unpack::<(i64, f64, Cow<'_, str>)>(key).unwrap();
-        s.len().wrapping_add(i as usize).wrapping_add(f.to_bits() as usize)
+        s.len()
+            .wrapping_add(i as usize)
+            .wrapping_add(f.to_bits() as usize)
     }
 }
 

@@ -13,9 +13,10 @@
 # default 30,000; about 1 to 10 s each here) from a fixed seed (-seed=1) on
 # the committed seed corpus fuzz/seeds/<target>/ alone, two targets at a
 # time. The same commit runs the same inputs: a red smoke is this commit's.
-# It first checks that fuzz/seeds is what examples/seed.rs makes of
-# fixtures/*.tsv today (regenerate: cargo run -p lexikey-fuzz --example seed
-# -- fixtures fuzz/seeds).
+# Every run first checks that fuzz/seeds is what examples/seed.rs makes of
+# fixtures/*.tsv today (regenerate: rm -rf fuzz/seeds, then cargo run -p
+# lexikey-fuzz --example seed -- fixtures fuzz/seeds), with the seed
+# generator of the one test build (scripts/lib.sh).
 #
 # The build: no cargo-fuzz. The targets are built by cargo with the flags
 # cargo-fuzz passes (SanitizerCoverage: inline 8-bit counters, PC table,
@@ -105,11 +106,16 @@ done
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/lexikey-fuzz.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 echo "== checking fuzz/seeds against fixtures/ (examples/seed.rs)"
-cargo run -q -p lexikey-fuzz --example seed -- fixtures "$scratch/seeds" >/dev/null ||
+# The generator from the one test build (scripts/lib.sh; after scripts/test.sh
+# it is there already, otherwise this builds the workspace once).
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
+lexikey_build --quiet || die "the test build (scripts/lib.sh lexikey_build) failed"
+"${CARGO_TARGET_DIR:-target}/debug/examples/seed" fixtures "$scratch/seeds" >/dev/null ||
     die "the seed generator failed"
 if ! diff -rq fuzz/seeds "$scratch/seeds" >/dev/null; then
     diff -rq fuzz/seeds "$scratch/seeds" | head -5 >&2
-    die "fuzz/seeds is not what fixtures/ gives: run cargo run -p lexikey-fuzz --example seed -- fixtures fuzz/seeds (after rm -rf fuzz/seeds) and commit it"
+    die "fuzz/seeds is not what fixtures/ gives: rm -rf fuzz/seeds; cargo run -p lexikey-fuzz --example seed -- fixtures fuzz/seeds; then commit it"
 fi
 
 # 3. run

@@ -78,8 +78,11 @@ exec scripts/with-stores.sh bash -c '
   set -euo pipefail
   . scripts/lib.sh
   stamp "Rust tests: cargo nextest (profile $nextest_profile)"
+  rc=0
   cargo nextest run --workspace --features "$LEXIKEY_FEATURES" \
-    --build-jobs 2 --profile "$nextest_profile" --no-tests=fail "$@"
+    --build-jobs 2 --profile "$nextest_profile" --no-tests=fail "$@" || rc=$?
+  python3 scripts/slowest.py "${CARGO_TARGET_DIR:-target}/nextest/$nextest_profile/junit.xml" 15 || true
+  [ "$rc" -eq 0 ] || exit "$rc"
   stamp "Rust doc tests"
   bounded 900 "cargo test --doc" cargo test --workspace --doc --features "$LEXIKEY_FEATURES" -j2 -q
   stamp "benchmarks, each once (criterion test mode, test profile: benches/, stores/benches/)"

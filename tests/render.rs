@@ -22,10 +22,10 @@
 //! The external tools (`ruby`, `bash`, `redis-cli`) are required: a missing
 //! tool fails the test with a message saying what to install.
 
-#[path = "support/tools.rs"]
-mod tools;
 #[path = "support/size.rs"]
 mod size;
+#[path = "support/tools.rs"]
+mod tools;
 use tools::{nonempty_range, run_piped};
 
 use std::io::{BufRead, BufReader, Read, Write};
