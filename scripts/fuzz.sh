@@ -23,7 +23,8 @@
 # cargo-fuzz passes (SanitizerCoverage: inline 8-bit counters, PC table,
 # compare tracing; --cfg fuzzing), for the host triple (so that build
 # scripts and proc macros are not instrumented), in the `fuzz` profile
-# (release with line tables), target dir fuzz/target, stable toolchain.
+# (release with line tables, debug assertions and overflow checks, as
+# cargo-fuzz builds), target dir fuzz/target, stable toolchain.
 # FUZZ_SANITIZER=address adds AddressSanitizer (needs -Z flags:
 # RUSTC_BOOTSTRAP=1 is set for it). The default is none: lexikey's only
 # unsafe code is calls into register-only SSE2 functions that touch no

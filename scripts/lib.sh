@@ -61,7 +61,16 @@ bounded() {
 # The test build: every crate of the workspace, every target (libraries,
 # the Python and JNI cdylibs, binaries, tests, benches, examples), the
 # `test` profile, LEXIKEY_FEATURES. A second call finds it all fresh.
+# LEXIKEY_BUILD_TIMINGS=1 (.ci/run sets it) adds cargo's --timings report
+# (target/cargo-timings/) and prints its slowest units.
 lexikey_build() {
+  local timings=()
+  [ "${LEXIKEY_BUILD_TIMINGS:-}" = 1 ] && timings=(--timings)
   (cd "$LEXIKEY_ROOT" && cargo build --workspace --all-targets --profile test \
-    --features "$LEXIKEY_FEATURES" -j2 "$@")
+    --features "$LEXIKEY_FEATURES" -j2 "${timings[@]}" "$@")
+  if [ ${#timings[@]} -gt 0 ] && [ -z "${LEXIKEY_TIMINGS_SHOWN:-}" ]; then
+    export LEXIKEY_TIMINGS_SHOWN=1
+    python3 "$LEXIKEY_ROOT/scripts/slowest.py" --cargo-timings \
+      "${CARGO_TARGET_DIR:-$LEXIKEY_ROOT/target}/cargo-timings/cargo-timing.html" 20 || true
+  fi
 }

@@ -297,11 +297,10 @@ pub enum AllocError {
         /// The configured floor ([`AllocatorConfig::floor`]).
         floor: u64,
     },
-    /// Every attempt lost to another client or failed with a retryable
-    /// store error; nothing was written.
-    #[error(
-        "gave up after {attempts} attempts: other clients kept winning or the store kept failing"
-    )]
+    /// Every attempt failed and the last one lost to another client;
+    /// nothing was written. (When the last attempt failed because the store
+    /// did, the error is [`AllocError::Store`], holding that store error.)
+    #[error("gave up after {attempts} attempts: other clients kept winning")]
     Contention {
         /// The number of attempts made ([`AllocatorConfig::max_attempts`]).
         attempts: u32,
@@ -856,10 +855,28 @@ impl<S> Allocator<S> {
     }
 }
 
+/// The store error an insert gives up with after `attempts` attempts, the
+/// last of which failed with the retryable `e`: `e`'s store and message,
+/// saying how often it was tried.
+fn gave_up(e: StoreError, attempts: u32) -> StoreError {
+    StoreError {
+        message: format!(
+            "{} (gave up after {attempts} attempts, the store failing)",
+            e.message
+        ),
+        ..e
+    }
+}
+
 /// Where one attempt of an insert stands.
 enum Step {
-    /// Try again (after a backoff).
-    Retry,
+    /// Try again (after a backoff): another client won (a lost race, a key
+    /// taken or deleted meanwhile).
+    Lost,
+    /// Try again (after a backoff): the store failed with this retryable
+    /// error. An insert whose last attempt ends so gives up with
+    /// [`AllocError::Store`], not [`AllocError::Contention`].
+    Failed(StoreError),
     /// Done.
     Done(u64),
 }
@@ -1034,7 +1051,7 @@ impl<S: Store> Allocator<S> {
             match self.store.get(&self.salt_key) {
                 Ok(Some(v)) => self.check_salt_record(&v)?,
                 // Deleted meanwhile: write it again.
-                Ok(None) => return Ok(Some(Step::Retry)),
+                Ok(None) => return Ok(Some(Step::Lost)),
                 Err(e) => return self.retry_or_fail(e).map(Some),
             }
         }
@@ -1240,6 +1257,9 @@ impl<S: Store> Allocator<S> {
             State::Plain(None, false)
         };
         let max = self.config.max_attempts;
+        // The store error that ended the last attempt (None: the last
+        // attempt lost to another client).
+        let mut failing: Option<StoreError> = None;
         for attempt in 1..=max {
             if attempt > 1 {
                 self.backoff(&mut rng, attempt - 1);
@@ -1249,21 +1269,28 @@ impl<S: Store> Allocator<S> {
                 State::Plain(pending, burn_sent) => self.attempt_plain(&stored, pending, burn_sent),
                 State::Guarded(g) => self.attempt_guarded(&stored, g),
             }?;
-            if let Step::Done(id) = step {
-                bump(&self.counters.inserted);
-                return Ok(Inserted {
-                    id,
-                    attempts: attempt,
-                });
+            match step {
+                Step::Done(id) => {
+                    bump(&self.counters.inserted);
+                    return Ok(Inserted {
+                        id,
+                        attempts: attempt,
+                    });
+                }
+                Step::Lost => failing = None,
+                Step::Failed(e) => failing = Some(e),
             }
         }
         let unresolved = match state {
             State::Plain(pending, _) => pending,
             State::Guarded(g) => g.reserved.zip(g.put_error),
         };
-        match unresolved {
-            Some((id, error)) => Err(AllocError::Ambiguous { id, error }),
-            None => Err(AllocError::Contention { attempts: max }),
+        match (unresolved, failing) {
+            (Some((id, error)), _) => Err(AllocError::Ambiguous { id, error }),
+            // The store was failing when the attempts ran out (a dead
+            // server, a partition): that is the error, not contention.
+            (None, Some(e)) => Err(AllocError::Store(gave_up(e, max))),
+            (None, None) => Err(AllocError::Contention { attempts: max }),
         }
     }
 
@@ -1303,13 +1330,13 @@ impl<S: Store> Allocator<S> {
             Ok(true) => Ok(Step::Done(id)),
             Ok(false) => {
                 bump(&self.counters.conflicts);
-                Ok(Step::Retry)
+                Ok(Step::Lost)
             }
             Err(e) if e.retryable => {
                 bump(&self.counters.store_errors);
                 bump(&self.counters.ambiguous);
-                *pending = Some((id, e));
-                Ok(Step::Retry)
+                *pending = Some((id, e.clone()));
+                Ok(Step::Failed(e))
             }
             Err(e) => Err(AllocError::Store(e)),
         }
@@ -1379,12 +1406,12 @@ impl<S: Store> Allocator<S> {
                     bump(&self.counters.store_errors);
                     bump(&self.counters.ambiguous);
                     *burn_sent = true;
-                    return Ok(Some(Step::Retry));
+                    return Ok(Some(Step::Failed(e)));
                 }
                 Err(e) => return self.retry_or_ambiguous(e, pending).map(Some),
             }
         }
-        Ok(Some(Step::Retry))
+        Ok(Some(Step::Lost))
     }
 
     /// One attempt with the guard.
@@ -1428,7 +1455,7 @@ impl<S: Store> Allocator<S> {
                         }
                         Ok(false) => {
                             bump(&self.counters.conflicts);
-                            return Ok(Step::Retry);
+                            return Ok(Step::Lost);
                         }
                         Err(e) if e.retryable => {
                             bump(&self.counters.store_errors);
@@ -1441,11 +1468,11 @@ impl<S: Store> Allocator<S> {
                                     g.reserved = Some(id);
                                     id
                                 }
-                                Ok(_) => return Ok(Step::Retry),
+                                Ok(_) => return Ok(Step::Failed(e)),
                                 Err(_) => {
                                     // Resolved by step 1 of the next attempt.
                                     g.proposed = Some(new);
-                                    return Ok(Step::Retry);
+                                    return Ok(Step::Failed(e));
                                 }
                             }
                         }
@@ -1467,7 +1494,7 @@ impl<S: Store> Allocator<S> {
                 Ok(None) => {}
                 Err(e) if e.retryable => {
                     bump(&self.counters.store_errors);
-                    return Ok(Step::Retry);
+                    return Ok(Step::Failed(e));
                 }
                 Err(e) => return Err(AllocError::Ambiguous { id, error: e }),
             }
@@ -1483,7 +1510,7 @@ impl<S: Store> Allocator<S> {
                         Err(e) => {
                             return if e.retryable {
                                 bump(&self.counters.store_errors);
-                                Ok(Step::Retry)
+                                Ok(Step::Failed(e))
                             } else {
                                 Err(AllocError::Ambiguous { id, error: e })
                             };
@@ -1495,8 +1522,8 @@ impl<S: Store> Allocator<S> {
             Err(e) if e.retryable => {
                 bump(&self.counters.store_errors);
                 bump(&self.counters.ambiguous);
-                g.put_error = Some(e);
-                Ok(Step::Retry)
+                g.put_error = Some(e.clone());
+                Ok(Step::Failed(e))
             }
             // An earlier put of ours may have landed: say so.
             Err(e) if g.put_error.is_some() => Err(AllocError::Ambiguous { id, error: e }),
@@ -1545,7 +1572,7 @@ impl<S: Store> Allocator<S> {
         bump(&self.counters.skipped);
         g.reserved = None;
         g.put_error = None;
-        Step::Retry
+        Step::Lost
     }
 
     /// Step 2: the ID below `base` (the newest ID or the LWM), or `start`.
@@ -1562,7 +1589,7 @@ impl<S: Store> Allocator<S> {
     fn retry_or_fail(&self, e: StoreError) -> Result<Step, AllocError> {
         if e.retryable {
             bump(&self.counters.store_errors);
-            Ok(Step::Retry)
+            Ok(Step::Failed(e))
         } else {
             Err(AllocError::Store(e))
         }
@@ -1575,7 +1602,7 @@ impl<S: Store> Allocator<S> {
     ) -> Result<Step, AllocError> {
         if e.retryable {
             bump(&self.counters.store_errors);
-            return Ok(Step::Retry);
+            return Ok(Step::Failed(e));
         }
         match pending.take() {
             Some((id, _)) => Err(AllocError::Ambiguous { id, error: e }),

@@ -18,7 +18,7 @@ pub type Entry = (Vec<u8>, Vec<u8>);
 /// adapter could not resolve. `retryable` says whether trying the same
 /// operation again may succeed (a lost connection, a leader election, an
 /// optimistic-transaction conflict).
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[error("{store}: {message}")]
 pub struct StoreError {
     /// Which store (`redis`, `postgres`, …).

@@ -1012,15 +1012,24 @@ fn identical_values_and_an_ambiguous_write_never_give_one_id_to_two_callers(
 #[test]
 fn error_storms() -> Result<(), AllocError> {
     // Every call fails before reaching the store (an outage): each insert
-    // gives up with Contention after max_attempts and writes nothing.
+    // gives up after max_attempts with the store's error, not Contention
+    // (no other client won anything), and writes nothing.
     for guard in [false, true] {
         let store = Flaky::new(MemStore::new()).before(Schedule::Every(1));
         let cfg = quick(config(Format::Hex).with_guard(guard).with_max_attempts(5));
         let a = Allocator::new(store, cfg)?;
         for _ in 0..3 {
             match a.insert(b"lost") {
-                Err(AllocError::Contention { attempts: 5 }) => {}
-                other => panic!("guard={guard}: expected Contention, got {other:?}"),
+                Err(AllocError::Store(e)) => {
+                    assert_eq!(e.store, "flaky", "guard={guard}: {e}");
+                    assert_eq!(
+                        e.message,
+                        "injected failure before the call (not applied) \
+                         (gave up after 5 attempts, the store failing)",
+                        "guard={guard}"
+                    );
+                }
+                other => panic!("guard={guard}: expected the store's error, got {other:?}"),
             }
         }
         assert_eq!(a.store().injected().passed, 0);

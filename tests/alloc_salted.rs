@@ -242,6 +242,8 @@ fn kind(r: &Result<u64, AllocError>) -> String {
         Ok(id) => format!("ok {id}"),
         Err(AllocError::Ambiguous { id, .. }) => format!("ambiguous {id}"),
         Err(AllocError::Contention { .. }) => "contention".into(),
+        // Gave up while the store was failing.
+        Err(AllocError::Store(e)) if e.retryable => "store failing".into(),
         Err(AllocError::Exhausted { .. }) => "exhausted".into(),
         Err(e) => panic!("unexpected error: {e}"),
     }

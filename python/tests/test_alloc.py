@@ -5,6 +5,7 @@ redb file -> 800 unique IDs, every row present with its value."""
 
 import multiprocessing
 import os
+import subprocess
 import uuid
 
 import pytest
@@ -205,3 +206,28 @@ def test_read_only_never_creates_a_store(tmp_path):
         with pytest.raises(lexikey.AllocError, match="reading only"):
             r.insert(b"c")
         assert r.scan() == [(TOP - 1, b"b"), (TOP, b"a")]
+
+
+def test_a_stopped_server_is_a_store_error_not_contention():
+    """Redis stopped under a running allocator: insert raises kind "store"
+    with Redis's error, not "contention" (which is for races lost to other
+    clients); after the restart inserts go on (issue 38)."""
+    url = os.environ.get("LEXIKEY_REDIS_URL")
+    stores = os.environ.get("LEXIKEY_STORES_DIR")
+    if not url or not stores:
+        pytest.skip("LEXIKEY_REDIS_URL is not set: run under scripts/with-stores.sh (scripts/test.sh does)")
+    redis_dir = os.path.join(stores, "redis")
+    a = lexikey.Allocator(f"{url}?timeout_ms=500", f"py-dead-{uuid.uuid4().hex[:12]}")
+    first = a.insert(b"before")
+    subprocess.run([os.path.join(redis_dir, "stop")], check=True, timeout=60)
+    try:
+        with pytest.raises(lexikey.AllocError) as e:
+            a.insert(b"while down")
+        assert not isinstance(e.value, lexikey.ContentionError)
+        assert e.value.kind == "store", str(e.value)
+        assert str(e.value).startswith("store error: redis: "), str(e.value)
+        assert str(e.value).endswith("(gave up after 64 attempts, the store failing)"), str(e.value)
+    finally:
+        subprocess.run([os.path.join(redis_dir, "start")], check=True, timeout=60)
+        subprocess.run([os.path.join(redis_dir, "ready")], check=True, timeout=60)
+    assert a.insert(b"after") == first - 1

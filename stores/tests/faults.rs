@@ -623,3 +623,42 @@ mod bigtable {
         assert_eq!(again.first_key(&KeyRange::all()).unwrap(), None);
     }
 }
+
+/// A dead server is a store error, not contention (issue 38): with Redis
+/// stopped, an insert gives up with `AllocError::Store`, holding the
+/// connection's error and the attempts made; `Contention` is for races
+/// lost to other clients. (Before, the user saw "gave up after 64
+/// attempts: other clients kept winning or the store kept failing", kind
+/// contention, with no cause.)
+#[cfg(feature = "redis")]
+#[test]
+fn redis_stopped_insert_is_a_store_error_not_contention() {
+    use lexikey::alloc::{AllocError, Allocator, AllocatorConfig};
+    use lexikey::{Component, Format};
+
+    let _serial = serial();
+    let (s, _) = open("LEXIKEY_REDIS_URL", "dead", "&timeout_ms=500");
+    let config = AllocatorConfig::new(Format::Hex, &[Component::asc("dead")])
+        .with_max_attempts(8)
+        .with_backoff(Duration::from_millis(1), Duration::from_millis(10));
+    let a = Allocator::new(s, config).expect("allocator");
+    let first = a.insert(b"before").expect("insert while Redis runs");
+    let dir = server_dir("redis");
+    let restart = Restart(dir.clone());
+    run(&dir, "stop");
+    match a.insert(b"while down") {
+        Err(AllocError::Store(e)) => {
+            assert_eq!(e.store, "redis", "{e}");
+            assert!(
+                e.message
+                    .ends_with("(gave up after 8 attempts, the store failing)"),
+                "{e}"
+            );
+        }
+        other => panic!("expected Redis's error, got {other:?}"),
+    }
+    drop(restart);
+    // Back up: the next insert goes on below the first.
+    let next = a.insert(b"after").expect("insert after the restart");
+    assert_eq!(next, first - 1);
+}

@@ -109,4 +109,33 @@ class AllocTest {
             assertThat(e).hasMessageContaining("closed");
         }
     }
+
+    /**
+     * Redis stopped under a running allocator: insert throws kind "store"
+     * with Redis's error, not "contention" (which is for races lost to
+     * other clients); after the restart inserts go on (issue 38).
+     */
+    @Test
+    void aStoppedServerIsAStoreErrorNotContention() throws Exception {
+        String url = url("redis");
+        String stores = System.getenv("LEXIKEY_STORES_DIR");
+        Assumptions.assumeTrue(stores != null, "LEXIKEY_STORES_DIR is not set: run under scripts/with-stores.sh");
+        Path redis = Path.of(stores, "redis");
+        String table = "java-dead-" + Long.toHexString(System.nanoTime());
+        try (Allocator a = new Allocator(url + "?timeout_ms=500", table, AllocatorOptions.defaults())) {
+            long first = a.insert("before".getBytes(StandardCharsets.UTF_8));
+            assertThat(Support.run(List.of(redis.resolve("stop").toString()), null).status()).isZero();
+            try {
+                AllocException e = org.junit.jupiter.api.Assertions.assertThrows(AllocException.class,
+                        () -> a.insert("while down".getBytes(StandardCharsets.UTF_8)));
+                assertThat(e.kind()).as(e.getMessage()).isEqualTo("store");
+                assertThat(e.getMessage()).contains("redis: ")
+                        .endsWith("(gave up after 64 attempts, the store failing)");
+            } finally {
+                assertThat(Support.run(List.of(redis.resolve("start").toString()), null).status()).isZero();
+                assertThat(Support.run(List.of(redis.resolve("ready").toString()), null).status()).isZero();
+            }
+            assertThat(a.insert("after".getBytes(StandardCharsets.UTF_8))).isEqualTo(first - 1);
+        }
+    }
 }
