@@ -4,8 +4,12 @@
 #
 #   scripts/java.sh setup        # a JDK (javac, jar, javadoc), Debian's junit5 and
 #                                # libassertj-core-java (only what is missing)
-#   scripts/java.sh build        # the cdylib (release) and java/build/lexikey.jar
-#   scripts/java.sh doc          # Javadoc of every public type, -Xdoclint:all -Werror
+#   scripts/java.sh build        # the cdylib (release) and java/build/lexikey.jar (with the
+#                                # host's library) and lexikey-sources.jar
+#   scripts/java.sh package PLATFORM=LIBRARY...
+#                                # adds libraries built on other platforms to lexikey.jar
+#   scripts/java.sh doc          # Javadoc of every public type, -Xdoclint:all -Werror, and
+#                                # java/build/lexikey-javadoc.jar
 #   scripts/java.sh test [ARGS]  # compile java/src/test and run it with JUnit's console
 #                                # launcher (ARGS go to the launcher, e.g. --select-class
 #                                # lexikey.FixturesTest)
@@ -13,8 +17,12 @@
 #                                # 1000000) with PySpark's spark-submit --master local[2]
 #   scripts/java.sh bench        # Schema.encodeTextMany speed and JNI overhead (BENCHMARKS.md)
 #
-# The jar carries the native library for linux-x86_64 as a resource
-# (lexikey/native/linux-x86_64/liblexikey_jni.so), loaded on first use.
+# The jar carries the native library of each platform it was packed with
+# as a resource, lexikey/native/OS-ARCH/NAME (NAME: liblexikey_jni.so,
+# liblexikey_jni.dylib or lexikey_jni.dll), listed in
+# lexikey/native/platforms.txt, and loads the JVM's own on first use; its
+# manifest names Main-Class lexikey.Main (java -jar lexikey.jar encode …)
+# and Implementation-Version. Tested here on linux-x86_64 only.
 # LEXIKEY_JAVA_PROFILE=test takes the library from the one test build of
 # scripts/lib.sh (lexikey_build: `test` profile, LEXIKEY_FEATURES) instead
 # of a release build: scripts/test.sh does, so that the JNI crate is the
@@ -60,24 +68,101 @@ setup() {
   fi
 }
 
+# The host's platform as the jar names it (OS-ARCH, as Native.platform()
+# computes it in Java) and the library's file name there.
+host_platform() {
+  local os arch
+  case "$(uname -s)" in
+    Linux) os=linux ;;
+    Darwin) os=macos ;;
+    MINGW* | MSYS* | CYGWIN* | Windows_NT) os=windows ;;
+    *) os=$(uname -s | tr '[:upper:]' '[:lower:]') ;;
+  esac
+  case "$(uname -m)" in
+    x86_64 | amd64) arch=x86_64 ;;
+    arm64 | aarch64) arch=aarch64 ;;
+    *) arch=$(uname -m) ;;
+  esac
+  echo "$os-$arch"
+}
+
+library_name() { # library_name PLATFORM
+  case "$1" in
+    macos-*) echo liblexikey_jni.dylib ;;
+    windows-*) echo lexikey_jni.dll ;;
+    *) echo liblexikey_jni.so ;;
+  esac
+}
+
+version() { sed -n 's/^version = "\(.*\)"$/\1/p' java/Cargo.toml | head -1; }
+
+# jar_up: java/build/lexikey.jar from java/build/classes (the classes and
+# every library under lexikey/native/), with its manifest, platforms.txt,
+# and lexikey-sources.jar beside it.
+jar_up() {
+  local native=$build/classes/lexikey/native
+  (cd "$native" && find . -mindepth 2 -maxdepth 2 -type f | cut -d/ -f2 | sort -u) >"$native/platforms.txt"
+  cat >"$build/manifest.txt" <<EOM
+Main-Class: lexikey.Main
+Implementation-Title: lexikey
+Implementation-Version: $(version)
+EOM
+  rm -f "$build/lexikey.jar"
+  jar --create --file "$build/lexikey.jar" --manifest "$build/manifest.txt" -C "$build/classes" .
+  rm -f "$build/lexikey-sources.jar"
+  jar --create --file "$build/lexikey-sources.jar" -C java/src/main/java .
+}
+
 build() {
   if [ "$profile" = release ]; then
     cargo build -p lexikey-java --release -j2 --quiet
   else
     lexikey_build --quiet
   fi
+  local platform lib
+  platform=$(host_platform)
+  lib=$(library_name "$platform")
   rm -rf "$build/classes"
-  mkdir -p "$build/classes/lexikey/native/linux-x86_64"
+  mkdir -p "$build/classes/lexikey/native/$platform"
   javac --release 17 -Xlint:all -Werror -d "$build/classes" java/src/main/java/lexikey/*.java
-  cp "$target/$profile_dir/liblexikey_jni.so" "$build/classes/lexikey/native/linux-x86_64/"
-  jar --create --file "$build/lexikey.jar" -C "$build/classes" .
-  echo "java.sh: $build/lexikey.jar ($profile)"
+  cp "$target/$profile_dir/$lib" "$build/classes/lexikey/native/$platform/"
+  jar_up
+  echo "java.sh: $build/lexikey.jar ($profile, $platform), lexikey-sources.jar"
+}
+
+# package PLATFORM=LIBRARY...: adds native libraries built on other
+# platforms (scripts/java.sh build there) to java/build/lexikey.jar, e.g.
+#   scripts/java.sh package macos-aarch64=/tmp/liblexikey_jni.dylib
+package() {
+  [ -d "$build/classes/lexikey" ] || build
+  [ $# -gt 0 ] || { echo "usage: scripts/java.sh package PLATFORM=LIBRARY..." >&2; exit 2; }
+  local arg platform file want
+  for arg in "$@"; do
+    platform=${arg%%=*}
+    file=${arg#*=}
+    if [ "$platform" = "$arg" ] || ! [[ $platform =~ ^[a-z0-9]+-[a-z0-9_]+$ ]]; then
+      echo "java.sh package: '$arg' is not PLATFORM=LIBRARY (PLATFORM like macos-aarch64)" >&2
+      exit 2
+    fi
+    want=$(library_name "$platform")
+    if [ "$(basename "$file")" != "$want" ]; then
+      echo "java.sh package: a library for $platform is named $want, not $(basename "$file")" >&2
+      exit 2
+    fi
+    [ -f "$file" ] || { echo "java.sh package: no file $file" >&2; exit 2; }
+    mkdir -p "$build/classes/lexikey/native/$platform"
+    cp "$file" "$build/classes/lexikey/native/$platform/$want"
+  done
+  jar_up
+  echo "java.sh: $build/lexikey.jar carries $(tr '\n' ' ' <"$build/classes/lexikey/native/platforms.txt")"
 }
 
 doc() {
   rm -rf "$build/javadoc"
   javadoc -quiet -Xdoclint:all -Werror --release 17 -d "$build/javadoc" \
     -sourcepath java/src/main/java lexikey
+  rm -f "$build/lexikey-javadoc.jar"
+  jar --create --file "$build/lexikey-javadoc.jar" -C "$build/javadoc" .
   echo "java.sh: Javadoc in $build/javadoc (doclint clean)"
 }
 
@@ -146,6 +231,10 @@ bench() {
 case "${1:-}" in
   setup) setup ;;
   build) build ;;
+  package)
+    shift
+    package "$@"
+    ;;
   doc) doc ;;
   test)
     shift
@@ -160,7 +249,7 @@ case "${1:-}" in
     bench "$@"
     ;;
   *)
-    echo "usage: scripts/java.sh setup | build | doc | test [ARGS] | spark [ROWS] | bench" >&2
+    echo "usage: scripts/java.sh setup | build | package PLATFORM=LIBRARY... | doc | test [ARGS] | spark [ROWS] | bench" >&2
     exit 2
     ;;
 esac

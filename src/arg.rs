@@ -1064,15 +1064,17 @@ pub(crate) fn set_phoenix(
             let (lo, hi) = t.int_range().unwrap_or_default();
             *slot = V::Int(match int_of(arg) {
                 Some(Some(v)) if v >= i128::from(lo) && v <= i128::from(hi) => v as i64,
-                Some(Some(v)) if i64::try_from(v).is_ok() => {
+                // Any other whole number, however large: say the range
+                // (issue 38: UNSIGNED_LONG given 2**64 - 1 said "invalid").
+                Some(Some(v)) => {
                     return Err(bad(format!(
                         "{ty} value {:?} is out of range ({lo} to {hi})",
                         v.to_string()
                     )))
                 }
-                Some(_) => {
+                Some(None) => {
                     return Err(bad(format!(
-                        "invalid {ty} value {}",
+                        "{ty} value {} is out of range ({lo} to {hi})",
                         input::show_input(&int_text(arg).unwrap_or_default())
                     )))
                 }

@@ -126,6 +126,47 @@ pub fn escape_key(key: &[u8]) -> String {
     s
 }
 
+/// A key as error messages show it: [`escape_key`] of its first 64 bytes
+/// in double quotes, `...` before the closing quote when the key is longer.
+/// The one spelling every front end's messages use.
+///
+/// ```
+/// assert_eq!(lexikey::show_key(b"pop\x00"), r#""pop\x00""#);
+/// assert_eq!(lexikey::show_key(&[b'a'; 70]), format!("\"{}...\"", "a".repeat(64)));
+/// ```
+pub fn show_key(key: &[u8]) -> String {
+    let mut s = String::from("\"");
+    s.push_str(&escape_key(&key[..key.len().min(64)]));
+    if key.len() > 64 {
+        s.push_str("...");
+    }
+    s.push('"');
+    s
+}
+
+/// A key as the HBase shell prints it (HBase's `Bytes.toStringBinary`):
+/// printable ASCII as itself, every other byte and the backslash as
+/// `\xNN` with uppercase digits. [`input::decode_binary_key`] reads it back
+/// (when the key has a byte that needs an escape; a key of printable
+/// ASCII alone prints as itself).
+///
+/// ```
+/// assert_eq!(lexikey::to_string_binary(b"pop\x00\x01\\"), r"pop\x00\x01\x5C");
+/// ```
+pub fn to_string_binary(key: &[u8]) -> String {
+    let mut s = String::with_capacity(key.len());
+    for &b in key {
+        if (0x20..=0x7E).contains(&b) && b != b'\\' {
+            s.push(char::from(b));
+        } else {
+            s.push_str("\\x");
+            s.push(char::from(bytes::UPPER_HEX[usize::from(b >> 4)]));
+            s.push(char::from(bytes::UPPER_HEX[usize::from(b & 15)]));
+        }
+    }
+    s
+}
+
 /// Keys as lowercase hex (how the CLI prints binary keys; see
 /// [`input::push_hex`] and, for the way back, [`input::decode_hex_into`]).
 ///

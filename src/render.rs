@@ -561,6 +561,20 @@ pub enum RenderError {
         /// The name given.
         name: String,
     },
+    /// A key longer than the store's row keys can be: Bigtable's are at
+    /// most 4,096 bytes (`cbt` and the API refuse a longer bound; no row
+    /// has such a key).
+    #[error("the {side} key is {len} bytes: {dialect} row keys are at most {max} bytes; shorten the key's longest component")]
+    KeyTooLong {
+        /// The dialect whose store has the limit.
+        dialect: Dialect,
+        /// Which key.
+        side: Side,
+        /// The key's length in bytes.
+        len: usize,
+        /// The store's limit.
+        max: usize,
+    },
     /// A text key is not valid UTF-8.
     #[error("the {side} key is not valid UTF-8 (at byte {offset}): {dialect} text keys must be UTF-8; render the keys as binary")]
     NotUtf8 {
@@ -1643,8 +1657,19 @@ fn shell_word(name: &str) -> String {
     }
 }
 
+/// Bigtable's limit on a row key, in bytes.
+const BIGTABLE_MAX_KEY: usize = 4096;
+
 fn cbt(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), RenderError> {
     for (side, key) in b.sides() {
+        if let Some(len) = key.map(<[u8]>::len).filter(|&n| n > BIGTABLE_MAX_KEY) {
+            return Err(RenderError::KeyTooLong {
+                dialect: Dialect::Cbt,
+                side,
+                len,
+                max: BIGTABLE_MAX_KEY,
+            });
+        }
         if let Some(offset) = key.and_then(|k| k.iter().position(|&c| c == 0)) {
             return Err(RenderError::NulArgument {
                 dialect: Dialect::Cbt,

@@ -768,6 +768,21 @@ fn errors_say_what_the_type_takes() {
         e.to_string(),
         "unsigned_int value \"-1\" is out of range (0 to 2147483647)"
     );
+    // Beyond i64 too: the range is stated (issue 38: UNSIGNED_LONG given
+    // 2**64 - 1 said "invalid unsigned_long value").
+    let e = spec("phoenix")
+        .pair(
+            "unsigned_long",
+            Arg::BigInt {
+                negative: false,
+                magnitude: &[0xFF; 8],
+            },
+        )
+        .expect_err("2**64 - 1 > i64::MAX");
+    assert_eq!(
+        e.to_string(),
+        "unsigned_long value \"18446744073709551615\" is out of range (0 to 9223372036854775807)"
+    );
     let e = spec("fdb-tuple")
         .pair("versionstamp", Arg::Bytes(b"short"))
         .expect_err("12 bytes");

@@ -401,3 +401,24 @@ fn decimal_desc_sign_slot_is_strict() {
         assert_eq!(tuple::encode(Format::Decimal, &c).unwrap(), key);
     }
 }
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// `to_string_binary` (how the HBase shell prints a key, and Java's
+    /// `Lexikey.show`) reads back through `decode_binary_key` to the same
+    /// bytes whenever it holds an escape; it is printable ASCII; and a key
+    /// of printable ASCII other than `\` prints as itself.
+    #[test]
+    fn to_string_binary_reads_back(key in prop::collection::vec(any::<u8>(), 0..40)) {
+        let text = lexikey::to_string_binary(&key);
+        prop_assert!(text.bytes().all(|b| (0x20..=0x7E).contains(&b)), "{text:?}");
+        if text.contains("\\x") {
+            let mut back = Vec::new();
+            lexikey::input::decode_binary_key(text.as_bytes(), &mut back).expect("reads back");
+            prop_assert_eq!(back, key);
+        } else {
+            prop_assert_eq!(text.as_bytes(), &key[..]);
+        }
+    }
+}

@@ -754,6 +754,19 @@ fn justified(d: Dialect, r: &KeyRange, ro: &RenderOptions, e: &RenderError) -> b
                     _ => false,
                 }
         }
+        // Only Bigtable limits a key's length (4,096 bytes).
+        RenderError::KeyTooLong {
+            dialect,
+            side,
+            len,
+            max,
+        } => {
+            *dialect == d
+                && d == Dialect::Cbt
+                && *max == 4096
+                && key(side).map(<[u8]>::len) == Some(*len)
+                && *len > *max
+        }
         // Only cbt passes keys as command-line arguments: the first NUL.
         RenderError::NulArgument {
             dialect,
@@ -2073,6 +2086,28 @@ fn golden_cbt() {
         render(Dialect::Cbt, &kr(Some(b"k"), None), &named).unwrap(),
         "cbt -project example.com:app -instance prod-1 read 'my table' start='k'\n"
     );
+    // Bigtable's row keys are at most 4,096 bytes: a longer bound is refused,
+    // saying so (issue 38: a 5,069-byte command was printed without a word).
+    let long = vec![b'k'; 4097];
+    assert_eq!(
+        render(
+            Dialect::Cbt,
+            &kr(Some(b"a"), Some(&long)),
+            &RenderOptions::new()
+        ),
+        Err(RenderError::KeyTooLong {
+            dialect: Dialect::Cbt,
+            side: Side::End,
+            len: 4097,
+            max: 4096
+        })
+    );
+    assert!(render(
+        Dialect::Cbt,
+        &kr(Some(&long[..4096]), None),
+        &RenderOptions::new()
+    )
+    .is_ok());
     // A NUL cannot be an argument: one error, naming the side and byte.
     let e = render(
         Dialect::Cbt,

@@ -1184,3 +1184,28 @@ fn no_secret_in_any_output() {
     }
     assert!(bad.is_empty(), "secrets shown:\n{}", bad.join("\n"));
 }
+
+/// Issue 38: a port that does not parse is a bad URL naming the part (not a
+/// store that did not answer), and an empty table name is refused saying
+/// what is allowed: exit 2, one line.
+#[test]
+fn bad_ports_and_empty_table_names_say_what_is_wrong() {
+    let msg = fails(&[
+        "alloc",
+        "--table",
+        "t",
+        "--store",
+        "redis://127.0.0.1:notaport",
+    ]);
+    assert!(
+        msg.contains(
+            "the port `notaport` of host `127.0.0.1:notaport` is not a number from 1 to 65535"
+        ),
+        "{msg}"
+    );
+    let msg = fails(&["alloc", "--table", "", "--store", "memory:"]);
+    assert!(
+        msg.contains("the table name is empty: give a name of 1 or more characters"),
+        "{msg}"
+    );
+}

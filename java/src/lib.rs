@@ -353,6 +353,36 @@ pub extern "system" fn Java_lexikey_Native_reverse<'l>(
     })
 }
 
+/// `Native.show(key)`: the key as the HBase shell prints it
+/// ([`lexikey::to_string_binary`]).
+#[no_mangle]
+pub extern "system" fn Java_lexikey_Native_show<'l>(
+    mut env: JNIEnv<'l>,
+    _: JClass<'l>,
+    key: JByteArray<'l>,
+) -> jstring {
+    boundary(&mut env, null_mut(), |env| {
+        if key.is_null() {
+            return Err(arg_err("key: a byte[], not null"));
+        }
+        let n = env.get_array_length(&key)?;
+        let key = bytes(env, &key, n)?;
+        Ok(env.new_string(lexikey::to_string_binary(&key))?.into_raw())
+    })
+}
+
+/// `Native.version()`: the version of the native library (this crate's,
+/// the lexikey version it was built from).
+#[no_mangle]
+pub extern "system" fn Java_lexikey_Native_version<'l>(
+    mut env: JNIEnv<'l>,
+    _: JClass<'l>,
+) -> jstring {
+    boundary(&mut env, null_mut(), |env| {
+        Ok(env.new_string(env!("CARGO_PKG_VERSION"))?.into_raw())
+    })
+}
+
 /// `Native.render(start, end, text, target, table)`: a range in a store's
 /// syntax (`null` bounds are unbounded).
 #[no_mangle]

@@ -136,17 +136,6 @@ impl PredKind {
     }
 }
 
-/// A key as messages show it: at most 64 bytes, escaped.
-fn show(key: &[u8]) -> String {
-    let mut s = String::from("\"");
-    s.push_str(&lexikey::escape_key(&key[..key.len().min(64)]));
-    if key.len() > 64 {
-        s.push_str("...");
-    }
-    s.push('"');
-    s
-}
-
 /// A layout: how rows encode and keys decode.
 #[derive(Debug, Clone)]
 pub(crate) struct Schema {
@@ -377,7 +366,7 @@ impl Schema {
     ) -> Result<(), Error> {
         let bad = |e: &DecodeError| {
             Error::Decode(
-                format!("{}invalid key {}: {e}", at(), show(key)),
+                format!("{}invalid key {}: {e}", at(), lexikey::show_key(key)),
                 e.offset(),
             )
         };
@@ -390,7 +379,7 @@ impl Schema {
                     format!(
                         "{}invalid key {}: value {} at byte {offset}: {e}",
                         at(),
-                        show(key),
+                        lexikey::show_key(key),
                         i + 1
                     ),
                     offset,

@@ -129,7 +129,7 @@ def range(
 def render(
     start: Optional[KeyArg], end: Optional[KeyArg], target: str, table: Optional[str] = None
 ) -> str:
-    """The range in a store's syntax (hbase, cql, rocksdb, etcd, redis, sql, raw)."""
+    """The range in a store's syntax (hbase, cbt, cql, rocksdb, etcd, redis, sql, raw)."""
 
 def reverse(n: int) -> int:
     """9223372036854775807 - n, the HBase reverse number."""

@@ -343,7 +343,7 @@ fn decode<'py>(
     let bytes = key_bytes(key, fmt.is_text())?;
     let values = spec
         .decode(&bytes)
-        .map_err(|e| from_decode(&e, &schema::show(&bytes)))?;
+        .map_err(|e| from_decode(&e, &lexikey::show_key(&bytes)))?;
     PyList::new(
         py,
         schema::py_values(py, &values, &bytes, &String::new, true)?,
@@ -489,7 +489,7 @@ fn range<'py>(
 }
 
 /// Renders the range `[start, end)` in a store's syntax: `target` is
-/// `hbase`, `cql`, `rocksdb`, `etcd`, `redis`, `sql` (or `raw`), exactly the
+/// `hbase`, `cbt`, `cql`, `rocksdb`, `etcd`, `redis`, `sql` (or `raw`), exactly the
 /// text of the command line's `range --for TARGET [--table TABLE]`.
 /// `str` bounds are text keys, `bytes` bounds binary keys; `None` is an
 /// unbounded side.

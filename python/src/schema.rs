@@ -176,17 +176,6 @@ const DECODE_CHUNK: usize = 4096;
 /// The rows `Schema.encode_many` reads and encodes at a time.
 const CHUNK: usize = 8192;
 
-/// A key as messages show it: at most 64 bytes, escaped.
-pub(crate) fn show(key: &[u8]) -> String {
-    let mut s = String::from("\"");
-    s.push_str(&lexikey::escape_key(&key[..key.len().min(64)]));
-    if key.len() > 64 {
-        s.push_str("...");
-    }
-    s.push('"');
-    s
-}
-
 /// The values of a decoded key as Python values (`pairs`: `(type,
 /// value)` pairs). A value Python cannot hold, or that its kind could not
 /// have written, raises `DecodeError` naming the value and at its
@@ -264,7 +253,7 @@ fn py_value<'py>(
             format!(
                 "{}invalid key {}: value {} at byte {offset}: {}",
                 at(),
-                show(key),
+                lexikey::show_key(key),
                 i + 1,
                 e.value(py)
             ),
@@ -561,7 +550,11 @@ impl Schema {
             }
             if let Some((i, e)) = failed {
                 return Err(decode_err(
-                    format!("{}invalid key {}: {e}", at(i)(), show(keys.get(i))),
+                    format!(
+                        "{}invalid key {}: {e}",
+                        at(i)(),
+                        lexikey::show_key(keys.get(i))
+                    ),
                     e.offset(),
                 ));
             }

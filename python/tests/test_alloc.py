@@ -114,6 +114,16 @@ def test_redb_one_process(tmp_path):
 def test_errors_and_kinds():
     with pytest.raises(ValueError, match="unknown scheme"):
         lexikey.Allocator("nosuch:x", "t")
+    # A port that does not parse is a bad URL naming the part, not a store
+    # that failed to open (issue 38).
+    with pytest.raises(ValueError, match="the port `notaport` of host `127.0.0.1:notaport` is not a number"):
+        lexikey.Allocator("redis://127.0.0.1:notaport", "t")
+    with pytest.raises(ValueError, match="the port `99999`"):
+        lexikey.Allocator("postgres://u@h:99999/db", "t")
+    # An empty table name is refused, saying what is allowed.
+    with pytest.raises(lexikey.AllocError, match="the table name is empty: give a name of 1 or more characters") as e:
+        lexikey.Allocator("memory:", "")
+    assert e.value.kind == "config"
     with pytest.raises(ValueError):
         lexikey.Allocator("memory:", "t", format="fdb-tuple")
     with pytest.raises(TypeError):

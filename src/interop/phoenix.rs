@@ -340,6 +340,21 @@ impl Type {
         })
     }
 
+    /// Why an integer is refused for this type: the type and its range,
+    /// in Phoenix's names (what a user must change the value to).
+    const fn out_of_range(self) -> &'static str {
+        match self {
+            Type::Tinyint => "out of range for TINYINT (-128 to 127)",
+            Type::Smallint => "out of range for SMALLINT (-32768 to 32767)",
+            Type::Integer => "out of range for INTEGER (-2147483648 to 2147483647)",
+            Type::UnsignedTinyint => "out of range for UNSIGNED_TINYINT (0 to 127)",
+            Type::UnsignedSmallint => "out of range for UNSIGNED_SMALLINT (0 to 32767)",
+            Type::UnsignedInt => "out of range for UNSIGNED_INT (0 to 2147483647)",
+            Type::UnsignedLong => "out of range for UNSIGNED_LONG (0 to 9223372036854775807)",
+            _ => "out of range for BIGINT (-9223372036854775808 to 9223372036854775807)",
+        }
+    }
+
     fn is_unsigned(self) -> bool {
         self.name().starts_with("unsigned_")
     }
@@ -1004,11 +1019,7 @@ fn encode_at(
         (_, Value::Int(v)) if ty.int_range().is_some() => {
             let (lo, hi) = ty.int_range().unwrap_or_default();
             if *v < lo || *v > hi {
-                return Err(bad(if ty.is_unsigned() {
-                    "out of range for the UNSIGNED type (0 to the signed maximum)"
-                } else {
-                    "out of range for the column's integer type"
-                }));
+                return Err(bad(ty.out_of_range()));
             }
             let width = ty.fixed_width().unwrap_or(8);
             let mut be = (*v as u64).to_be_bytes();

@@ -308,11 +308,16 @@ pub(crate) fn bad_url(url: &str, why: impl std::fmt::Display) -> StoreError {
     )
 }
 
+/// A store whose adapter this build lacks: the message says how each front
+/// end gets it (issue 38: `pip install ./python` has no Bigtable, and the
+/// error said only which cargo feature was missing).
 fn missing_feature(url: &str, feature: &str) -> StoreError {
     StoreError::fatal(
         STORE_NAME,
         format!(
-            "`{}` needs lexikey-stores built with cargo feature `{feature}`",
+            "`{}` needs lexikey-stores built with cargo feature `{feature}`: for the command \
+             line, cargo install --path cli --features {feature}; for Python, \
+             MATURIN_PEP517_ARGS=\"--features {feature}\" pip install ./python",
             redact_url(url)
         ),
     )
@@ -321,6 +326,19 @@ fn missing_feature(url: &str, feature: &str) -> StoreError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_missing_feature_says_how_to_get_it() {
+        let e = missing_feature("bigtable://p/i?emulator=127.0.0.1:1", "bigtable").to_string();
+        assert!(
+            e.ends_with(
+                "needs lexikey-stores built with cargo feature `bigtable`: for the command line, \
+                 cargo install --path cli --features bigtable; for Python, \
+                 MATURIN_PEP517_ARGS=\"--features bigtable\" pip install ./python"
+            ),
+            "{e}"
+        );
+    }
 
     fn err(url: &str) -> String {
         match open(url) {

@@ -444,6 +444,13 @@ pub fn table_allocator(
     table: &str,
     options: &TableOptions,
 ) -> Result<Allocator<Arc<dyn Store>>, OpenError> {
+    // An empty name is a slip (an unset variable), never a table anyone
+    // meant: every front end refuses it here, in the same words.
+    if table.is_empty() {
+        return Err(OpenError::Alloc(AllocError::Config(
+            "the table name is empty: give a name of 1 or more characters".into(),
+        )));
+    }
     let alloc = Allocator::new(store, options.config(url, table))?;
     check_row_key(url, options.key_limit, alloc.start_key())?;
     Ok(alloc)

@@ -489,6 +489,7 @@ fn join(options: &[(String, String)]) -> String {
 /// `BASE?ns=…&timeout_ms=…&…` of a Redis or PostgreSQL URL (any scheme).
 pub(crate) fn parse_client(url: &str) -> Result<ClientUrl, StoreError> {
     let (base, query) = split(url);
+    check_client_ports(url, base)?;
     let mut opts = Options::parse(url, query)?;
     let namespace = opts.namespace(url)?;
     let timeout = timeout(url, &mut opts)?;
@@ -576,6 +577,36 @@ pub(crate) fn parse_etcd(url: &str) -> Result<EtcdUrl, StoreError> {
         password,
         tls: https.then_some(tls),
     })
+}
+
+/// The hosts of a Redis or PostgreSQL URL (`SCHEME://[USER[:PASSWORD]@]
+/// HOST[:PORT][,HOST[:PORT]…][/…]`; a host may be `[IPv6]`): each port
+/// given must be a number from 1 to 65,535, or the URL is bad. The client
+/// libraries would refuse it only when connecting, as a store error
+/// (`InvalidClientConfig`), which the bindings could not tell from a
+/// server that did not answer (issue 38).
+fn check_client_ports(url: &str, base: &str) -> Result<(), StoreError> {
+    let Some((_, rest)) = base.split_once("://") else {
+        return Ok(());
+    };
+    // After the last `@` (a password may hold one), up to the path.
+    let hosts = rest.rsplit_once('@').map_or(rest, |(_, h)| h);
+    let hosts = hosts.split('/').next().unwrap_or_default();
+    for host in hosts.split(',') {
+        let port = match host.strip_prefix('[') {
+            Some(v6) => v6.split_once(']').and_then(|(_, p)| p.strip_prefix(':')),
+            None => host.rsplit_once(':').map(|(_, p)| p),
+        };
+        if let Some(p) = port {
+            if !matches!(p.parse::<u16>(), Ok(n) if n > 0) {
+                return Err(bad_url(
+                    url,
+                    format!("the port `{p}` of host `{host}` is not a number from 1 to 65535"),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Parses `HOST:PORT`.
@@ -999,6 +1030,43 @@ mod tests {
         assert!(check_endpoint(u, "[::1]:2379").is_ok());
         for bad in ["127.0.0.1", ":1", "h:0", "h:70000", "h/x:1", "a@b:1"] {
             assert!(check_endpoint(u, bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn client_url_ports() {
+        for good in [
+            "redis://127.0.0.1:6379",
+            "redis://127.0.0.1",
+            "rediss://user:p%40ss@h:1/2?ns=x",
+            "redis://:pw:with:colons@h:6379",
+            "redis://[::1]:6379/0",
+            "redis://[::1]",
+            "postgres://u@h1:5432,h2:5433/db",
+            "postgres://u:p@h/db?sslmode=require",
+        ] {
+            assert!(parse_client(good).is_ok(), "{good}");
+        }
+        for (bad, part) in [
+            (
+                "redis://127.0.0.1:notaport",
+                "the port `notaport` of host `127.0.0.1:notaport`",
+            ),
+            ("redis://h:0", "the port `0`"),
+            ("redis://h:", "the port ``"),
+            ("rediss://u:pw@h:70000/1", "the port `70000`"),
+            ("redis://[::1]:x", "the port `x` of host `[::1]:x`"),
+            (
+                "postgres://u@h1:5432,h2:nope/db",
+                "the port `nope` of host `h2:nope`",
+            ),
+        ] {
+            let e = parse_client(bad)
+                .err()
+                .unwrap_or_else(|| panic!("{bad} parsed"));
+            assert!(!e.retryable, "{bad}");
+            assert!(e.message.contains(part), "{bad}: {}", e.message);
+            assert!(e.message.starts_with("bad store URL `"), "{}", e.message);
         }
     }
 

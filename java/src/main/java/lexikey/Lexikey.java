@@ -154,14 +154,42 @@ public final class Lexikey {
     }
 
     /**
+     * One key as the HBase shell prints it (HBase's
+     * {@code Bytes.toStringBinary}): printable ASCII as itself, every other
+     * byte and the backslash as {@code \xNN} with uppercase digits, e.g.
+     * {@code "pop\x00\x01"}. {@link #decode(String, String, String)} reads
+     * that form back for the binary formats.
+     *
+     * @param key the key's bytes
+     * @return the key as text
+     * @throws IllegalArgumentException a null key
+     */
+    public static String show(byte[] key) {
+        if (key == null) {
+            throw new IllegalArgumentException("key: a byte[], not null");
+        }
+        return Native.show(key);
+    }
+
+    /**
+     * The version of lexikey this jar's native library was built from (the
+     * jar's manifest carries the same as {@code Implementation-Version}).
+     *
+     * @return the version, e.g. {@code "0.1.0"}
+     */
+    public static String version() {
+        return Native.version();
+    }
+
+    /**
      * The range {@code [start, end)} in a store's syntax, exactly the text of
      * the command line's {@code range --for TARGET --table TABLE}.
      *
      * @param start the inclusive start: a {@code String} (a text key), a
      *     {@code byte[]} (a binary key), or {@code null} (unbounded)
      * @param end the exclusive end, the same way
-     * @param target {@code hbase}, {@code cql}, {@code rocksdb}, {@code etcd},
-     *     {@code redis}, {@code sql} or {@code raw}
+     * @param target {@code hbase}, {@code cbt}, {@code cql}, {@code rocksdb},
+     *     {@code etcd}, {@code redis}, {@code sql} or {@code raw}
      * @param table the table's name, or {@code null} for the target's default
      * @return the command or statement, with its final newline
      * @throws IllegalArgumentException an unknown target, an empty range, a

@@ -10,13 +10,20 @@ import java.util.Locale;
 /**
  * The native library and its functions (the Rust crate {@code java/}).
  *
- * <p>The jar carries the library for linux-x86_64 as the resource
- * {@code /lexikey/native/linux-x86_64/liblexikey_jni.so}. On first use it is
- * copied to a new temporary directory, loaded, and the copy removed (the
- * loaded library stays mapped), so nothing is left behind and no
- * {@code -Djava.library.path} is needed. The system property
- * {@code lexikey.native} names a library file to load instead (a build for
- * another platform, or a development build).
+ * <p>The jar carries one library per platform it was packed with, as the
+ * resource {@code /lexikey/native/PLATFORM/NAME}: PLATFORM is
+ * {@code OS-ARCH} ({@code linux-x86_64}, {@code macos-aarch64},
+ * {@code windows-x86_64}, ...) and NAME the platform's own file name for
+ * the library {@code lexikey_jni} ({@link System#mapLibraryName}:
+ * {@code liblexikey_jni.so}, {@code liblexikey_jni.dylib},
+ * {@code lexikey_jni.dll}); {@code /lexikey/native/platforms.txt} lists
+ * them (scripts/java.sh build packs the host's, scripts/java.sh package
+ * adds libraries built elsewhere). On first use the library of this JVM's
+ * platform is copied to a new temporary directory, loaded, and the copy
+ * removed (the loaded library stays mapped), so nothing is left behind and
+ * no {@code -Djava.library.path} is needed. The system property
+ * {@code lexikey.native} names a library file to load instead (a
+ * development build).
  */
 final class Native {
     private Native() {}
@@ -24,8 +31,8 @@ final class Native {
     /** The resource directory of the native libraries inside the jar. */
     static final String RESOURCE_DIR = "/lexikey/native/";
 
-    /** The library's file name. */
-    static final String LIBRARY = "liblexikey_jni.so";
+    /** The library's file name on this platform. */
+    static final String LIBRARY = System.mapLibraryName("lexikey_jni");
 
     static {
         load();
@@ -50,6 +57,19 @@ final class Native {
         return os + "-" + arch;
     }
 
+    /** The platforms this jar carries a library for (platforms.txt), comma-separated. */
+    static String packed() {
+        try (InputStream in = Native.class.getResourceAsStream(RESOURCE_DIR + "platforms.txt")) {
+            if (in == null) {
+                return "none";
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip()
+                    .replace('\n', ',').replace(",", ", ");
+        } catch (IOException e) {
+            return "an unreadable list";
+        }
+    }
+
     private static void load() {
         String given = System.getProperty("lexikey.native");
         if (given != null && !given.isEmpty()) {
@@ -60,9 +80,9 @@ final class Native {
         try (InputStream in = Native.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new UnsatisfiedLinkError("lexikey: this jar has no native library for "
-                        + platform() + " (" + resource + "; it carries linux-x86_64): build "
-                        + "java/ on this platform (scripts/java.sh) or name a library with "
-                        + "-Dlexikey.native=PATH");
+                        + platform() + " (" + resource + "; it carries " + packed() + "): build "
+                        + "java/ on this platform (scripts/java.sh build) and add it to the jar "
+                        + "(scripts/java.sh package), or name a library with -Dlexikey.native=PATH");
             }
             Path dir = Files.createTempDirectory("lexikey-native-");
             Path lib = dir.resolve(LIBRARY);
@@ -98,6 +118,12 @@ final class Native {
     static native byte[] decode(String format, String schema, byte[] key, int len, boolean keyIsText);
 
     static native long reverse(long n);
+
+    /** The key as the HBase shell prints it ({@code Bytes.toStringBinary}); null is an argument error. */
+    static native String show(byte[] key);
+
+    /** The native library's version. */
+    static native String version();
 
     static native String render(byte[] start, byte[] end, boolean text, String target, String table);
 

@@ -325,9 +325,11 @@ public final class Schema implements Serializable {
      * @param rows one array of values per row
      * @return the keys
      * @throws EncodeException a value that does not encode
-     * @throws IllegalArgumentException a binary format
+     * @throws IllegalArgumentException a binary format, or {@code rows}
+     *     null
      */
     public List<String> encodeTextMany(List<Object[]> rows) {
+        requireRows(rows, "rows");
         List<String> out = new ArrayList<>(rows.size());
         encodeAll(true, rows, (keys, start, end) ->
                 out.add(new String(keys, start, end - start, StandardCharsets.UTF_8)));
@@ -340,12 +342,20 @@ public final class Schema implements Serializable {
      * @param rows one array of values per row
      * @return the keys
      * @throws EncodeException a value that does not encode
-     * @throws IllegalArgumentException a text format
+     * @throws IllegalArgumentException a text format, or {@code rows} null
      */
     public List<byte[]> encodeBytesMany(List<Object[]> rows) {
+        requireRows(rows, "rows");
         List<byte[]> out = new ArrayList<>(rows.size());
         encodeAll(false, rows, (keys, start, end) -> out.add(Arrays.copyOfRange(keys, start, end)));
         return out;
+    }
+
+    /** An argument error naming {@code what} when {@code list} is null. */
+    private static void requireRows(List<?> list, String what) {
+        if (list == null) {
+            throw new IllegalArgumentException(what + ": a List, not null (an empty list gives no keys)");
+        }
     }
 
     // -----------------------------------------------------------------------
@@ -373,8 +383,10 @@ public final class Schema implements Serializable {
      * @param keys {@code String}s or {@code byte[]}s, as {@link #decode(Object)} takes them
      * @return one array of values per key
      * @throws DecodeException a key that does not decode
+     * @throws IllegalArgumentException {@code keys} null
      */
     public List<Object[]> decodeMany(List<?> keys) {
+        requireRows(keys, "keys");
         List<Object[]> out = new ArrayList<>(keys.size());
         int n = keys.size();
         int start = 0;

@@ -178,6 +178,25 @@ class ErrorsTest {
         assertThatThrownBy(() -> Lexikey.render("a", "b", "mongo", null)).isExactlyInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Lexikey.reverse(-1)).isInstanceOf(EncodeException.class);
         assertThatThrownBy(() -> new Allocator("nosuch:x", "t")).isExactlyInstanceOf(IllegalArgumentException.class);
+        // A URL whose port does not parse is a bad argument naming the part,
+        // not a store that failed to open (issue 38).
+        assertThatThrownBy(() -> new Allocator("redis://127.0.0.1:notaport", "t"))
+                .isExactlyInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("the port `notaport` of host `127.0.0.1:notaport` is not a number from 1 to 65535");
+        assertThatThrownBy(() -> new Allocator("postgres://u@h:99999/db", "t"))
+                .isExactlyInstanceOf(IllegalArgumentException.class).hasMessageContaining("the port `99999`");
+        // Null lists are argument errors naming the argument.
+        Schema schema = Schema.of("str,i64", "hex");
+        assertThatThrownBy(() -> schema.encodeTextMany(null)).isExactlyInstanceOf(IllegalArgumentException.class)
+                .hasMessage("rows: a List, not null (an empty list gives no keys)");
+        assertThatThrownBy(() -> Schema.of("str,i64", "binary").encodeBytesMany(null))
+                .isExactlyInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("rows: a List, not null");
+        assertThatThrownBy(() -> schema.decodeMany(null)).isExactlyInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("keys: a List, not null");
+        // An empty table name is refused, saying what is allowed.
+        assertThatThrownBy(() -> new Allocator("memory:", ""))
+                .isInstanceOfSatisfying(AllocException.class, e -> assertThat(e.kind()).isEqualTo("config"))
+                .hasMessageContaining("the table name is empty: give a name of 1 or more characters");
         assertThatThrownBy(() -> new Allocator("redis://127.0.0.1:1", "t")).isInstanceOf(StoreException.class)
                 .isInstanceOf(java.io.UncheckedIOException.class);
         assertThatThrownBy(() -> new Allocator("memory:", "t", AllocatorOptions.defaults().withStart(5).withFloor(6)))

@@ -45,25 +45,29 @@ class ReadmeTest {
             ran++;
         }
         assertThat(ran).isGreaterThanOrEqualTo(1);
-        // The transcripts: "$ java -cp java/build/lexikey.jar lexikey.Main ARGS", then the output.
-        String prefix = "$ java -cp java/build/lexikey.jar lexikey.Main ";
+        // The transcripts: "$ java -cp java/build/lexikey.jar lexikey.Main ARGS"
+        // or "$ java -jar java/build/lexikey.jar ARGS", then the output.
+        String cpPrefix = "$ java -cp java/build/lexikey.jar lexikey.Main ";
+        String jarPrefix = "$ java -jar java/build/lexikey.jar ";
         String[] lines = section.split("\n");
         int transcripts = 0;
         for (int i = 0; i < lines.length; i++) {
-            if (!lines[i].startsWith(prefix)) {
+            String prefix = lines[i].startsWith(cpPrefix) ? cpPrefix : lines[i].startsWith(jarPrefix) ? jarPrefix : null;
+            if (prefix == null) {
                 continue;
             }
             StringBuilder want = new StringBuilder();
             for (int j = i + 1; j < lines.length && !lines[j].startsWith("$ ") && !lines[j].startsWith("```"); j++) {
                 want.append(lines[j]).append('\n');
             }
-            List<String> cmd = new ArrayList<>(List.of(java, "-cp", jar, "lexikey.Main"));
+            List<String> cmd = new ArrayList<>(prefix.equals(cpPrefix)
+                    ? List.of(java, "-cp", jar, "lexikey.Main") : List.of(java, "-jar", jar));
             cmd.addAll(List.of(lines[i].substring(prefix.length()).split(" ")));
             Support.Run r = Support.run(cmd, null);
             assertThat(r.status()).as(lines[i] + ": " + r.err()).isZero();
             assertThat(r.out()).as(lines[i]).isEqualTo(want.toString());
             transcripts++;
         }
-        assertThat(transcripts).isGreaterThanOrEqualTo(2);
+        assertThat(transcripts).isGreaterThanOrEqualTo(3);
     }
 }
