@@ -283,7 +283,8 @@ impl BinaryKeyError {
 /// paste: hex (either case, `6162`), `0x`-prefixed hex (`0x6162`), or the
 /// text HBase's `Bytes.toStringBinary` prints and `hbase shell` shows
 /// (printable ASCII as itself, other bytes as `\xNN`: `ab\x00\x01`).
-/// The last form is chosen when the text holds a `\x`; it is read strictly:
+/// The last form is chosen when the text holds a `\x` (also after a leading
+/// `0x`, which a key's own bytes may spell: `0x\xFF`); it is read strictly:
 /// a `\` must start a `\xNN` escape (a backslash itself is `\x5C`) and
 /// every other byte must be printable ASCII.
 ///
@@ -295,14 +296,21 @@ impl BinaryKeyError {
 ///     decode_binary_key(text.as_bytes(), &mut k).unwrap();
 ///     assert_eq!(k, b"ab\x00\x01", "{text}");
 /// }
+/// k.clear();
+/// decode_binary_key(br"0x\xFF", &mut k).unwrap();
+/// assert_eq!(k, b"0x\xFF");
 /// ```
 ///
 /// # Errors
 /// [`BinaryKeyError`], with the index of the character at fault.
 pub fn decode_binary_key(text: &[u8], out: &mut Vec<u8>) -> Result<(), BinaryKeyError> {
+    // A `\x` escape means the `Bytes.toStringBinary` form, also when the
+    // key's own bytes start with `0x` (`0x\xFF`): hex never holds a `\`.
+    let escaped = text.contains(&b'\\') && text.windows(2).any(|w| w == b"\\x");
     if let Some(hex) = text
         .strip_prefix(b"0x")
         .or_else(|| text.strip_prefix(b"0X"))
+        .filter(|_| !escaped)
     {
         if hex.is_empty() {
             // "0x" alone: the digits are missing (the empty key is "").
@@ -313,7 +321,7 @@ pub fn decode_binary_key(text: &[u8], out: &mut Vec<u8>) -> Result<(), BinaryKey
             HexError::BadDigit { at } => BinaryKeyError::BadDigit { at: at + 2 },
         });
     }
-    if !(text.contains(&b'\\') && text.windows(2).any(|w| w == b"\\x")) {
+    if !escaped {
         return decode_hex_into(text, out).map_err(|e| match e {
             HexError::OddDigits => BinaryKeyError::OddDigits { len: text.len() },
             HexError::BadDigit { at } => BinaryKeyError::BadDigit { at },
