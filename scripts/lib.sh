@@ -3,10 +3,11 @@
 # .ci/run: what every build and test step shares, written once.
 #
 #   LEXIKEY_FEATURES   the one cargo feature list of the test build. The
-#                      workspace tests, the Python module, the JNI library,
-#                      the fuzz targets' tests, clippy and the docs are all
-#                      built with it, in one `cargo build` (lexikey_build),
-#                      so each crate is compiled once per profile: a second
+#                      workspace tests, the Python module, the JNI library
+#                      and the fuzz targets' tests are built with it in one
+#                      `cargo build` (lexikey_build), and clippy and the
+#                      docs check with it, so each crate is compiled once
+#                      per profile: a second
 #                      list would give the shared crates (lexikey,
 #                      lexikey-stores and everything above them) other
 #                      features and compile them again.
@@ -14,8 +15,8 @@
 #                      run) or full (scripts/test.sh --full: the acceptance
 #                      sizes). Every size knob of the tests reads it: Rust
 #                      (tests/support/size.rs), Python (python/tests/
-#                      conftest.py), Java (scripts/java.sh) and
-#                      scripts/history.sh callers.
+#                      conftest.py), Java (scripts/java.sh); the history
+#                      runs through tests/support/size.rs.
 #   stamp MESSAGE      prints "== MESSAGE (N s)", N seconds since the
 #                      calling script (or .ci/run, through LEXIKEY_T0) began
 #   bounded SECS NAME CMD...

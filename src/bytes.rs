@@ -135,6 +135,15 @@ pub fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
 /// and text salts write.
 pub(crate) const UPPER_HEX: &[u8; 16] = b"0123456789ABCDEF";
 
+/// Appends `\xNN`, uppercase digits (as HBase's `Bytes.toStringBinary`
+/// prints a byte): the one writer of that escape ([`crate::escape_key`],
+/// [`crate::to_string_binary`], the renderers).
+pub(crate) fn push_x_escape(b: u8, out: &mut String) {
+    out.push_str("\\x");
+    out.push(char::from(UPPER_HEX[usize::from(b >> 4)]));
+    out.push(char::from(UPPER_HEX[usize::from(b & 15)]));
+}
+
 /// The sixteen hex digits, lowercase: how binary keys are shown.
 pub(crate) const LOWER_HEX: &[u8; 16] = b"0123456789abcdef";
 

@@ -116,11 +116,7 @@ pub fn escape_key(key: &[u8]) -> String {
             b'\\' => s.push_str("\\\\"),
             b'"' => s.push_str("\\\""),
             0x20..=0x7E => s.push(b as char),
-            _ => {
-                s.push_str("\\x");
-                s.push(char::from(bytes::UPPER_HEX[usize::from(b >> 4)]));
-                s.push(char::from(bytes::UPPER_HEX[usize::from(b & 15)]));
-            }
+            _ => bytes::push_x_escape(b, &mut s),
         }
     }
     s
@@ -159,9 +155,7 @@ pub fn to_string_binary(key: &[u8]) -> String {
         if (0x20..=0x7E).contains(&b) && b != b'\\' {
             s.push(char::from(b));
         } else {
-            s.push_str("\\x");
-            s.push(char::from(bytes::UPPER_HEX[usize::from(b >> 4)]));
-            s.push(char::from(bytes::UPPER_HEX[usize::from(b & 15)]));
+            bytes::push_x_escape(b, &mut s);
         }
     }
     s

@@ -74,6 +74,7 @@
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
+use crate::bytes::push_x_escape;
 use crate::range::{EmptyRange, KeyRange};
 
 /// A target system: where the rendered range is to be pasted.
@@ -833,7 +834,6 @@ fn text_key(dialect: Dialect, side: Side, key: &[u8], refuse: Refuse) -> Result<
 }
 
 const LOWER_HEX: &[u8; 16] = b"0123456789abcdef";
-const UPPER_HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 fn hex_into(key: &[u8], out: &mut String) {
     out.reserve(2 * key.len());
@@ -841,13 +841,6 @@ fn hex_into(key: &[u8], out: &mut String) {
         out.push(LOWER_HEX[(b >> 4) as usize] as char);
         out.push(LOWER_HEX[(b & 15) as usize] as char);
     }
-}
-
-/// `\xNN`, uppercase digits (as HBase's `Bytes.toStringBinary` prints them).
-fn push_x_escape(b: u8, out: &mut String) {
-    out.push_str("\\x");
-    out.push(UPPER_HEX[(b >> 4) as usize] as char);
-    out.push(UPPER_HEX[(b & 15) as usize] as char);
 }
 
 fn is_printable(b: u8) -> bool {

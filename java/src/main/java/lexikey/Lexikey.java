@@ -158,7 +158,8 @@ public final class Lexikey {
      * {@code Bytes.toStringBinary}): printable ASCII as itself, every other
      * byte and the backslash as {@code \xNN} with uppercase digits, e.g.
      * {@code "pop\x00\x01"}. {@link #decode(String, String, String)} reads
-     * that form back for the binary formats.
+     * that form back for the binary formats when it holds an escape (a key
+     * of printable ASCII alone prints as itself, which reads as hex).
      *
      * @param key the key's bytes
      * @return the key as text
