@@ -1,7 +1,7 @@
 //! The lines of a history: parsing (with the line number of every error)
 //! and rendering in the exact format of the crate docs.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::{self, Write as _};
 
 use serde_json::{Map, Value};
@@ -155,6 +155,32 @@ pub struct Invoke {
     pub value: Vec<u8>,
 }
 
+/// A `delete-invoke` line: a delete that started (time, row). The deleter
+/// writes it before it deletes and its `delete` line after; a deleter killed
+/// in between (RocksDB's, a thread of a client process) leaves this line
+/// alone, and [`History::complete_invokes`] makes it an `info` delete.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeleteInvoke {
+    /// The 1-based line.
+    pub line: usize,
+    /// When the delete started.
+    pub invoke_ns: u64,
+    /// The row's ID.
+    pub id: u64,
+    /// What the row held when the deleter read it.
+    pub value: Vec<u8>,
+}
+
+/// The `invoke` and `delete-invoke` lines of a history, waiting for
+/// [`History::complete_invokes`] to match them with their completions.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Pending {
+    /// The `invoke` lines.
+    pub allocs: Vec<Invoke>,
+    /// The `delete-invoke` lines.
+    pub deletes: Vec<DeleteInvoke>,
+}
+
 /// One parsed line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Line {
@@ -162,6 +188,8 @@ pub enum Line {
     Alloc(AllocOp),
     /// `"op": "invoke"`.
     Invoke(Invoke),
+    /// `"op": "delete-invoke"`.
+    DeleteInvoke(DeleteInvoke),
     /// `"op": "read"`.
     Read(ReadRow),
     /// `"op": "burned"`.
@@ -287,6 +315,15 @@ pub fn parse_line(text: &str, number: usize) -> Result<Line, ParseError> {
                 value: f.value()?,
             })
         }
+        "delete-invoke" => {
+            f.only(&["op", "invoke_ns", "id", "value"])?;
+            Line::DeleteInvoke(DeleteInvoke {
+                line: number,
+                invoke_ns: f.u64("invoke_ns")?,
+                id: f.u64("id")?,
+                value: f.value()?,
+            })
+        }
         "read" => {
             f.only(&["op", "id", "value"])?;
             Line::Read(ReadRow {
@@ -334,7 +371,7 @@ pub fn parse_line(text: &str, number: usize) -> Result<Line, ParseError> {
         }
         other => {
             return Err(err(format!(
-                "unknown op {other:?} (alloc, read, delete, fault, invoke)"
+                "unknown op {other:?} (alloc, read, delete, fault, invoke, delete-invoke)"
             )))
         }
     };
@@ -345,29 +382,32 @@ impl History {
     /// Parses a whole history. Blank lines are skipped. An `invoke` line
     /// whose value has no `alloc` line becomes an `info` op completing at
     /// the start of the first `kill-client` fault of its client that starts
-    /// after it (see [`kill_time`]), else at the last time in the history.
+    /// after it (see [`kill_time`]), else at the last time in the history;
+    /// a `delete-invoke` line without its `delete` line becomes an `info`
+    /// delete completing at the last time in the history.
     ///
     /// # Errors
     /// The first bad line; two alloc or invoke lines with one value.
     pub fn parse(text: &str) -> Result<History, ParseError> {
         let mut h = History::default();
-        let mut invokes = Vec::new();
+        let mut pending = Pending::default();
         for (i, l) in text.lines().enumerate() {
             if l.trim().is_empty() {
                 continue;
             }
-            h.add(parse_line(l, i + 1)?, &mut invokes);
+            h.add(parse_line(l, i + 1)?, &mut pending);
         }
-        h.complete_invokes(invokes)?;
+        h.complete_invokes(pending)?;
         Ok(h)
     }
 
-    /// Adds a parsed line; an invoke goes to `invokes`, for
+    /// Adds a parsed line; an invoke goes to `pending`, for
     /// [`History::complete_invokes`] once every line is in.
-    pub fn add(&mut self, line: Line, invokes: &mut Vec<Invoke>) {
+    pub fn add(&mut self, line: Line, pending: &mut Pending) {
         match line {
             Line::Alloc(op) => self.ops.push(op),
-            Line::Invoke(v) => invokes.push(v),
+            Line::Invoke(v) => pending.allocs.push(v),
+            Line::DeleteInvoke(d) => pending.deletes.push(d),
             Line::Read(r) => self.reads.push(r),
             Line::Burned(b) => self.burned.push(b),
             Line::Delete(d) => self.deletes.push(d),
@@ -375,13 +415,19 @@ impl History {
         }
     }
 
-    /// Turns the invokes without an `alloc` line into `info` ops; checks
-    /// that no two calls share a value.
+    /// Turns the invokes without an `alloc` line into `info` ops, and the
+    /// delete invokes without a `delete` line (same ID, value and
+    /// `invoke_ns`) into `info` deletes; checks that no two calls share a
+    /// value.
     ///
     /// # Errors
     /// Two alloc lines, or two invoke lines, with one value; an invoke whose
     /// alloc line has another client or time.
-    pub fn complete_invokes(&mut self, invokes: Vec<Invoke>) -> Result<(), ParseError> {
+    pub fn complete_invokes(&mut self, pending: Pending) -> Result<(), ParseError> {
+        let Pending {
+            allocs: invokes,
+            deletes: delete_invokes,
+        } = pending;
         // Value -> index into self.ops.
         let mut by_value: HashMap<&[u8], usize> = HashMap::new();
         for (i, op) in self.ops.iter().enumerate() {
@@ -434,6 +480,27 @@ impl History {
             });
         }
         self.ops.extend(extra);
+        let done: HashSet<(u64, u64, &[u8])> = self
+            .deletes
+            .iter()
+            .map(|d| (d.id, d.invoke_ns, d.value.as_slice()))
+            .collect();
+        let unmatched: Vec<DeleteOp> = delete_invokes
+            .into_iter()
+            .filter(|d| !done.contains(&(d.id, d.invoke_ns, d.value.as_slice())))
+            .map(|d| DeleteOp {
+                line: d.line,
+                invoke_ns: d.invoke_ns,
+                // The deleter has no client number a kill-client fault
+                // names: the delete may have applied at any time up to the
+                // end.
+                complete_ns: end.max(d.invoke_ns),
+                outcome: Outcome::Info,
+                id: d.id,
+                value: d.value,
+            })
+            .collect();
+        self.deletes.extend(unmatched);
         Ok(())
     }
 
@@ -577,6 +644,14 @@ pub fn render_burned(id: u64) -> String {
     format!("{{\"op\": \"burned\", \"id\": {id}}}")
 }
 
+/// A `delete-invoke` line (the deleter's own log only).
+pub fn render_delete_invoke(invoke_ns: u64, id: u64, value: &[u8]) -> String {
+    format!(
+        "{{\"op\": \"delete-invoke\", \"invoke_ns\": {invoke_ns}, \"id\": {id}, \"value\": \"{}\"}}",
+        hex(value)
+    )
+}
+
 /// A `delete` line.
 pub fn render_delete(d: &DeleteOp) -> String {
     format!(
@@ -621,7 +696,7 @@ mod tests {
                 Line::Burned(b) => render_burned(b.id),
                 Line::Delete(d) => render_delete(&d),
                 Line::Fault(f) => render_fault(&f),
-                Line::Invoke(_) => unreachable!(),
+                Line::Invoke(_) | Line::DeleteInvoke(_) => unreachable!(),
             };
             assert_eq!(&back, l);
         }
@@ -688,6 +763,26 @@ mod tests {
         assert_eq!(
             (h.ops[2].outcome, h.ops[2].complete_ns),
             (Outcome::Info, 50)
+        );
+        let deletes = History::parse(concat!(
+            r#"{"op": "delete-invoke", "invoke_ns": 20, "id": 4, "value": "01"}"#,
+            "\n",
+            r#"{"op": "delete", "invoke_ns": 20, "complete_ns": 21, "outcome": "ok", "id": 4, "value": "01"}"#,
+            "\n",
+            r#"{"op": "delete-invoke", "invoke_ns": 22, "id": 5, "value": "02"}"#,
+            "\n",
+            r#"{"op": "fault", "fault": "kill-client", "target": "clients 0-1", "start_ns": 23, "end_ns": 30}"#,
+        ))
+        .unwrap();
+        assert_eq!(deletes.deletes.len(), 2);
+        let d = &deletes.deletes[1];
+        assert_eq!(
+            (d.id, d.outcome, d.invoke_ns, d.complete_ns),
+            (5, Outcome::Info, 22, 30)
+        );
+        assert_eq!(
+            render_delete_invoke(22, 5, b"\x02"),
+            r#"{"op": "delete-invoke", "invoke_ns": 22, "id": 5, "value": "02"}"#
         );
         let twice = "{\"client\": 1, \"op\": \"invoke\", \"invoke_ns\": 5, \"value\": \"01\"}\n";
         assert!(History::parse(&twice.repeat(2))

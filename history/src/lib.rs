@@ -13,7 +13,7 @@
 //!    completed `alloc` line. Times are `CLOCK_MONOTONIC` nanoseconds
 //!    ([`clock::now_ns`]), one clock for every process of the machine. A
 //!    guard run adds a deleter process that deletes the newest rows and logs
-//!    each delete; `scripts/history.sh` logs each fault it injects.
+//!    each delete, an invoke line before it and a `delete` line after; `scripts/history.sh` logs each fault it injects.
 //! 2. **Merge** ([`record::merge`]): the logs become one history. An invoke
 //!    line without its completion (the client was SIGKILLed mid-call) becomes
 //!    an `info` op: its write may or may not have happened.
@@ -41,13 +41,14 @@
 //! killed mid-call); `id` is `null` unless the call named an ID. `value` is
 //! the row's value in UPPERCASE hex; every call writes a value no other call
 //! writes (client, process and sequence number), so a row tells which call
-//! wrote it. Four more lines, added by this crate:
+//! wrote it. Five more lines, added by this crate:
 //!
 //! ```text
 //! {"op": "burned", "id": 18446744073709551614}
 //! {"op": "delete", "invoke_ns": 5000, "complete_ns": 6000, "outcome": "ok", "id": 18446744073709551615, "value": "63332D30"}
 //! {"op": "fault", "fault": "pause", "target": "redis", "start_ns": 7000, "end_ns": 9000}
 //! {"client": 3, "op": "invoke", "invoke_ns": 1000, "value": "63332D30"}
+//! {"op": "delete-invoke", "invoke_ns": 5000, "id": 18446744073709551615, "value": "63332D30"}
 //! ```
 //!
 //! A `burned` line is a burned ID read at the end: no row, and no op may
@@ -55,7 +56,11 @@
 //! held); a `fault` is an injected fault and the time it lasted; an `invoke`
 //! appears only in a client's own log and never in a merged history (the
 //! checker still accepts one: an invoke without a completed `alloc` line of
-//! the same value is an `info` op).
+//! the same value is an `info` op). A `delete-invoke` is the deleter's
+//! invoke, written before it deletes: one without its `delete` line (same
+//! `invoke_ns`, `id` and `value`; the deleter, a thread of a RocksDB client
+//! process, was killed in between) is an `info` delete lasting to the end
+//! of the history.
 //!
 //! # What is checked ([`check::check`])
 //!

@@ -5,7 +5,8 @@
 //! owns) appends to its own log, one line per `write(2)`: an `invoke` line
 //! *before* it calls the allocator, its `alloc` line after. A client killed
 //! mid-call leaves an invoke line without its `alloc` line; [`merge`] turns
-//! it into an `info` op (see [`History::complete_invokes`]). A line cut short
+//! it into an `info` op (see [`History::complete_invokes`]). The deleter
+//! does the same with `delete-invoke` and `delete` lines. A line cut short
 //! by the kill (no newline yet) was never written as far as the history is
 //! concerned: the write it announced had not started.
 
@@ -23,8 +24,8 @@ use lexikey_stores::TableOptions;
 
 use crate::clock::now_ns;
 use crate::history::{
-    parse_line, render_alloc, render_burned, render_delete, render_invoke, render_read, AllocOp,
-    DeleteOp, History, Outcome, ParseError,
+    parse_line, render_alloc, render_burned, render_delete, render_delete_invoke, render_invoke,
+    render_read, AllocOp, DeleteOp, History, Outcome, ParseError, Pending,
 };
 
 /// What a client or deleter needs to reach the table.
@@ -277,6 +278,9 @@ fn delete_loop(
             continue;
         };
         let invoke_ns = now_ns();
+        // Announced first, as a client's call is: killed before its
+        // `delete` line, the delete becomes `info` in the merge.
+        log.line(&render_delete_invoke(invoke_ns, id, &value))?;
         // One round trip, as a user's delete of the row it just read:
         // `newest` never returns a burned ID, so the key holds this row (no
         // tombstone to keep; `Allocator::delete` reads the key first to
@@ -354,7 +358,7 @@ pub fn read_table(table: &Table, patience: Duration) -> Result<Vec<String>> {
 /// A file that cannot be read; a bad line (named with its file and line).
 pub fn merge(files: &[PathBuf]) -> Result<History> {
     let mut h = History::default();
-    let mut invokes = Vec::new();
+    let mut pending = Pending::default();
     let mut n = 0usize;
     for path in files {
         let text = std::fs::read_to_string(path)
@@ -372,9 +376,9 @@ pub fn merge(files: &[PathBuf]) -> Result<History> {
                 line: e.line,
                 message: format!("{} line {}: {}", path.display(), i + 1, e.message),
             })?;
-            h.add(line, &mut invokes);
+            h.add(line, &mut pending);
         }
     }
-    h.complete_invokes(invokes)?;
+    h.complete_invokes(pending)?;
     Ok(h)
 }
