@@ -921,3 +921,107 @@ mod bigtable {
         }
     }
 }
+
+/// A Redis server of this test's own (the shared ones serve other tests),
+/// on a free loopback port, without persistence; killed when dropped.
+#[cfg(feature = "redis")]
+struct PrivateRedis {
+    child: std::process::Child,
+    port: u16,
+}
+
+#[cfg(feature = "redis")]
+impl PrivateRedis {
+    fn start() -> PrivateRedis {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let child = std::process::Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server on the PATH");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "redis-server did not start on {port}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        PrivateRedis { child, port }
+    }
+
+    /// SIGKILL, and wait for it.
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(feature = "redis")]
+impl Drop for PrivateRedis {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// The store dies under `lexikey alloc`: after the IDs printed so far, one
+/// line on stderr that is a store error naming Redis and the cause (the
+/// connection refused, after every attempt failed), exit 2 — not
+/// "other clients kept winning" (contention), which is what it said when
+/// the attempts failed because the store did.
+#[cfg(feature = "redis")]
+#[test]
+fn alloc_reports_a_dead_store_as_a_store_error() {
+    use std::io::BufRead;
+    let mut redis = PrivateRedis::start();
+    let url = format!("redis://127.0.0.1:{}?timeout_ms=500", redis.port);
+    let mut child = std::process::Command::new(common::bin())
+        .args([
+            "alloc", "--store", &url, "--table", "t", "--count", "10000000",
+        ])
+        .args(["--quiet", "v"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().expect("alloc printed no ID").unwrap();
+    assert_eq!(first, u64::MAX.to_string());
+    redis.kill();
+    let started = std::time::Instant::now();
+    let printed = 1 + lines.map_while(Result::ok).count();
+    let o = child.wait_with_output().unwrap();
+    let out = common::Out {
+        code: o.status.code().unwrap_or(-1),
+        stdout: Vec::new(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    };
+    common::check_error(&out, "alloc on a dead store");
+    let msg = &out.stderr;
+    eprintln!(
+        "{printed} IDs, then in {:.1} s: {msg}",
+        started.elapsed().as_secs_f64()
+    );
+    let head = format!(
+        "lexikey: error: allocation {} of 10000000 failed ({printed} allocated before it): \
+         store error: redis: ",
+        printed + 1
+    );
+    assert!(msg.starts_with(&head), "{msg}\nwanted: {head}");
+    assert!(
+        msg.contains("Connection refused") && msg.ends_with("the store failing)\n"),
+        "{msg}"
+    );
+    let attempts = msg
+        .rsplit_once("(gave up after ")
+        .and_then(|(_, r)| r.split_once(' '))
+        .and_then(|(n, _)| n.parse::<u32>().ok())
+        .unwrap_or_else(|| panic!("no attempt count: {msg}"));
+    assert!(attempts > 1, "{msg}");
+    assert!(!msg.contains("other clients"), "{msg}");
+}
