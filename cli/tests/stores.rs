@@ -848,6 +848,71 @@ mod bigtable {
         assert_eq!(ok(&["scan", "--store", &url, "--table", &long]), "");
     }
 
+    /// `range --splits --for cbt` prints the line that creates a salted
+    /// table split at its buckets: run by bash against the emulator
+    /// (`BIGTABLE_EMULATOR_HOST`, exported by scripts/with-stores.sh), it
+    /// creates the table (cbt ls lists it), which a salted alloc then
+    /// writes to and scan reads, newest first. Text and binary salts.
+    #[test]
+    fn splits_line_creates_the_table() {
+        for format in ["hex", "binary"] {
+            let url = fresh_namespace(&base(), &format!("splits_{format}"));
+            let table = url.rsplit_once("ns=").unwrap().1.to_string();
+            let line = ok(&[
+                "range",
+                "--splits",
+                "--salt-buckets",
+                "8",
+                "--for",
+                "cbt",
+                "--format",
+                format,
+                "--store",
+                &url,
+            ]);
+            let splits = match format {
+                "hex" => "'01#,02#,03#,04#,05#,06#,07#'",
+                _ => r"$'\x01,\x02,\x03,\x04,\x05,\x06,\x07'",
+            };
+            assert_eq!(
+                line,
+                format!(
+                    "cbt -project lexikey -instance test createtable {table} splits={splits}\n"
+                )
+            );
+            let run = |cmd: &str| {
+                let o = std::process::Command::new("bash")
+                    .args(["-c", cmd])
+                    .output()
+                    .expect("bash");
+                assert!(
+                    o.status.success(),
+                    "{cmd}: {}{}",
+                    String::from_utf8_lossy(&o.stdout),
+                    String::from_utf8_lossy(&o.stderr)
+                );
+                String::from_utf8_lossy(&o.stdout).into_owned()
+            };
+            run(line.trim_end());
+            let tables = run("cbt -project lexikey -instance test ls");
+            assert!(
+                tables.lines().any(|t| t == table),
+                "{table} not in {tables}"
+            );
+            let salted = ["--salt-buckets", "8", "--format", format];
+            let alloc = ok(&[
+                &["alloc", "--store", &url, "--table", "t", "--count", "20"][..],
+                &salted,
+                &["x"],
+            ]
+            .concat());
+            assert_eq!(ids(&alloc), (0..20).map(|i| MAX - i).collect::<Vec<_>>());
+            let scan = ok(&[&["scan", "--store", &url, "--table", "t"][..], &salted].concat());
+            assert_eq!(scan.lines().count(), 20, "{scan}");
+            assert!(scan.starts_with(&format!("{}\tx\n", MAX - 19)), "{scan}");
+        }
+    }
+
     /// A server that is not there: one line naming the address, exit 2.
     #[test]
     fn emulator_not_there() {
