@@ -294,10 +294,8 @@ Pre-split salted tables (hex, base64, decimal, binary):
                 Run it before the first alloc: a new table is one region until the
                 store splits it, and salting spreads writes only over regions.
 e.g.
-  lexikey range --splits --salt-buckets 4 --for cbt --table ids
-    ->  cbt createtable ids splits='01#,02#,03#'
-  lexikey range --splits --salt-buckets 4 --for hbase --table ids
-    ->  create 'ids', 'f', SPLITS => ['01#', '02#', '03#']
+  lexikey range --splits --salt-buckets 4 --for cbt  ->  cbt createtable t splits='01#,02#,03#'
+  lexikey range --splits --salt-buckets 3 --for hbase  ->  create 't', 'f', SPLITS => ['01#', '02#']
 
 Interop profiles (binary keys: lowercase hex in raw output):
   lexikey range --format fdb-tuple|hbase-ordered|phoenix [--salt-buckets N] [--for D ...]
