@@ -141,6 +141,39 @@ fn show_byte(b: u8) -> String {
     }
 }
 
+/// The component of a key over the length limit that contributes most
+/// to it ([`EncodeError::KeyTooLong`]): the one to shorten.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyPart {
+    /// Its place in the key, zero-based.
+    pub index: usize,
+    /// How the caller names it: its type as the schema writes it (`str`),
+    /// or the component as given (`component 2 (str:abc…)`).
+    pub label: String,
+    /// Its encoded size in bytes (with its separator or terminator).
+    pub size: usize,
+}
+
+impl KeyPart {
+    /// `: component N (LABEL) is S bytes of it, the most: shorten it`, or
+    /// nothing.
+    fn show(part: &Option<Box<KeyPart>>) -> String {
+        match part {
+            None => String::new(),
+            Some(p) if p.label.starts_with("component ") => format!(
+                "; {} is {} bytes of it, the most: shorten it",
+                p.label, p.size
+            ),
+            Some(p) => format!(
+                "; component {} ({}) is {} bytes of it, the most: shorten it",
+                p.index + 1,
+                p.label,
+                p.size
+            ),
+        }
+    }
+}
+
 /// Why a value could not be encoded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -178,12 +211,18 @@ pub enum EncodeError {
     },
     /// The key is longer than the limit the target store accepts (see
     /// [`crate::tuple::check_len`]).
-    #[error("key of {len} bytes is longer than the limit of {max} bytes")]
+    #[error(
+        "key of {len} bytes is longer than the limit of {max} bytes{}",
+        KeyPart::show(largest)
+    )]
     KeyTooLong {
         /// The key's length.
         len: usize,
         /// The limit.
         max: usize,
+        /// The component that contributes most, the one to shorten, when
+        /// the encoder knows the components (`None` for a bare key).
+        largest: Option<Box<KeyPart>>,
     },
     /// A reverse number asked for a negative input (`i64::MAX - n` overflows).
     #[error("reverse number needs 0 <= n <= {max}, got {n}", max = i64::MAX)]

@@ -77,7 +77,7 @@ pub mod value;
 
 pub use alloc::{AllocError, Allocator, AllocatorConfig};
 pub use dec::Dec;
-pub use error::{DecodeError, EncodeError};
+pub use error::{DecodeError, EncodeError, KeyPart};
 pub use format::Format;
 pub use key::Key;
 pub use range::KeyRange;

@@ -658,6 +658,123 @@ pub enum RenderError {
         /// The limit given.
         limit: u64,
     },
+    /// [`render_splits`] for a dialect that has no pre-split table, or a
+    /// split its syntax cannot carry.
+    #[error("split points for {dialect}: {reason}")]
+    Splits {
+        /// The dialect.
+        dialect: Dialect,
+        /// What is wrong and what to do.
+        reason: &'static str,
+    },
+}
+
+/// The command that creates table `opts.table` (default `t`) split before
+/// each of `splits` (in order, each non-empty): for a salted table, the
+/// first key of every bucket but the first ([`crate::salt::Salter::split_points`]),
+/// so each bucket starts in a region (tablet) of its own, as the salted
+/// write spread assumes. One line:
+///
+/// - [`Dialect::Cbt`]: `cbt [-project P -instance I] createtable T
+///   splits=S1,S2,…` (shell-quoted). No families: the Bigtable store adds
+///   its own when it opens the table (family `f`, or its URL's `family=`);
+/// - [`Dialect::Hbase`]: `create 'T', 'f', SPLITS => ['S1', 'S2', …]`
+///   (column family `f`): each split a Ruby literal of its
+///   `Bytes.toStringBinary` form ([`crate::to_string_binary`]), which the
+///   shell's `create` reads back with `Bytes.toBytesBinary` (`"\\x01"` for
+///   byte 1).
+///
+/// No splits: the same command without them (one region).
+///
+/// # Errors
+/// [`RenderError::Splits`]: another dialect, an empty split, or (cbt) a
+/// split holding a comma (`splits=` is comma-separated: binary salts of
+/// more than 44 buckets; the text formats' salts never hold one) or a NUL;
+/// [`RenderError::InvalidName`] as for [`render`].
+///
+/// ```
+/// use lexikey::render::{render_splits, Dialect, RenderOptions};
+/// use lexikey::salt::{SaltMode, Salter};
+/// use lexikey::Format;
+/// let s = Salter::new(4, SaltMode::Fast)?.for_format(Format::Hex);
+/// let o = RenderOptions::new().table("ids");
+/// assert_eq!(
+///     render_splits(Dialect::Cbt, &s.split_points(), &o)?,
+///     "cbt createtable ids splits='01#,02#,03#'\n"
+/// );
+/// assert_eq!(
+///     render_splits(Dialect::Hbase, &s.split_points(), &o)?,
+///     "create 'ids', 'f', SPLITS => ['01#', '02#', '03#']\n"
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn render_splits(
+    dialect: Dialect,
+    splits: &[Vec<u8>],
+    opts: &RenderOptions,
+) -> Result<String, RenderError> {
+    let fail = |reason| Err(RenderError::Splits { dialect, reason });
+    if splits.iter().any(Vec::is_empty) {
+        return fail("a split point is empty (the empty key starts every table)");
+    }
+    let table = name(&opts.table, "t", "table")?;
+    let mut out = String::new();
+    match dialect {
+        Dialect::Cbt => {
+            if splits.iter().any(|k| k.contains(&b',')) {
+                return fail(
+                    "a split holds a comma, which cbt's comma-separated splits= cannot carry \
+                     (a binary salt of more than 44 buckets): use a text key format or at most \
+                     44 buckets, or split with a Bigtable client library",
+                );
+            }
+            if splits.iter().any(|k| k.contains(&0)) {
+                return fail("a split holds a NUL byte, which a command-line argument cannot hold");
+            }
+            out.push_str("cbt");
+            if opts.project.is_some() {
+                let _ = write!(
+                    out,
+                    " -project {}",
+                    shell_word(name(&opts.project, "", "project")?)
+                );
+            }
+            if opts.instance.is_some() {
+                let _ = write!(
+                    out,
+                    " -instance {}",
+                    shell_word(name(&opts.instance, "", "instance")?)
+                );
+            }
+            let _ = write!(out, " createtable {}", shell_word(table));
+            if !splits.is_empty() {
+                let joined = splits.join(&b',');
+                // No NUL (checked above): quoting cannot fail.
+                let _ = write!(out, " splits={}", shell_quote(&joined).unwrap_or_default());
+            }
+        }
+        Dialect::Hbase => {
+            out.push_str("create ");
+            ruby_into(table.as_bytes(), &mut out);
+            out.push_str(", 'f'");
+            if !splits.is_empty() {
+                out.push_str(", SPLITS => [");
+                for (i, k) in splits.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    // The shell reads each split with Bytes.toBytesBinary.
+                    ruby_into(crate::to_string_binary(k).as_bytes(), &mut out);
+                }
+                out.push(']');
+            }
+        }
+        _ => {
+            return fail("only cbt and hbase create pre-split tables: use --for cbt or --for hbase")
+        }
+    }
+    out.push('\n');
+    Ok(out)
 }
 
 /// Renders `range` for `dialect`: the full output, every line ending in `\n`.

@@ -307,6 +307,26 @@ impl Salter {
         out
     }
 
+    /// Where a salted table should be split so that each bucket starts a
+    /// region (tablet) of its own: the salt of every bucket but the first,
+    /// in key order (`01#`, `02#`, … in the text formats; bytes 1, 2, … in
+    /// binary). Every key of bucket `b` starts with `salt(b)`, so the split
+    /// at `salt(b)` is the boundary between buckets `b - 1` and `b`.
+    /// [`crate::render::render_splits`] prints the command that creates
+    /// such a table.
+    ///
+    /// ```
+    /// use lexikey::salt::{SaltMode, Salter};
+    /// use lexikey::Format;
+    /// let s = Salter::new(3, SaltMode::Fast)?;
+    /// assert_eq!(s.split_points(), [vec![1u8], vec![2]]);
+    /// assert_eq!(s.for_format(Format::Hex).split_points(), [b"01#".to_vec(), b"02#".to_vec()]);
+    /// # Ok::<(), lexikey::salt::BucketsError>(())
+    /// ```
+    pub fn split_points(&self) -> Vec<Vec<u8>> {
+        (1..self.buckets).map(|b| self.salt(b)).collect()
+    }
+
     fn push_salt(&self, bucket: u8, out: &mut Vec<u8>) {
         if self.text {
             out.push(UPPER_HEX[usize::from(bucket >> 4)]);

@@ -672,6 +672,17 @@ impl KeySpec {
             KeyFormat::Native(f) => {
                 let natives = self.natives(comps)?;
                 let key = tuple::encode(f, &natives)
+                    .and_then(|k| {
+                        let full = k.len() + self.salter.map_or(0, |s| s.salt_len());
+                        if full > self.max_key_len {
+                            return Err(crate::EncodeError::KeyTooLong {
+                                len: full,
+                                max: self.max_key_len,
+                                largest: tuple::largest_component(f, &natives, &name),
+                            });
+                        }
+                        Ok(k)
+                    })
                     .map(crate::Key::into_vec)
                     .map_err(|e| {
                         // Find the culprit for the message.
@@ -954,12 +965,53 @@ impl RowEncoder<'_> {
         let start = out.len();
         let res = self.write(row, out).and_then(|()| {
             tuple::check_len(&out[start..], self.spec.max_key_len)
-                .map_err(|e| RowError::key(e.into()))
+                .map_err(|e| RowError::key(self.name_largest(e, row).into()))
         });
         if res.is_err() {
             out.truncate(start);
         }
         res
+    }
+
+    /// `e`, a key over the limit, naming the column that contributes most
+    /// (native formats; cold path: each field encoded again on its own).
+    fn name_largest(&mut self, e: crate::EncodeError, row: &[Arg<'_>]) -> crate::EncodeError {
+        let crate::EncodeError::KeyTooLong {
+            len,
+            max,
+            largest: None,
+        } = e
+        else {
+            return e;
+        };
+        let largest = match &self.scratch {
+            Scratch::Native(format, _) => {
+                let mut best: Option<crate::KeyPart> = None;
+                let mut one = Vec::new();
+                for i in 0..self.cols.len().min(row.len()) {
+                    one.clear();
+                    let (c, r) = (&self.cols[i..=i], &row[i..=i]);
+                    let ok = match format {
+                        Format::Hex => write_hex(self.spec, c, r, &mut one),
+                        Format::Base64 => write_base64(self.spec, c, r, &mut one),
+                        Format::Decimal => write_decimal(self.spec, c, r, &mut one),
+                        Format::Binary => write_binary(self.spec, c, r, &mut one),
+                    };
+                    // A text format's separator belongs to the field.
+                    let size = one.len() + usize::from(i > 0 && format.is_text());
+                    if ok.is_ok() && best.as_ref().is_none_or(|b| size > b.size) {
+                        best = Some(crate::KeyPart {
+                            index: i,
+                            label: self.cols[i].to_string(),
+                            size,
+                        });
+                    }
+                }
+                best.map(Box::new)
+            }
+            _ => None,
+        };
+        crate::EncodeError::KeyTooLong { len, max, largest }
     }
 
     fn write(&mut self, row: &[Arg<'_>], out: &mut Vec<u8>) -> Result<(), RowError> {

@@ -57,9 +57,50 @@ pub fn check_len(key: &[u8], max: usize) -> Result<(), EncodeError> {
         return Err(EncodeError::KeyTooLong {
             len: key.len(),
             max,
+            largest: None,
         });
     }
     Ok(())
+}
+
+/// The component of `comps` whose encoding in `format` is largest (the
+/// first of equals), with its size — its separator included in a text
+/// format — and its name `name(i)`: the part of a key over the length
+/// limit to shorten ([`EncodeError::KeyTooLong`]'s `largest`, which the
+/// encoders fill in when they know the components; a caller that checks
+/// a key it built itself with [`check_len`] can add it). `None` for no
+/// component. Allocates: for error paths.
+///
+/// ```
+/// use lexikey::{tuple, Component, Format, Value};
+/// let comps = [Component::asc(Value::Str("a".into())), Component::asc(Value::Str("abc".into()))];
+/// let p = tuple::largest_component(Format::Hex, &comps, |i| format!("field {i}")).unwrap();
+/// assert_eq!((p.index, p.label.as_str(), p.size), (1, "field 1", 4));
+/// ```
+pub fn largest_component(
+    format: Format,
+    comps: &[Component<'_>],
+    name: impl Fn(usize) -> String,
+) -> Option<Box<crate::KeyPart>> {
+    let mut one = Vec::new();
+    let mut best: Option<(usize, usize)> = None;
+    for (i, c) in comps.iter().enumerate() {
+        one.clear();
+        if format.encode_component(c, &mut one).is_err() {
+            continue;
+        }
+        let size = one.len() + usize::from(i > 0 && format.is_text());
+        if best.is_none_or(|(_, b)| size > b) {
+            best = Some((i, size));
+        }
+    }
+    best.map(|(index, size)| {
+        Box::new(crate::KeyPart {
+            index,
+            label: name(index),
+            size,
+        })
+    })
 }
 
 /// Encodes a tuple into a new [`Key`].

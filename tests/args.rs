@@ -850,3 +850,62 @@ fn decoded_values_are_host_neutral() {
         Out::Nested(vec![("int", Out::Int(1)), ("null", Out::Null)])
     );
 }
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// A key over the length limit names the component to shorten: the one
+    /// whose encoding is largest (the first of equals), with its size, in
+    /// both the bulk and the one-key path, salted or not.
+    #[test]
+    fn key_too_long_names_the_largest_component(
+        format in prop::sample::select(vec!["hex", "base64", "decimal", "binary"]),
+        strs in prop::collection::vec("[a-z]{0,40}", 1..5),
+        ints in prop::collection::vec(any::<i64>(), 0..3),
+        salted in any::<bool>(),
+    ) {
+        let tys: Vec<&str> = strs.iter().map(|_| "str").chain(ints.iter().map(|_| "i64")).collect();
+        let args: Vec<Arg<'_>> = strs
+            .iter()
+            .map(|s| Arg::Str(s))
+            .chain(ints.iter().map(|&n| Arg::Int(n)))
+            .collect();
+        let mut base = spec(format);
+        if salted {
+            let f = base.format().native();
+            base = base
+                .with_salter(Some(Salter::with_count(8, SaltMode::Fast).expect("buckets").for_format(f)))
+                .expect("salt");
+        }
+        let base = base.with_schema(&tys.join(",")).expect("schema");
+        // Each component's size, encoded on its own (with its separator).
+        let f = base.format().native();
+        let comps: Vec<_> = args.iter().enumerate().map(|(i, a)| base.field(i, *a).expect("field")).collect();
+        let sizes: Vec<usize> = comps
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let mut one = Vec::new();
+                let lexikey::spec::Comp::Native(_, c) = c else { panic!("not native: {c:?}") };
+                f.encode_component(c, &mut one).expect("encodes");
+                one.len() + usize::from(i > 0 && f.is_text())
+            })
+            .collect();
+        let (most, size) = sizes
+            .iter()
+            .enumerate()
+            .fold((0, 0), |(bi, bs), (i, &s)| if s > bs || i == 0 { (i, s) } else { (bi, bs) });
+        let key = base.encode(&comps).expect("no limit hit");
+        prop_assume!(!key.is_empty());
+        let spec = base.with_max_key_len(key.len() - 1);
+        let single = spec.encode(&comps).expect_err("over the limit").to_string();
+        let mut out = Vec::new();
+        let bulk = spec.encoder().expect("schema").encode(&args, &mut out).expect_err("over the limit").to_string();
+        let head = format!("key of {} bytes is longer than the limit of {} bytes; ", key.len(), key.len() - 1);
+        let tail = format!(" is {size} bytes of it, the most: shorten it");
+        let want_single = format!("{head}component {} (", most + 1);
+        let want_bulk = format!("{head}component {} ({}){tail}", most + 1, tys[most]);
+        prop_assert!(single.starts_with(&want_single) && single.ends_with(&tail), "{single} / {want_single} … {tail}");
+        prop_assert_eq!(bulk, want_bulk);
+    }
+}

@@ -288,6 +288,9 @@ pub struct RangeArgs {
     /// Largest key first (hbase, cql, sql, etcd, redis, cbt)
     #[arg(long)]
     pub reversed: bool,
+    /// With --salt-buckets N and --for cbt|hbase: the command that creates the table split at every bucket
+    #[arg(long)]
+    pub splits: bool,
     /// The key column (cql, sql)
     #[arg(long, value_name = "C")]
     pub column: Option<String>,

@@ -205,6 +205,8 @@ Usage:
   lexikey range ... PREFIX_COMPONENT... --bbox MINLAT,MINLON,MAXLAT,MAXLON [--max-ranges K]
                 [--curve C] [--bits B]
   (both: [--salt-buckets N [--salt-mode fast|phoenix]])
+  lexikey range --splits --salt-buckets N --for cbt|hbase [--format F] [--table T]
+                [--store URL]
 
 Computes the half-open key range [start, end) holding exactly the keys whose leading
 components are the PREFIX_COMPONENTs and whose next component satisfies every
@@ -277,6 +279,23 @@ e.g.
                                                              00#events$
                                                              01#events#l8000000000000028
                                                              01#events$
+
+Pre-split salted tables (hex, base64, decimal, binary):
+  --splits      with --salt-buckets N: instead of a range, the command that creates
+                table T (--table, or for cbt the table of --store) split at the salt
+                of every bucket but the first (01#, 02#, ... in the text formats;
+                bytes 01, 02, ... in binary), so each bucket of a salted 'lexikey
+                alloc' table starts in a region (tablet) of its own:
+                cbt: cbt [-project P -instance I] createtable T splits=...  (no
+                  families: the Bigtable store adds its own when it opens the
+                  table; a binary split holding a comma, bucket 44, is refused)
+                hbase: create 'T', 'f', SPLITS => [...]  (each split in the
+                  Bytes.toStringBinary form the shell's create reads)
+                Run it before the first alloc: a new table is one region until the
+                store splits it, and salting spreads writes only over regions.
+e.g.
+  lexikey range --splits --salt-buckets 4 --for cbt  ->  cbt createtable t splits='01#,02#,03#'
+  lexikey range --splits --salt-buckets 3 --for hbase  ->  create 't', 'f', SPLITS => ['01#', '02#']
 
 Interop profiles (binary keys: lowercase hex in raw output):
   lexikey range --format fdb-tuple|hbase-ordered|phoenix [--salt-buckets N] [--for D ...]
@@ -382,6 +401,12 @@ Options:
                 another N (or none) is an error. 'lexikey scan' needs the same option
   --salt-mode M the salt's hash: fast (default) or phoenix (Apache Phoenix's salt
                 byte); recorded with N
+                With --salt-buckets on HBase and Bigtable, create the table pre-split
+                at the buckets first, or its writes stay in one region until the store
+                splits it:
+                'lexikey range --splits --salt-buckets N --for cbt|hbase --table T'
+                prints the command (cbt createtable T splits=01#,...; hbase create
+                'T', 'f', SPLITS => [...])
   --stats       print one summary line on stderr at the end (rows, attempts,
                 conflicts, store errors, burned IDs: IDs made unusable after a write
                 whose outcome was unknown)
@@ -414,7 +439,8 @@ Values are printed as text: valid UTF-8 as it is, except that a backslash is
 written \\\\, tab \\t, newline \\n, carriage return \\r, and every other control
 character and every byte that is not valid UTF-8 as \\xNN. So each row is one line.
 --store, --format, --salt-buckets and --salt-mode as in 'lexikey alloc' (a salted
-table refuses another salt, or none). The table is read 10,000 rows at a time;
+table refuses another salt, or none). The pre-split of a salted table (one region per
+bucket): 'lexikey range --splits --salt-buckets N --for cbt|hbase --table T'. The table is read 10,000 rows at a time;
 on a terminal, stderr shows the rows so far and rows/s (--quiet: not).
 ";
 

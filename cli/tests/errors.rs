@@ -531,6 +531,106 @@ const CATALOGUE: &[(&[&str], &str, &str)] = &[
         "abc\nabcd\n",
         "line 2: key of 4 bytes is longer than the limit of 3 bytes",
     ),
+    // ... naming the component to shorten, its type and its encoded size
+    (
+        &[
+            "encode",
+            "--max-key-len",
+            "20",
+            "str:abcdefghijklmnopqrstuvwxyz",
+            "i64:1",
+        ],
+        "",
+        "key of 44 bytes is longer than the limit of 20 bytes; component 1 \
+         (str:abcdefghijklmnopqrstuvwxyz) is 26 bytes of it, the most: shorten it",
+    ),
+    (
+        &[
+            "encode",
+            "--stdin",
+            "--schema",
+            "str,str",
+            "--max-key-len",
+            "20",
+        ],
+        "abc\tabcdefghijklmnopqrstuvwxyz\n",
+        "line 1: key of 30 bytes is longer than the limit of 20 bytes; component 2 (str) \
+         is 27 bytes of it, the most: shorten it",
+    ),
+    (
+        &[
+            "encode",
+            "--stdin",
+            "--format",
+            "binary",
+            "--salt-buckets",
+            "3",
+            "--schema",
+            "str,str",
+            "--max-key-len",
+            "20",
+        ],
+        "abcdefghijklmnopqrstuvwxyz\tabc\n",
+        "line 1: key of 34 bytes is longer than the limit of 20 bytes; component 1 (str) \
+         is 28 bytes of it, the most: shorten it",
+    ),
+    // --- range --splits
+    (
+        &["range", "--splits", "--for", "cbt"],
+        "",
+        "--splits needs --salt-buckets N",
+    ),
+    (
+        &["range", "--splits", "--salt-buckets", "4", "--for", "sql"],
+        "",
+        "split points for sql: only cbt and hbase create pre-split tables",
+    ),
+    (
+        &["range", "--splits", "--salt-buckets", "4"],
+        "",
+        "split points for raw: only cbt and hbase create pre-split tables",
+    ),
+    (
+        &[
+            "range",
+            "--splits",
+            "--salt-buckets",
+            "4",
+            "--for",
+            "cbt",
+            "str:x",
+        ],
+        "",
+        "--splits prints a table's split points: it takes no PREFIX_COMPONENT",
+    ),
+    (
+        &[
+            "range",
+            "--splits",
+            "--salt-buckets",
+            "45",
+            "--format",
+            "binary",
+            "--for",
+            "cbt",
+        ],
+        "",
+        "a split holds a comma",
+    ),
+    (
+        &[
+            "range",
+            "--splits",
+            "--format",
+            "phoenix",
+            "--salt-buckets",
+            "4",
+            "--for",
+            "hbase",
+        ],
+        "",
+        "Phoenix splits a SALT_BUCKETS table itself",
+    ),
     (
         &["encode", "--max-key-len", "0", "i64:1"],
         "",

@@ -848,6 +848,71 @@ mod bigtable {
         assert_eq!(ok(&["scan", "--store", &url, "--table", &long]), "");
     }
 
+    /// `range --splits --for cbt` prints the line that creates a salted
+    /// table split at its buckets: run by bash against the emulator
+    /// (`BIGTABLE_EMULATOR_HOST`, exported by scripts/with-stores.sh), it
+    /// creates the table (cbt ls lists it), which a salted alloc then
+    /// writes to and scan reads, newest first. Text and binary salts.
+    #[test]
+    fn splits_line_creates_the_table() {
+        for format in ["hex", "binary"] {
+            let url = fresh_namespace(&base(), &format!("splits_{format}"));
+            let table = url.rsplit_once("ns=").unwrap().1.to_string();
+            let line = ok(&[
+                "range",
+                "--splits",
+                "--salt-buckets",
+                "8",
+                "--for",
+                "cbt",
+                "--format",
+                format,
+                "--store",
+                &url,
+            ]);
+            let splits = match format {
+                "hex" => "'01#,02#,03#,04#,05#,06#,07#'",
+                _ => r"$'\x01,\x02,\x03,\x04,\x05,\x06,\x07'",
+            };
+            assert_eq!(
+                line,
+                format!(
+                    "cbt -project lexikey -instance test createtable {table} splits={splits}\n"
+                )
+            );
+            let run = |cmd: &str| {
+                let o = std::process::Command::new("bash")
+                    .args(["-c", cmd])
+                    .output()
+                    .expect("bash");
+                assert!(
+                    o.status.success(),
+                    "{cmd}: {}{}",
+                    String::from_utf8_lossy(&o.stdout),
+                    String::from_utf8_lossy(&o.stderr)
+                );
+                String::from_utf8_lossy(&o.stdout).into_owned()
+            };
+            run(line.trim_end());
+            let tables = run("cbt -project lexikey -instance test ls");
+            assert!(
+                tables.lines().any(|t| t == table),
+                "{table} not in {tables}"
+            );
+            let salted = ["--salt-buckets", "8", "--format", format];
+            let alloc = ok(&[
+                &["alloc", "--store", &url, "--table", "t", "--count", "20"][..],
+                &salted,
+                &["x"],
+            ]
+            .concat());
+            assert_eq!(ids(&alloc), (0..20).map(|i| MAX - i).collect::<Vec<_>>());
+            let scan = ok(&[&["scan", "--store", &url, "--table", "t"][..], &salted].concat());
+            assert_eq!(scan.lines().count(), 20, "{scan}");
+            assert!(scan.starts_with(&format!("{}\tx\n", MAX - 19)), "{scan}");
+        }
+    }
+
     /// A server that is not there: one line naming the address, exit 2.
     #[test]
     fn emulator_not_there() {
@@ -920,4 +985,108 @@ mod bigtable {
             assert!(msg.contains(what), "{args:?}: {msg}");
         }
     }
+}
+
+/// A Redis server of this test's own (the shared ones serve other tests),
+/// on a free loopback port, without persistence; killed when dropped.
+#[cfg(feature = "redis")]
+struct PrivateRedis {
+    child: std::process::Child,
+    port: u16,
+}
+
+#[cfg(feature = "redis")]
+impl PrivateRedis {
+    fn start() -> PrivateRedis {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let child = std::process::Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server on the PATH");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "redis-server did not start on {port}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        PrivateRedis { child, port }
+    }
+
+    /// SIGKILL, and wait for it.
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(feature = "redis")]
+impl Drop for PrivateRedis {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// The store dies under `lexikey alloc`: after the IDs printed so far, one
+/// line on stderr that is a store error naming Redis and the cause (the
+/// connection refused, after every attempt failed), exit 2 — not
+/// "other clients kept winning" (contention), which is what it said when
+/// the attempts failed because the store did.
+#[cfg(feature = "redis")]
+#[test]
+fn alloc_reports_a_dead_store_as_a_store_error() {
+    use std::io::BufRead;
+    let mut redis = PrivateRedis::start();
+    let url = format!("redis://127.0.0.1:{}?timeout_ms=500", redis.port);
+    let mut child = std::process::Command::new(common::bin())
+        .args([
+            "alloc", "--store", &url, "--table", "t", "--count", "10000000",
+        ])
+        .args(["--quiet", "v"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().expect("alloc printed no ID").unwrap();
+    assert_eq!(first, u64::MAX.to_string());
+    redis.kill();
+    let started = std::time::Instant::now();
+    let printed = 1 + lines.map_while(Result::ok).count();
+    let o = child.wait_with_output().unwrap();
+    let out = common::Out {
+        code: o.status.code().unwrap_or(-1),
+        stdout: Vec::new(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    };
+    common::check_error(&out, "alloc on a dead store");
+    let msg = &out.stderr;
+    eprintln!(
+        "{printed} IDs, then in {:.1} s: {msg}",
+        started.elapsed().as_secs_f64()
+    );
+    let head = format!(
+        "lexikey: error: allocation {} of 10000000 failed ({printed} allocated before it): \
+         store error: redis: ",
+        printed + 1
+    );
+    assert!(msg.starts_with(&head), "{msg}\nwanted: {head}");
+    assert!(
+        msg.contains("Connection refused") && msg.ends_with("the store failing)\n"),
+        "{msg}"
+    );
+    let attempts = msg
+        .rsplit_once("(gave up after ")
+        .and_then(|(_, r)| r.split_once(' '))
+        .and_then(|(n, _)| n.parse::<u32>().ok())
+        .unwrap_or_else(|| panic!("no attempt count: {msg}"));
+    assert!(attempts > 1, "{msg}");
+    assert!(!msg.contains("other clients"), "{msg}");
 }

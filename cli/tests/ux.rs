@@ -287,3 +287,56 @@ fn a_redb_file_held_alone_makes_others_wait_then_time_out() {
         format!("{}\n", u64::MAX)
     );
 }
+
+/// `range --splits`: the pre-split command of a salted table, for cbt and
+/// the hbase shell (binary splits as Bytes.toStringBinary text, which the
+/// shell's create reads back; run under JRuby in tests/render.rs, the cbt
+/// line against the emulator in cli/tests/stores.rs).
+#[test]
+fn range_splits_lines() {
+    assert_eq!(
+        common::ok(&[
+            "range",
+            "--splits",
+            "--salt-buckets",
+            "4",
+            "--for",
+            "cbt",
+            "--table",
+            "ids"
+        ]),
+        "cbt createtable ids splits='01#,02#,03#'\n"
+    );
+    assert_eq!(
+        common::ok(&[
+            "range",
+            "--splits",
+            "--salt-buckets",
+            "3",
+            "--for",
+            "hbase",
+            "--table",
+            "ids",
+            "--format",
+            "binary",
+        ]),
+        concat!(r#"create 'ids', 'f', SPLITS => ["\\x01", "\\x02"]"#, "\n")
+    );
+    assert_eq!(
+        common::ok(&["range", "--splits", "--salt-buckets", "1", "--for", "hbase"]),
+        "create 't', 'f'\n"
+    );
+    assert_eq!(
+        common::ok(&[
+            "range",
+            "--splits",
+            "--salt-buckets",
+            "2",
+            "--for",
+            "cbt",
+            "--store",
+            "bigtable://p/i?ns=comments",
+        ]),
+        "cbt -project p -instance i createtable comments splits='01#'\n"
+    );
+}

@@ -216,8 +216,9 @@ impl EtcdStore {
             .max_idle_connections_per_host(32)
             .max_idle_connections(128)
             .build();
-        // With a CA file, TLS of our own (`PinnedTls`): ureq's cannot take
-        // a custom certificate check; without one, ureq's (Mozilla roots).
+        // With a CA file (or SSL_CERT_FILE / SSL_CERT_DIR), TLS of our own
+        // (`PinnedTls`): ureq's cannot take a custom certificate check;
+        // without one, ureq's (Mozilla roots).
         let agent = match tls.as_ref().and_then(|t| t.pinned.clone()) {
             Some(rustls) => Agent::with_parts(
                 config,
@@ -586,12 +587,12 @@ fn tls_config(t: &TlsOptions) -> Result<Tls, StoreError> {
                 "a client certificate needs both cert= and key= (or ETCDCTL_CERT and ETCDCTL_KEY)",
             )),
         };
-    let pinned = match &ca {
-        None => None,
+    // The CA file; else the trust store SSL_CERT_FILE / SSL_CERT_DIR name
+    // (as etcdctl reads them); else ureq's own roots.
+    let trust = match &ca {
+        None if crate::tls::env_trust_store().is_none() => None,
+        None => Some(crate::tls::system_roots()),
         Some(ca) => {
-            install_ring();
-            let provider = Arc::new(rustls::crypto::ring::default_provider());
-            let setup = |e: rustls::Error| StoreError::fatal(NAME, format!("TLS setup: {e}"));
             let mut roots = RootCertStore::empty();
             let mut pinned = Vec::new();
             for c in certs("cacert", ca)? {
@@ -601,6 +602,15 @@ fn tls_config(t: &TlsOptions) -> Result<Tls, StoreError> {
                     .map_err(|e| StoreError::fatal(NAME, format!("the cacert file {ca:?}: {e}")))?;
                 pinned.push(c);
             }
+            Some((roots, pinned))
+        }
+    };
+    let pinned = match trust {
+        None => None,
+        Some((roots, pinned)) => {
+            install_ring();
+            let provider = Arc::new(rustls::crypto::ring::default_provider());
+            let setup = |e: rustls::Error| StoreError::fatal(NAME, format!("TLS setup: {e}"));
             let verifier =
                 Verifier::new(roots, pinned, true, Arc::clone(&provider)).map_err(setup)?;
             let builder = ClientConfig::builder_with_provider(provider)

@@ -212,7 +212,8 @@ impl PostgresStore {
                     NAME,
                     explain(
                         t,
-                        self.root_cert.as_deref(),
+                        // `system`: the system's roots, named as such.
+                        self.root_cert.as_deref().filter(|c| *c != "system"),
                         "sslrootcert",
                         "use sslmode=disable (or prefer)",
                     ),
@@ -414,8 +415,7 @@ fn root_store(
     let mut pinned = Vec::new();
     let path = match ca {
         Some("system") => {
-            let found = rustls_native_certs::load_native_certs();
-            let _ = roots.add_parsable_certificates(found.certs);
+            (roots, pinned) = crate::tls::system_roots();
             if roots.is_empty() {
                 return Err(StoreError::fatal(
                     NAME,

@@ -377,10 +377,7 @@ fn tls_config(t: &TlsOptions) -> Result<Arc<ClientConfig>, StoreError> {
                 ));
             }
         }
-        None => {
-            let found = rustls_native_certs::load_native_certs();
-            let _ = roots.add_parsable_certificates(found.certs);
-        }
+        None => (roots, pinned) = crate::tls::system_roots(),
     }
     let verifier = Verifier::new(roots, pinned, true, Arc::clone(&provider)).map_err(setup)?;
     let builder = ClientConfig::builder_with_provider(provider)

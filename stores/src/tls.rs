@@ -31,6 +31,40 @@ pub(crate) fn install_ring() {
 #[cfg(any(feature = "redis", feature = "postgres", feature = "etcd"))]
 pub(crate) use verify::{explain, explain_handshake_io, tls_error_in, Verifier};
 
+/// The trust store the environment names, as OpenSSL-based clients
+/// (redis-cli, psql with `sslrootcert=system`) and Go's read it:
+/// `SSL_CERT_FILE` and/or `SSL_CERT_DIR`, as `VAR=VALUE` for messages;
+/// `None` when neither is set (the platform's store).
+pub(crate) fn env_trust_store() -> Option<String> {
+    let vars: Vec<String> = ["SSL_CERT_FILE", "SSL_CERT_DIR"]
+        .iter()
+        .filter_map(|v| env(v).map(|x| format!("{v}={x}")))
+        .collect();
+    (!vars.is_empty()).then(|| vars.join(" "))
+}
+
+/// The system's trusted roots (`SSL_CERT_FILE` / `SSL_CERT_DIR` when set,
+/// else the platform's store), and the certificates to pin (see
+/// [`Verifier`]): every certificate of a store the environment names, so a
+/// self-signed server certificate put there passes as it does for
+/// redis-cli and psql, exactly as one given as `cacert=`; none from the
+/// platform's store.
+#[cfg(any(feature = "redis", feature = "postgres", feature = "etcd"))]
+pub(crate) fn system_roots() -> (
+    rustls::RootCertStore,
+    Vec<rustls::pki_types::CertificateDer<'static>>,
+) {
+    let found = rustls_native_certs::load_native_certs();
+    let mut roots = rustls::RootCertStore::empty();
+    let pinned = if env_trust_store().is_some() {
+        found.certs.clone()
+    } else {
+        Vec::new()
+    };
+    let _ = roots.add_parsable_certificates(found.certs);
+    (roots, pinned)
+}
+
 /// Server-certificate checks shared by the adapters (rustls, `ring`):
 /// webpki's, plus the one case OpenSSL- and Go-based clients (redis-cli,
 /// psql, etcdctl) accept that webpki refuses — a server certificate that is
@@ -248,9 +282,10 @@ mod verify {
     /// the system's roots; `ca_option`: its name (`cacert`,
     /// `sslrootcert`); `plain`: what to use for a server without TLS.
     pub(crate) fn explain(e: &Error, ca: Option<&str>, ca_option: &str, plain: &str) -> String {
-        let trusted = match ca {
-            Some(p) => format!("the CA file {ca_option}={p}"),
-            None => "the system's trusted roots".to_string(),
+        let trusted = match (ca, super::env_trust_store()) {
+            (Some(p), _) => format!("the CA file {ca_option}={p}"),
+            (None, Some(store)) => format!("the system's trusted roots ({store})"),
+            (None, None) => "the system's trusted roots".to_string(),
         };
         match e {
             Error::InvalidCertificate(c) => match c {

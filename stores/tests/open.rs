@@ -223,7 +223,11 @@ fn key_limit() {
     assert!(matches!(
         e,
         OpenError::KeyTooLong {
-            error: EncodeError::KeyTooLong { len: 19, max: 18 },
+            error: EncodeError::KeyTooLong {
+                len: 19,
+                max: 18,
+                largest: None,
+            },
             rule_of: None
         }
     ));

@@ -178,9 +178,34 @@ fn bulk(o: &BulkOpts, cols: &[Col], io: &mut Io<'_>) -> Result<()> {
                     line.split('\t').count()
                 );
             }
+            // Over the limit: name the largest value (the line parsed
+            // again, on this error path only).
+            let too_long = |e: lexikey::EncodeError| {
+                let e = match e {
+                    lexikey::EncodeError::KeyTooLong {
+                        len,
+                        max,
+                        largest: None,
+                    } => {
+                        let comps: Vec<_> = line
+                            .split('\t')
+                            .zip(cols)
+                            .filter_map(|(t, col)| col.component(t, &o.geo).ok())
+                            .collect();
+                        lexikey::EncodeError::KeyTooLong {
+                            len,
+                            max,
+                            largest: tuple::largest_component(format, &comps, |i| {
+                                cols[i].to_string()
+                            }),
+                        }
+                    }
+                    e => e,
+                };
+                anyhow!("line {lineno}: {e}")
+            };
             if direct {
-                tuple::check_len(&buf[key_start..], o.max)
-                    .map_err(|e| anyhow!("line {lineno}: {e}"))?;
+                tuple::check_len(&buf[key_start..], o.max).map_err(too_long)?;
             } else {
                 let k: &[u8] = match o.salter {
                     Some(s) => {
@@ -190,7 +215,7 @@ fn bulk(o: &BulkOpts, cols: &[Col], io: &mut Io<'_>) -> Result<()> {
                     }
                     None => &key,
                 };
-                tuple::check_len(k, o.max).map_err(|e| anyhow!("line {lineno}: {e}"))?;
+                tuple::check_len(k, o.max).map_err(too_long)?;
                 if o.json {
                     common::push_key_json(format, k, &mut out)?;
                 } else {

@@ -29,6 +29,9 @@ pub(crate) fn run(args: &RangeArgs, io: &mut Io<'_>) -> Result<()> {
         args.round,
     )?;
     let (dialect, opts) = render_options(args, format.is_text())?;
+    if args.splits {
+        return splits(args, salter, dialect, &opts, io);
+    }
     let texts = utf8_positionals(&args.components, "PREFIX_COMPONENT")?;
     let fields = match args.schema.as_deref() {
         Some(s) => Some(kinds::fields(&kinds::parse_schema(s, width)?)),
@@ -251,6 +254,35 @@ fn render_options(args: &RangeArgs, text: bool) -> Result<(Dialect, RenderOption
     Ok((dialect, opts))
 }
 
+/// `range --splits`: the command that creates a salted table (as `lexikey
+/// alloc --salt-buckets N` writes it) split at every bucket boundary.
+fn splits(
+    args: &RangeArgs,
+    salter: Option<lexikey::salt::Salter>,
+    dialect: Dialect,
+    opts: &RenderOptions,
+    io: &mut Io<'_>,
+) -> Result<()> {
+    let Some(salter) = salter else {
+        bail!("--splits needs --salt-buckets N: the table's bucket count");
+    };
+    let other = [
+        (!args.components.is_empty(), "PREFIX_COMPONENT"),
+        (!args.preds.is_empty(), "a predicate"),
+        (args.bbox.is_some(), "--bbox"),
+        (args.schema.is_some(), "--schema"),
+        (args.json, "--json"),
+        (args.limit.is_some(), "--limit"),
+        (args.reversed, "--reversed"),
+    ];
+    if let Some((_, what)) = other.iter().find(|(given, _)| *given) {
+        bail!("--splits prints a table's split points: it takes no {what}");
+    }
+    let out = lexikey::render::render_splits(dialect, &salter.split_points(), opts)?;
+    io.stdout.write_all(out.as_bytes())?;
+    Ok(())
+}
+
 /// `range --format PROFILE`: binary keys; a salted Phoenix table gives one
 /// range per bucket, rendered one after another (raw: a pair of lines per
 /// bucket, bucket 0 first).
@@ -260,6 +292,12 @@ fn run_profile(
     io: &mut Io<'_>,
 ) -> Result<()> {
     let (dialect, opts) = render_options(args, false)?;
+    if args.splits {
+        bail!(
+            "--splits is for the salted tables of lexikey alloc (formats hex, base64, decimal, \
+             binary); Phoenix splits a SALT_BUCKETS table itself"
+        );
+    }
     let ranges = interop::ranges(profile, args)?;
     note_whole_table(dialect, &ranges);
     let multi = args.salt.salt_buckets.is_some();
