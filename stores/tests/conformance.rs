@@ -709,13 +709,21 @@ fn allocator_batches(s: Arc<dyn Store>, per_client: usize, salt: Option<u8>, gua
         .collect();
     let mut given = BTreeMap::new();
     let mut conflicts = 0;
+    let atomic = s.atomic_batches();
     for h in handles {
         let (calls, stats) = h.join().expect("client");
         conflicts += stats.conflicts;
         let mut last: Option<u64> = None;
         for call in calls {
             for w in call.windows(2) {
-                assert_eq!(w[1].0 + 1, w[0].0, "IDs of a batch go down by one");
+                assert!(w[1].0 < w[0].0, "IDs of a call go down");
+            }
+            // A call is batches of 16, each one commit where the store
+            // has atomic batches: consecutive IDs.
+            for batch in call.chunks(16).filter(|_| atomic) {
+                for w in batch.windows(2) {
+                    assert_eq!(w[1].0 + 1, w[0].0, "IDs of a batch go down by one");
+                }
             }
             if let Some(l) = last {
                 assert!(call[0].0 < l, "a later call gets smaller IDs");
