@@ -156,6 +156,41 @@
 //! rows of each bucket. The guard's low-water mark is still one key that
 //! every guarded insert writes: salting spreads the rows, not the LWM.
 //!
+//! # Batches ([`Allocator::insert_many`])
+//!
+//! On a store that writes several keys in one transaction
+//! ([`Store::atomic_batches`]: redb, RocksDB, SlateDB, PostgreSQL and
+//! [`MemStore`](crate::store::MemStore)), a batch of `n` values is one
+//! attempt of the same loop: step 1 as above (the first key, or the LWM);
+//! step 2 proposes `first − 1` down to `first − n` (fewer at the floor);
+//! step 3 is one [`Store::put_all_if_absent`] of all `n` rows — written
+//! only if every row key is absent and, guard on, in the same transaction
+//! as the CAS of the LWM to the batch's smallest ID. All or nothing: a
+//! lost race writes nothing, and the batch is read and proposed again
+//! whole. So a batch gets `n` consecutive IDs, each below every ID handed
+//! out before the batch began, never one another client holds, and the
+//! table stays contiguous. A batch whose commit has an unknown outcome is
+//! settled by its first row, as a single put is (*Burned IDs*): the batch
+//! needs every key absent, so a tombstone on its first key stops it from
+//! landing late; guard on, the LWM is read first (our token there: the
+//! batch is ours). Guard on, a row key taken below the LWM (a client
+//! without the guard) fails the batch while the LWM stays: one single
+//! insert then skips it.
+//!
+//! What a batch of `n` costs, by store:
+//!
+//! | store | a batch of `n` IDs |
+//! |---|---|
+//! | redb | one write transaction: one commit, one `fsync` (default) |
+//! | RocksDB | one optimistic transaction: one commit |
+//! | SlateDB | one transaction: one commit, one durable flush |
+//! | PostgreSQL | one statement (`INSERT … SELECT … FROM unnest(…)`, the LWM CAS in a CTE): one round trip, one commit |
+//! | memory | one lock |
+//! | Redis, etcd, Bigtable | `n` single inserts: 2 round trips per ID (3 with the guard) |
+//!
+//! [`AllocatorConfig::batch_size`] (default 1,024) bounds `n`; longer
+//! calls are several batches.
+//!
 //! # Guarantees, precisely
 //!
 //! Both modes, under any number of concurrent clients on a store that
@@ -281,7 +316,7 @@ use crate::error::{DecodeError, EncodeError};
 use crate::format::Format;
 use crate::range::{prefix_end, KeyRange};
 use crate::salt::{merge_sorted, SaltMode, Salter};
-use crate::store::{Store, StoreError};
+use crate::store::{Cas, Store, StoreError};
 use crate::text::SEP;
 use crate::tuple;
 use crate::value::{Component, Field, Type, Value};
@@ -446,6 +481,11 @@ pub struct AllocatorConfig {
     /// identical values) instead of returning [`AllocError::Ambiguous`].
     /// Default `false`.
     pub assume_unique_values: bool,
+    /// The most IDs [`Allocator::insert_many`] commits in one transaction
+    /// on a store with [`Store::atomic_batches`]; more values go in several
+    /// batches. A batch that loses a race is proposed again whole, so very
+    /// large batches do worse under contention. Default 1,024.
+    pub batch_size: usize,
     /// Salted rows (see *Salted tables* in the module docs): row `id` lives
     /// at `salt(id) + key(id)`, spread over the salter's buckets, instead
     /// of at `key(id)`. The salt's layout follows [`AllocatorConfig::format`]
@@ -478,6 +518,7 @@ impl AllocatorConfig {
             guard: false,
             guard_key: None,
             assume_unique_values: false,
+            batch_size: 1024,
             salt: None,
             #[cfg(feature = "broken-allocator")]
             broken_skip_read_back: false,
@@ -559,6 +600,12 @@ impl AllocatorConfig {
                 "the broken allocator needs lexikey built with feature broken-allocator".into(),
             ))
         }
+    }
+
+    /// Sets [`AllocatorConfig::batch_size`] (0 counts as 1).
+    pub fn with_batch_size(mut self, n: usize) -> Self {
+        self.batch_size = n.max(1);
+        self
     }
 
     /// Sets [`AllocatorConfig::assume_unique_values`].
@@ -748,9 +795,10 @@ pub fn decode_value(stored: &[u8]) -> Option<Stored<'_>> {
 pub struct AllocStats {
     /// Successful inserts.
     pub inserted: u64,
-    /// Attempts made by all insert calls, successful or not.
+    /// Attempts made by all insert calls, successful or not (an attempt
+    /// at a batch of [`Allocator::insert_many`] counts once).
     pub attempts: u64,
-    /// Attempts beyond the first of each call (`attempts − calls`).
+    /// Attempts beyond the first of each call or batch (`attempts − calls`).
     pub retries: u64,
     /// Races lost: `put_if_absent` or the LWM CAS returned `false`.
     pub conflicts: u64,
@@ -1291,6 +1339,264 @@ impl<S: Store> Allocator<S> {
             // server, a partition): that is the error, not contention.
             (None, Some(e)) => Err(AllocError::Store(gave_up(e, max))),
             (None, None) => Err(AllocError::Contention { attempts: max }),
+        }
+    }
+
+    /// Inserts one row per value, in order, and returns their IDs: each
+    /// below the one before, as many single [`Allocator::insert`] calls in
+    /// a row would give.
+    ///
+    /// On a store that writes several keys in one transaction
+    /// ([`Store::atomic_batches`]: redb, RocksDB, SlateDB, PostgreSQL,
+    /// [`MemStore`](crate::store::MemStore)) the values go in batches of up
+    /// to [`AllocatorConfig::batch_size`], and each batch is **one commit**
+    /// (one durable commit, one `fsync` on redb): one read of the newest
+    /// row (or of the low-water mark), then all the batch's rows at once,
+    /// written only if every row key is still absent (and, with the guard,
+    /// the LWM unchanged). A batch is all or nothing: on a lost race it is
+    /// read and proposed again as a whole. The guarantees are those of
+    /// [`Allocator::insert`] (see *Batches* in the module docs). On the
+    /// other stores (Redis, etcd, Bigtable, test wrappers) each value is one
+    /// [`Allocator::insert`]: a round trip or two per ID.
+    ///
+    /// ```
+    /// use lexikey::alloc::{Allocator, AllocatorConfig};
+    /// use lexikey::store::MemStore;
+    /// use lexikey::{Component, Format};
+    /// let a = Allocator::new(MemStore::new(), AllocatorConfig::new(Format::Hex, &[Component::asc("t")]))?;
+    /// assert_eq!(a.insert_many(&[b"a", b"b", b"c"])?, [u64::MAX, u64::MAX - 1, u64::MAX - 2]);
+    /// assert_eq!(a.newest()?, Some((u64::MAX - 2, b"c".to_vec())));
+    /// # Ok::<(), lexikey::alloc::AllocError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Allocator::insert`]; use [`Allocator::insert_many_into`] to
+    /// learn which IDs were allocated before the failure.
+    pub fn insert_many<V: AsRef<[u8]>>(&self, values: &[V]) -> Result<Vec<u64>, AllocError> {
+        let mut ids = Vec::with_capacity(values.len());
+        self.insert_many_into(values, &mut ids)?;
+        Ok(ids)
+    }
+
+    /// [`Allocator::insert_many`], appending each ID to `ids` as soon as
+    /// its batch is committed: after an error, `ids` holds the IDs
+    /// allocated before it (whole batches; the failing batch wrote
+    /// nothing, unless the error is [`AllocError::Ambiguous`], whose `id`
+    /// is then the batch's first ID).
+    ///
+    /// # Errors
+    /// As [`Allocator::insert`].
+    pub fn insert_many_into<V: AsRef<[u8]>>(
+        &self,
+        values: &[V],
+        ids: &mut Vec<u64>,
+    ) -> Result<(), AllocError> {
+        if !self.store.atomic_batches() {
+            for v in values {
+                ids.push(self.insert(v.as_ref())?);
+            }
+            return Ok(());
+        }
+        let mut rest = values;
+        while !rest.is_empty() {
+            let n = rest.len().min(self.config.batch_size.max(1));
+            if n == 1 {
+                ids.push(self.insert(rest[0].as_ref())?);
+                rest = &rest[1..];
+                continue;
+            }
+            match self.insert_batch(&rest[..n])? {
+                Some((first, written)) => {
+                    ids.extend((0..written as u64).map(|i| first - i));
+                    rest = &rest[written..];
+                }
+                // Guard on, the batch's IDs hold rows of clients without
+                // the guard: one insert, which skips them.
+                None => {
+                    ids.push(self.insert(rest[0].as_ref())?);
+                    rest = &rest[1..];
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One batch: IDs `first, first − 1, …` for (a prefix of) `values`, in
+    /// one [`Store::put_all_if_absent`]. `Ok(Some((first, n)))`: the first
+    /// `n` values are in rows `first` down (`n` < `values.len()` only at
+    /// the floor). `Ok(None)`: guard on and a row key in the batch's range
+    /// is taken while the LWM stays: let a single insert skip it.
+    fn insert_batch<V: AsRef<[u8]>>(
+        &self,
+        values: &[V],
+    ) -> Result<Option<(u64, usize)>, AllocError> {
+        bump(&self.counters.calls);
+        let stored: Vec<std::borrow::Cow<'_, [u8]>> =
+            values.iter().map(|v| encode_value(v.as_ref())).collect();
+        let mut rng = SplitMix::seeded();
+        let mut b = Batch::default();
+        let max = self.config.max_attempts;
+        let mut failing: Option<StoreError> = None;
+        for attempt in 1..=max {
+            if attempt > 1 {
+                self.backoff(&mut rng, attempt - 1);
+            }
+            bump(&self.counters.attempts);
+            match self.attempt_batch(&stored, &mut b)? {
+                BatchStep::Done(first, n) => {
+                    let _ = self
+                        .counters
+                        .inserted
+                        .fetch_add(n as u64, Ordering::Relaxed);
+                    return Ok(Some((first, n)));
+                }
+                BatchStep::Skip => return Ok(None),
+                BatchStep::Lost => failing = None,
+                BatchStep::Failed(e) => failing = Some(e),
+            }
+        }
+        match (b.pending, failing) {
+            (Some((id, _, error)), _) => Err(AllocError::Ambiguous { id, error }),
+            (None, Some(e)) => Err(AllocError::Store(gave_up(e, max))),
+            (None, None) => Err(AllocError::Contention { attempts: max }),
+        }
+    }
+
+    /// One attempt of a batch (see [`Allocator::insert_batch`]).
+    fn attempt_batch(
+        &self,
+        stored: &[std::borrow::Cow<'_, [u8]>],
+        b: &mut Batch,
+    ) -> Result<BatchStep, AllocError> {
+        if b.pending.is_some() {
+            if let Some(step) = self.resolve_batch(stored, b)? {
+                return Ok(step);
+            }
+        }
+        if let Some(step) = self.ensure_salt_record()? {
+            return Ok(match step {
+                Step::Failed(e) => BatchStep::Failed(e),
+                _ => BatchStep::Lost,
+            });
+        }
+        // 1. The newest row, or the LWM.
+        let (current, base) = match self.guard_key.as_deref() {
+            Some(gk) => {
+                let current = match self.store.get(gk) {
+                    Ok(v) => v,
+                    Err(e) => return self.retry_or_fail(e).map(BatchStep::from),
+                };
+                let base = match &current {
+                    Some(v) => Some(self.parse_guard(v)?),
+                    None => match self.first_id()? {
+                        Ok(id) => id,
+                        Err(e) => return self.retry_or_fail(e).map(BatchStep::from),
+                    },
+                };
+                (current, base)
+            }
+            None => match self.first_id()? {
+                Ok(id) => (None, id),
+                Err(e) => return self.retry_or_fail(e).map(BatchStep::from),
+            },
+        };
+        // 2. Propose `first` and the IDs below it, down to the floor.
+        let first = self.propose(base)?;
+        let room = usize::try_from(first.saturating_sub(self.config.floor)).unwrap_or(usize::MAX);
+        let n = stored.len().min(room.saturating_add(1));
+        let keys: Vec<Vec<u8>> = (0..n as u64).map(|i| self.key(first - i)).collect();
+        let rows: Vec<(&[u8], &[u8])> = keys
+            .iter()
+            .zip(stored)
+            .map(|(k, v)| (k.as_slice(), v.as_ref()))
+            .collect();
+        let new = self
+            .guard_key
+            .as_ref()
+            .map(|_| guard_value(first - (n as u64 - 1)));
+        let cas = self
+            .guard_key
+            .as_deref()
+            .zip(new.as_deref())
+            .map(|(key, new)| Cas {
+                key,
+                expected: current.as_deref(),
+                new,
+            });
+        // 3. All rows, and the LWM, in one transaction.
+        match self.store.put_all_if_absent(&rows, cas) {
+            Ok(true) => Ok(BatchStep::Done(first, n)),
+            Ok(false) => {
+                bump(&self.counters.conflicts);
+                if let Some(gk) = self.guard_key.as_deref() {
+                    // The LWM did not move: a row key is taken (a client
+                    // without the guard).
+                    if matches!(self.store.get(gk), Ok(v) if v == current) {
+                        return Ok(BatchStep::Skip);
+                    }
+                }
+                Ok(BatchStep::Lost)
+            }
+            Err(e) if e.retryable => {
+                bump(&self.counters.store_errors);
+                bump(&self.counters.ambiguous);
+                b.pending = Some((first, n, e.clone()));
+                b.guard = new;
+                b.burn_sent = false;
+                Ok(BatchStep::Failed(e))
+            }
+            Err(e) => Err(AllocError::Store(e)),
+        }
+    }
+
+    /// Settles a batch whose commit had an unknown outcome, before this
+    /// call writes anywhere else. The batch is all or nothing and needs
+    /// every row key absent, so its first row tells, settled as
+    /// [`Allocator::resolve_plain`] settles a single put: our value → ours
+    /// (or [`AllocError::Ambiguous`] unless values are unique); taken →
+    /// lost; absent → burned, and a late batch finds the tombstone and
+    /// fails whole. Guard on, the LWM is read first: our token there
+    /// proves the batch ours. `None` = settled, it can no longer land;
+    /// `Some(step)` = the attempt ends here.
+    fn resolve_batch(
+        &self,
+        stored: &[std::borrow::Cow<'_, [u8]>],
+        b: &mut Batch,
+    ) -> Result<Option<BatchStep>, AllocError> {
+        let Some((first, n, _)) = b.pending.clone() else {
+            return Ok(None);
+        };
+        if let (Some(gk), Some(ours)) = (self.guard_key.as_deref(), &b.guard) {
+            match self.store.get(gk) {
+                Ok(Some(v)) if v == *ours => {
+                    b.pending = None;
+                    return Ok(Some(BatchStep::Done(first, n)));
+                }
+                Ok(_) => {}
+                Err(e) if e.retryable => {
+                    bump(&self.counters.store_errors);
+                    return Ok(Some(BatchStep::Failed(e)));
+                }
+                Err(e) => {
+                    return Err(AllocError::Ambiguous {
+                        id: first,
+                        error: e,
+                    })
+                }
+            }
+        }
+        let mut single = b.pending.take().map(|(id, _, e)| (id, e));
+        let step = self.resolve_plain(&stored[0], &mut single, &mut b.burn_sent);
+        b.pending = single.map(|(id, e)| (id, n, e));
+        match step? {
+            None => {
+                b.pending = None;
+                b.guard = None;
+                b.burn_sent = false;
+                Ok(None)
+            }
+            Some(Step::Done(id)) => Ok(Some(BatchStep::Done(id, n))),
+            Some(step) => Ok(Some(BatchStep::from(step))),
         }
     }
 
@@ -1938,6 +2244,39 @@ enum State {
     /// sent with an unknown outcome.
     Plain(Option<(u64, StoreError)>, bool),
     Guarded(Guarded),
+}
+
+/// Where a batch stands between attempts.
+#[derive(Default)]
+struct Batch {
+    /// A batch commit whose outcome is unknown: its first ID, its size,
+    /// the error.
+    pending: Option<(u64, usize, StoreError)>,
+    /// Guard on: the LWM value that commit would have set.
+    guard: Option<Vec<u8>>,
+    /// A tombstone for the first row was sent with an unknown outcome.
+    burn_sent: bool,
+}
+
+/// Where one attempt of a batch stands.
+enum BatchStep {
+    Lost,
+    Failed(StoreError),
+    /// Rows `first` down, `n` of them, are ours.
+    Done(u64, usize),
+    /// Guard on, a row key taken below the LWM: insert one value alone.
+    Skip,
+}
+
+impl From<Step> for BatchStep {
+    fn from(s: Step) -> Self {
+        match s {
+            Step::Lost => BatchStep::Lost,
+            Step::Failed(e) => BatchStep::Failed(e),
+            // Not reached: the steps mapped are those of a read.
+            Step::Done(_) => BatchStep::Lost,
+        }
+    }
 }
 
 #[derive(Default)]

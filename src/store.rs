@@ -49,6 +49,19 @@ impl StoreError {
     }
 }
 
+/// A compare-and-set that [`Store::put_all_if_absent`] applies in the same
+/// transaction as its rows: `key` must hold `expected` (`None`: be absent),
+/// and is then set to `new`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cas<'a> {
+    /// The key compared and set.
+    pub key: &'a [u8],
+    /// Its value now (`None`: absent) for the write to happen.
+    pub expected: Option<&'a [u8]>,
+    /// Its value after the write.
+    pub new: &'a [u8],
+}
+
 /// An ordered key-value store, as the allocator sees it. Implementations
 /// must be safe to share between threads; every method is one atomic
 /// operation on the store.
@@ -104,6 +117,57 @@ pub trait Store: Send + Sync {
 
     /// Removes `key`; returns whether it existed.
     fn delete(&self, key: &[u8]) -> Result<bool, StoreError>;
+
+    /// Whether [`Store::put_all_if_absent`] writes several keys in one
+    /// atomic transaction. The allocator's
+    /// [`insert_many`](crate::alloc::Allocator::insert_many) commits a
+    /// batch of IDs at once only on a store that says `true`; on the
+    /// others it inserts the IDs one at a time. The default is `false`;
+    /// the transactional adapters (redb, RocksDB, SlateDB, PostgreSQL) and
+    /// [`MemStore`] say `true`.
+    fn atomic_batches(&self) -> bool {
+        false
+    }
+
+    /// Writes every `rows` entry, and applies `cas`, only if every row key
+    /// is absent and `cas` (if given) matches — all of it or nothing, in
+    /// one transaction (one durable commit). Returns whether it wrote. The
+    /// row keys are distinct and differ from `cas.key`.
+    ///
+    /// Only stores whose [`Store::atomic_batches`] is `true` implement it
+    /// for more than one key. The default handles one row without a `cas`
+    /// (a [`Store::put_if_absent`]) and refuses anything else.
+    ///
+    /// ```
+    /// use lexikey::store::{Cas, MemStore, Store};
+    /// let s = MemStore::new();
+    /// let cas = Cas { key: b"lwm", expected: None, new: b"8" };
+    /// assert!(s.put_all_if_absent(&[(b"k9", b"a"), (b"k8", b"b")], Some(cas))?);
+    /// // k8 is taken: nothing of this batch is written.
+    /// assert!(!s.put_all_if_absent(&[(b"k7", b"c"), (b"k8", b"d")], None)?);
+    /// assert_eq!(s.get(b"k7")?, None);
+    /// assert_eq!(s.get(b"lwm")?, Some(b"8".to_vec()));
+    /// # Ok::<(), lexikey::store::StoreError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The store's. A retryable error from the commit leaves its outcome
+    /// unknown (all or nothing was written). The default fails with a
+    /// fatal error for more than one row or a `cas`.
+    fn put_all_if_absent(
+        &self,
+        rows: &[(&[u8], &[u8])],
+        cas: Option<Cas<'_>>,
+    ) -> Result<bool, StoreError> {
+        match (rows, cas) {
+            ([], None) => Ok(true),
+            ([(k, v)], None) => self.put_if_absent(k, v),
+            _ => Err(StoreError::fatal(
+                "store",
+                "this store cannot write several keys in one transaction",
+            )),
+        }
+    }
 }
 
 impl<S: Store + ?Sized> Store for std::sync::Arc<S> {
@@ -132,6 +196,16 @@ impl<S: Store + ?Sized> Store for std::sync::Arc<S> {
     }
     fn delete(&self, key: &[u8]) -> Result<bool, StoreError> {
         (**self).delete(key)
+    }
+    fn atomic_batches(&self) -> bool {
+        (**self).atomic_batches()
+    }
+    fn put_all_if_absent(
+        &self,
+        rows: &[(&[u8], &[u8])],
+        cas: Option<Cas<'_>>,
+    ) -> Result<bool, StoreError> {
+        (**self).put_all_if_absent(rows, cas)
     }
 }
 
@@ -248,5 +322,30 @@ impl Store for MemStore {
 
     fn delete(&self, key: &[u8]) -> Result<bool, StoreError> {
         Ok(self.lock().remove(key).is_some())
+    }
+
+    fn atomic_batches(&self) -> bool {
+        true
+    }
+
+    /// Under one lock.
+    fn put_all_if_absent(
+        &self,
+        rows: &[(&[u8], &[u8])],
+        cas: Option<Cas<'_>>,
+    ) -> Result<bool, StoreError> {
+        let mut m = self.lock();
+        if cas.is_some_and(|c| m.get(c.key).map(Vec::as_slice) != c.expected)
+            || rows.iter().any(|(k, _)| m.contains_key(*k))
+        {
+            return Ok(false);
+        }
+        if let Some(c) = cas {
+            let _ = m.insert(c.key.to_vec(), c.new.to_vec());
+        }
+        for (k, v) in rows {
+            let _ = m.insert(k.to_vec(), v.to_vec());
+        }
+        Ok(true)
     }
 }

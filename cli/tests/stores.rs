@@ -539,16 +539,22 @@ fn killed_client_on(url: &str, label: &str) {
     // and connecting can take longer), plus a little more. The IDs it
     // printed were acknowledged: their rows must survive the kill.
     let mut acked: Vec<u64> = Vec::new();
-    let mut lines = std::io::BufReader::new(victim.stdout.take().unwrap()).lines();
-    let first = lines.next().expect("the victim printed no ID").unwrap();
-    acked.push(first.parse().unwrap());
+    let mut out = std::io::BufReader::new(victim.stdout.take().unwrap());
+    let mut first = String::new();
+    let _ = out.read_line(&mut first).unwrap();
+    acked.push(first.trim_end().parse().expect("the victim printed no ID"));
     std::thread::sleep(std::time::Duration::from_millis(30));
     victim.kill().unwrap(); // SIGKILL
     let _ = victim.wait();
-    // What it printed before it died (a line cut by the kill is dropped).
+    // What it printed before it died. A line cut by the kill (a batch's
+    // IDs fill the pipe at once: the kill can land inside a write) has no
+    // newline: it is dropped, though the digits before the cut parse.
+    let mut rest = Vec::new();
+    let _ = std::io::Read::read_to_end(&mut out, &mut rest);
+    let complete = &rest[..rest.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)];
     acked.extend(
-        lines
-            .map_while(Result::ok)
+        String::from_utf8_lossy(complete)
+            .lines()
             .filter_map(|l| l.parse::<u64>().ok()),
     );
     let mut printed = Vec::new();

@@ -737,7 +737,7 @@ pub extern "system" fn Java_lexikey_Native_allocInsertMany<'l>(
         let buf = bytes(env, &values, len)?;
         let n = env.get_array_length(&ends)?;
         let ends = ints(env, &ends, usize::try_from(n).unwrap_or(0))?;
-        let mut ids: Vec<u64> = Vec::with_capacity(ends.len());
+        let mut vs: Vec<&[u8]> = Vec::with_capacity(ends.len());
         let mut start = 0usize;
         for &end in &ends {
             let end = usize::try_from(end).unwrap_or(0);
@@ -745,9 +745,11 @@ pub extern "system" fn Java_lexikey_Native_allocInsertMany<'l>(
                 .get(start..end)
                 .ok_or_else(|| Error::State("lexikey: bad value ends".into()))?;
             start = end;
-            let id = t.insert(v).map_err(|e| errors::alloc_err(&e, &ids))?;
-            ids.push(id);
+            vs.push(v);
         }
+        let mut ids: Vec<u64> = Vec::with_capacity(vs.len());
+        t.insert_many_into(&vs, &mut ids)
+            .map_err(|e| errors::alloc_err(&e, &ids))?;
         let out: Vec<i64> = ids.iter().map(|&id| id as i64).collect();
         let arr = env.new_long_array(i32::try_from(out.len()).unwrap_or(i32::MAX))?;
         env.set_long_array_region(&arr, 0, &out)?;

@@ -17,6 +17,11 @@
 //!   put-if-absent: two round trips);
 //! - `alloc_guard`: the same with the reuse guard on (get, CAS of the
 //!   low-water mark, put: three round trips);
+//! - `insert_many_1000`: one client, [`Allocator::insert_many`] of 1,000
+//!   values, reported as 1,000 elements (issue 38): one commit per batch
+//!   of up to 1,024 on the stores with atomic batches (memory, redb,
+//!   RocksDB, SlateDB, PostgreSQL), 1,000 single inserts on the others
+//!   (compare it with `alloc_uncontended`, the per-ID path);
 //! - `alloc_8way`: 8 threads, each its own allocator on one shared table,
 //!   each doing a batch of N inserts; one iteration is one batch, timed with
 //!   `iter_custom` and reported as `8 × N` elements, so criterion's
@@ -624,6 +629,27 @@ fn alloc_benches(g: &mut BenchmarkGroup<'_, WallTime>, opened: &Opened, spec: &S
         });
         report(&group, bench, alloc.stats(), &fails);
     }
+
+    let alloc = allocator(store, config("many"));
+    let fails = Failures::default();
+    let values = vec![VALUE; 1000];
+    g.throughput(Throughput::Elements(values.len() as u64));
+    g.bench_function("insert_many_1000", |b| {
+        b.iter_custom(|iters| {
+            let start = Instant::now();
+            for _ in 0..iters {
+                if let Err(e) = alloc.insert_many(&values) {
+                    fails.note(e);
+                }
+            }
+            let elapsed = start.elapsed();
+            if opened.tidy {
+                clear(&**store, alloc.range());
+            }
+            elapsed
+        })
+    });
+    report(&group, "insert_many_1000", alloc.stats(), &fails);
 
     let n = spec.batch;
     let clients: Vec<_> = (0..CLIENTS)

@@ -4,7 +4,7 @@
 use std::str::FromStr;
 use std::sync::Arc;
 
-use lexikey::store::{Entry, Store, StoreError};
+use lexikey::store::{Cas, Entry, Store, StoreError};
 use lexikey::KeyRange;
 use postgres::config::SslMode;
 use postgres::error::SqlState;
@@ -85,6 +85,12 @@ struct Conn {
     range_open: Statement,
     /// The first key of each `[$1[i], $2[i])`, in order.
     firsts: Statement,
+    /// Rows `($1[i], $2[i])`; a taken key fails the statement whole.
+    batch: Statement,
+    /// The same if key `$3` holds `$4`, which is set to `$5`.
+    batch_update: Statement,
+    /// The same if key `$3` is absent, which is set to `$4`.
+    batch_insert: Statement,
 }
 
 fn err(e: &postgres::Error) -> StoreError {
@@ -281,7 +287,22 @@ impl PostgresStore {
             "SELECT (SELECT k FROM {t} WHERE k >= r.lo AND k < r.hi ORDER BY k LIMIT 1) \
              FROM unnest($1::bytea[], $2::bytea[]) WITH ORDINALITY AS r(lo, hi, i) ORDER BY r.i"
         ))?;
+        // Without ON CONFLICT: a taken row key is a unique violation that
+        // undoes the whole statement (rows and LWM alike).
+        let rows = "SELECT k, v FROM unnest($1::bytea[], $2::bytea[]) AS r(k, v)";
+        let batch = p(format!("INSERT INTO {t} (k, v) {rows}"))?;
+        let batch_update = p(format!(
+            "WITH g AS (UPDATE {t} SET v = $5 WHERE k = $3 AND v = $4 RETURNING 1) \
+             INSERT INTO {t} (k, v) {rows} WHERE EXISTS (SELECT 1 FROM g)"
+        ))?;
+        let batch_insert = p(format!(
+            "WITH g AS (INSERT INTO {t} (k, v) VALUES ($3, $4) ON CONFLICT (k) DO NOTHING \
+             RETURNING 1) INSERT INTO {t} (k, v) {rows} WHERE EXISTS (SELECT 1 FROM g)"
+        ))?;
         Ok(Conn {
+            batch,
+            batch_update,
+            batch_insert,
             client,
             insert,
             update,
@@ -532,5 +553,48 @@ impl Store for PostgresStore {
     fn delete(&self, key: &[u8]) -> Result<bool, StoreError> {
         let n = self.with_conn(|c| c.client.execute(&c.delete, &[&key]))?;
         Ok(n == 1)
+    }
+
+    fn atomic_batches(&self) -> bool {
+        true
+    }
+
+    /// One statement (autocommit: one transaction, one commit, one round
+    /// trip): `INSERT … SELECT … FROM unnest(keys, values)`, under a CTE
+    /// that applies the CAS first when there is one. A taken row key is a
+    /// unique violation, which undoes the statement: `false`.
+    fn put_all_if_absent(
+        &self,
+        rows: &[(&[u8], &[u8])],
+        cas: Option<Cas<'_>>,
+    ) -> Result<bool, StoreError> {
+        if rows.is_empty() {
+            return match cas {
+                None => Ok(true),
+                Some(c) => self.compare_and_swap(c.key, c.expected, c.new),
+            };
+        }
+        let ks: Vec<&[u8]> = rows.iter().map(|(k, _)| *k).collect();
+        let vs: Vec<&[u8]> = rows.iter().map(|(_, v)| *v).collect();
+        let r = self.with_conn(|c| match cas {
+            None => c.client.execute(&c.batch, &[&ks, &vs]),
+            Some(Cas {
+                key,
+                expected: Some(exp),
+                new,
+            }) => c
+                .client
+                .execute(&c.batch_update, &[&ks, &vs, &key, &exp, &new]),
+            Some(Cas {
+                key,
+                expected: None,
+                new,
+            }) => c.client.execute(&c.batch_insert, &[&ks, &vs, &key, &new]),
+        });
+        match r {
+            Ok(n) => Ok(n == rows.len() as u64),
+            Err(e) if e.message.starts_with(SqlState::UNIQUE_VIOLATION.code()) => Ok(false),
+            Err(e) => Err(e),
+        }
     }
 }

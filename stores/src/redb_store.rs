@@ -4,7 +4,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use lexikey::store::{btree_bounds, Entry, Store, StoreError};
+use lexikey::store::{btree_bounds, Cas, Entry, Store, StoreError};
 use lexikey::KeyRange;
 use redb::{
     ConcurrencyMode, Database, DatabaseError, Durability, ReadOnlyDatabase, ReadTransaction,
@@ -184,6 +184,13 @@ impl RedbStore {
 
     fn def(&self) -> TableDefinition<'_, &'static [u8], &'static [u8]> {
         TableDefinition::new(&self.table)
+    }
+
+    /// The write transactions this handle has committed since it was
+    /// opened (durable or not; [`RedbStore::flush`] not counted): one per
+    /// write, one per [`Store::put_all_if_absent`] batch.
+    pub fn commits(&self) -> u64 {
+        self.commits.load(Ordering::Relaxed)
     }
 
     /// Makes every commit so far durable (one empty durable commit). A no-op
@@ -381,6 +388,41 @@ impl Store for RedbStore {
         self.write(|t| {
             let existed = t.remove(key).map_err(err)?.is_some();
             Ok((existed, existed))
+        })
+    }
+
+    fn atomic_batches(&self) -> bool {
+        true
+    }
+
+    /// One write transaction: one commit (one `fsync` with `fsync=true`).
+    fn put_all_if_absent(
+        &self,
+        rows: &[(&[u8], &[u8])],
+        cas: Option<Cas<'_>>,
+    ) -> Result<bool, StoreError> {
+        self.write(|t| {
+            if let Some(c) = cas {
+                let matches = {
+                    let cur = t.get(c.key).map_err(err)?;
+                    cur.as_ref().map(|g| g.value()) == c.expected
+                };
+                if !matches {
+                    return Ok((false, false));
+                }
+            }
+            for (k, _) in rows {
+                if t.get(*k).map_err(err)?.is_some() {
+                    return Ok((false, false));
+                }
+            }
+            if let Some(c) = cas {
+                let _ = t.insert(c.key, c.new).map_err(err)?;
+            }
+            for (k, v) in rows {
+                let _ = t.insert(*k, *v).map_err(err)?;
+            }
+            Ok((true, true))
         })
     }
 }

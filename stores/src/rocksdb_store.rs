@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use lexikey::store::{Entry, Store, StoreError};
+use lexikey::store::{Cas, Entry, Store, StoreError};
 use lexikey::KeyRange;
 use rocksdb::{
     Direction, ErrorKind, IteratorMode, MultiThreaded, OptimisticTransactionDB, Options,
@@ -229,6 +229,40 @@ impl Store for RocksStore {
                 return Ok((false, false));
             }
             t.delete(&k)?;
+            Ok((true, true))
+        })
+    }
+
+    fn atomic_batches(&self) -> bool {
+        true
+    }
+
+    /// One optimistic transaction (every key read with `get_for_update`):
+    /// one commit, one write-ahead-log record.
+    fn put_all_if_absent(
+        &self,
+        rows: &[(&[u8], &[u8])],
+        cas: Option<Cas<'_>>,
+    ) -> Result<bool, StoreError> {
+        let keys: Vec<Vec<u8>> = rows.iter().map(|(k, _)| self.prefix.key(k)).collect();
+        let cas_key = cas.map(|c| self.prefix.key(c.key));
+        self.txn(|t| {
+            if let (Some(c), Some(k)) = (cas, &cas_key) {
+                if t.get_for_update(k, true)?.as_deref() != c.expected {
+                    return Ok((false, false));
+                }
+            }
+            for k in &keys {
+                if t.get_for_update(k, true)?.is_some() {
+                    return Ok((false, false));
+                }
+            }
+            if let (Some(c), Some(k)) = (cas, &cas_key) {
+                t.put(k, c.new)?;
+            }
+            for (k, (_, v)) in keys.iter().zip(rows) {
+                t.put(k, v)?;
+            }
             Ok((true, true))
         })
     }

@@ -67,7 +67,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use lexikey::store::{Entry, Store, StoreError};
+use lexikey::store::{Cas, Entry, Store, StoreError};
 use lexikey::KeyRange;
 use slatedb::config::CloseOptions;
 use slatedb::object_store::local::LocalFileSystem;
@@ -356,6 +356,64 @@ impl SlateStore {
         ))
     }
 
+    /// [`Store::put_all_if_absent`]: one transaction that reads every key
+    /// (the CAS key and the rows), then writes them all, until it commits
+    /// durably, decides not to write, or loses too many conflicts.
+    fn write_all(&self, rows: &[(&[u8], &[u8])], cas: Option<Cas<'_>>) -> Result<bool, StoreError> {
+        let keys: Vec<Vec<u8>> = rows.iter().map(|(k, _)| self.prefix.key(k)).collect();
+        let cas_key = cas.map(|c| self.prefix.key(c.key));
+        for attempt in 0..CONFLICT_RETRIES {
+            let db = self.db()?;
+            let res = self.rt.block_on(async {
+                let txn = db
+                    .begin(IsolationLevel::Snapshot)
+                    .map_err(|e| (e, Stage::BeforeCommit))?;
+                if let (Some(c), Some(k)) = (cas, &cas_key) {
+                    let cur = txn.get(k).await.map_err(|e| (e, Stage::BeforeCommit))?;
+                    if cur.as_deref() != c.expected {
+                        txn.rollback();
+                        return Ok(Attempt::Done(false));
+                    }
+                    txn.put(k, c.new).map_err(|e| (e, Stage::BeforeCommit))?;
+                }
+                for (k, (_, v)) in keys.iter().zip(rows) {
+                    if txn
+                        .get(k)
+                        .await
+                        .map_err(|e| (e, Stage::BeforeCommit))?
+                        .is_some()
+                    {
+                        txn.rollback();
+                        return Ok(Attempt::Done(false));
+                    }
+                    txn.put(k, v).map_err(|e| (e, Stage::BeforeCommit))?;
+                }
+                let handle = match txn.commit().await {
+                    Ok(Some(h)) => h,
+                    // An empty batch: nothing to make durable.
+                    Ok(None) => return Ok(Attempt::Done(true)),
+                    Err(e) if e.kind() == ErrorKind::Transaction => return Ok(Attempt::Conflict),
+                    Err(e) => return Err((e, Stage::AfterCommit)),
+                };
+                db.flush().await.map_err(|e| (e, Stage::AfterCommit))?;
+                handle
+                    .await_durable()
+                    .await
+                    .map_err(|e| (e, Stage::AfterCommit))?;
+                Ok(Attempt::Done(true))
+            });
+            match res {
+                Ok(Attempt::Done(wrote)) => return Ok(wrote),
+                Ok(Attempt::Conflict) => backoff(attempt),
+                Err((e, stage)) => return Err(self.fail(&db, &e, stage)),
+            }
+        }
+        Err(StoreError::transient(
+            NAME,
+            format!("transaction lost {CONFLICT_RETRIES} conflicts in a row"),
+        ))
+    }
+
     /// Runs read `f` on the current instance.
     fn read<T>(
         &self,
@@ -491,6 +549,19 @@ impl Store for SlateStore {
 
     fn delete(&self, key: &[u8]) -> Result<bool, StoreError> {
         self.write(key, |cur| cur.is_some().then_some(Write::Delete))
+    }
+
+    fn atomic_batches(&self) -> bool {
+        true
+    }
+
+    /// One snapshot-isolation transaction: one commit, one durable flush.
+    fn put_all_if_absent(
+        &self,
+        rows: &[(&[u8], &[u8])],
+        cas: Option<Cas<'_>>,
+    ) -> Result<bool, StoreError> {
+        self.write_all(rows, cas)
     }
 }
 

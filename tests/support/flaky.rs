@@ -19,7 +19,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use lexikey::store::{Entry, Store, StoreError};
+use lexikey::store::{Cas, Entry, Store, StoreError};
 use lexikey::KeyRange;
 
 /// Which of a sequence of eligible calls fail. Calls are numbered 0, 1, 2, …
@@ -58,11 +58,12 @@ impl Schedule {
 /// Which successful writes a [`Flaky`] may report as failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Writes {
-    /// `put_if_absent`, `compare_and_swap` and `delete`.
+    /// `put_if_absent`, `compare_and_swap`, `put_all_if_absent` and
+    /// `delete`.
     All,
     /// Only `compare_and_swap`.
     Cas,
-    /// Only `put_if_absent`.
+    /// Only `put_if_absent` and `put_all_if_absent`.
     Put,
 }
 
@@ -207,6 +208,19 @@ impl<S: Store> Store for Flaky<S> {
     fn scan(&self, range: &KeyRange, limit: usize) -> Result<Vec<Entry>, StoreError> {
         self.gate()?;
         self.inner.scan(range, limit)
+    }
+    /// The wrapped store's: a batch fails as one write, all of it applied
+    /// or none.
+    fn atomic_batches(&self) -> bool {
+        self.inner.atomic_batches()
+    }
+    fn put_all_if_absent(
+        &self,
+        rows: &[(&[u8], &[u8])],
+        cas: Option<Cas<'_>>,
+    ) -> Result<bool, StoreError> {
+        self.gate()?;
+        self.answer(Writes::Put, self.inner.put_all_if_absent(rows, cas))
     }
     fn delete(&self, key: &[u8]) -> Result<bool, StoreError> {
         self.gate()?;

@@ -77,24 +77,38 @@ pub(crate) fn run(args: &AllocArgs, io: &mut Io<'_>) -> Result<()> {
     let progress = Progress::bar(n, "IDs", args.quiet);
     let mut last_flush = Instant::now();
     let mut result = Ok(());
-    for i in 0..n {
-        let value = match &single {
-            Some(v) => v.as_slice(),
-            None => values[i as usize].as_slice(),
-        };
-        match alloc.insert(value) {
-            Ok(id) => {
-                out.extend_from_slice(id.to_string().as_bytes());
-                out.push(b'\n');
-            }
-            Err(e) => {
-                result = Err(anyhow!(
-                    "allocation {} of {n} failed ({} allocated before it): {e}",
-                    i + 1,
-                    i
-                ));
-                break;
-            }
+    // Batches of the allocator's batch size, each one commit, on the
+    // stores that write several keys in one transaction (see
+    // `Allocator::insert_many`); on the others one ID at a time, each
+    // printed as soon as it is allocated.
+    let batch = if alloc.store().atomic_batches() {
+        alloc.config().batch_size.max(1) as u64
+    } else {
+        1
+    };
+    let mut ids: Vec<u64> = Vec::new();
+    let mut done = 0u64;
+    while done < n {
+        let k = batch.min(n - done);
+        let chunk: Vec<&[u8]> = (done..done + k)
+            .map(|i| match &single {
+                Some(v) => v.as_slice(),
+                None => values[i as usize].as_slice(),
+            })
+            .collect();
+        ids.clear();
+        let r = alloc.insert_many_into(&chunk, &mut ids);
+        for id in &ids {
+            out.extend_from_slice(id.to_string().as_bytes());
+            out.push(b'\n');
+        }
+        done += ids.len() as u64;
+        if let Err(e) = r {
+            result = Err(anyhow!(
+                "allocation {} of {n} failed ({done} allocated before it): {e}",
+                done + 1,
+            ));
+            break;
         }
         // Print IDs promptly (another process may be waiting for them),
         // without a write per row on long runs.
@@ -104,7 +118,7 @@ pub(crate) fn run(args: &AllocArgs, io: &mut Io<'_>) -> Result<()> {
             out.clear();
             last_flush = Instant::now();
         }
-        progress.set(i + 1);
+        progress.set(done);
     }
     progress.finish();
     io.stdout.write_all(&out)?;
