@@ -113,3 +113,29 @@ def test_merge_errors_name_the_row():
         s.merge(42)
     with pytest.raises(TypeError, match="^row 0 of argument 0 of merge: a key is str or bytes, not int"):
         s.merge([(5, None)])
+
+
+def test_bigtable_module_without_the_client_says_what_to_install():
+    """google-cloud-bigtable is optional: lexikey imports without it, and
+    lexikey.bigtable says how to get it (run where the client cannot be
+    imported: a None entry in sys.modules blocks it)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "sys.modules['google.cloud.bigtable'] = None\n"
+        "sys.modules['google.cloud.bigtable.row_set'] = None\n"
+        "import lexikey\n"
+        "assert lexikey.Schema('str', salt_buckets=2).merge([]) == []\n"
+        "try:\n"
+        "    import lexikey.bigtable\n"
+        "except ImportError as e:\n"
+        "    print(e)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == (
+        "lexikey.bigtable needs Google's Bigtable client, which lexikey does not install: "
+        "pip install google-cloud-bigtable"
+    )
