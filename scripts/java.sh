@@ -13,8 +13,11 @@
 #   scripts/java.sh test [ARGS]  # compile java/src/test and run it with JUnit's console
 #                                # launcher (ARGS go to the launcher, e.g. --select-class
 #                                # lexikey.FixturesTest)
-#   scripts/java.sh spark [ROWS] # the Spark job (java/examples) on ROWS rows (default
-#                                # 1000000) with PySpark's spark-submit --master local[2]
+#   scripts/java.sh spark [ROWS] [MODE]
+#                                # the Spark job (java/examples) on ROWS rows (default
+#                                # 1000000) with PySpark's spark-submit --master local[2];
+#                                # MODE partitions (mapPartitions and the streaming
+#                                # Schema.encodeBytesMany, the default) or udf (a UDF per row)
 #   scripts/java.sh bench        # Schema.encodeTextMany speed and JNI overhead (BENCHMARKS.md)
 #
 # The jar carries the native library of each platform it was packed with
@@ -203,7 +206,7 @@ spark_rows() {
 }
 
 spark() {
-  local rows=${1:-1000000}
+  local rows=${1:-1000000} mode=${2:-partitions}
   local venv=${LEXIKEY_PY_VENV:-$root/target/pyvenv}
   local home
   home=$("$venv/bin/python" -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))')
@@ -214,10 +217,10 @@ spark() {
   jar --create --file "$build/spark-bulk-keys.jar" -C "$build/spark-classes" .
   local out
   out=$(mktemp -d)
-  bounded 900 "spark-submit (lexikey.examples.SparkBulkKeys, $rows rows)" \
+  bounded 900 "spark-submit (lexikey.examples.SparkBulkKeys, $rows rows, $mode)" \
     env SPARK_HOME="$home" SPARK_LOCAL_IP=127.0.0.1 "$home/bin/spark-submit" --master 'local[2]' --conf spark.ui.enabled=false \
     --driver-java-options "-Dlog4j2.level=warn" --jars "$build/lexikey.jar" \
-    --class lexikey.examples.SparkBulkKeys "$build/spark-bulk-keys.jar" "$rows" "$out/keys" 2>"$out/stderr" \
+    --class lexikey.examples.SparkBulkKeys "$build/spark-bulk-keys.jar" "$rows" "$out/keys" "$mode" 2>"$out/stderr" \
     || { tail -40 "$out/stderr" >&2; exit 1; }
   echo "$out/keys"
 }
@@ -249,7 +252,7 @@ case "${1:-}" in
     bench "$@"
     ;;
   *)
-    echo "usage: scripts/java.sh setup | build | package PLATFORM=LIBRARY... | doc | test [ARGS] | spark [ROWS] | bench" >&2
+    echo "usage: scripts/java.sh setup | build | package PLATFORM=LIBRARY... | doc | test [ARGS] | spark [ROWS] [MODE] | bench" >&2
     exit 2
     ;;
 esac

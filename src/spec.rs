@@ -249,6 +249,96 @@ impl KeySpec {
         &self.geo
     }
 
+    /// The key without its salt, the salt checked: a salted native layout's
+    /// bucket (one byte, or `0A#` in the text formats, [`Salter::unsalt`]),
+    /// a salted Phoenix table's salt byte; the key itself when the layout
+    /// is not salted. Salted keys sort by this part in the order the
+    /// unsalted key would ([`KeySpec::merge_order`]).
+    ///
+    /// ```
+    /// use lexikey::profile::KeyFormat;
+    /// use lexikey::salt::{SaltMode, Salter};
+    /// use lexikey::spec::KeySpec;
+    /// let spec = KeySpec::new(KeyFormat::parse("hex")?)
+    ///     .with_schema("str")?
+    ///     .with_salter(Some(Salter::new(16, SaltMode::Fast)?))?;
+    /// assert_eq!(spec.unsalted(b"08#a")?, b"a");
+    /// assert!(spec.unsalted(b"07#a").is_err()); // "a" is in bucket 8
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A key shorter than its salt ([`crate::DecodeError::Truncated`]), a
+    /// salt that is malformed or not the bucket the rest of the key hashes
+    /// to (the errors of [`Salter::unsalt`]; Phoenix:
+    /// [`crate::DecodeError::InvalidSymbol`] at offset 0).
+    pub fn unsalted<'k>(&self, key: &'k [u8]) -> Result<&'k [u8], crate::DecodeError> {
+        if let Some(s) = &self.salter {
+            return s.unsalt(key).map(|(_, rest)| rest);
+        }
+        match (self.format, self.profile.salt) {
+            (KeyFormat::Profile(Profile::Phoenix), Some(buckets)) => {
+                let (&salt, rest) = key.split_first().ok_or(crate::DecodeError::Truncated {
+                    offset: 0,
+                    expected: "the salt byte",
+                })?;
+                if salt != phoenix::salt_byte(rest, buckets) {
+                    return Err(crate::DecodeError::InvalidSymbol {
+                        offset: 0,
+                        found: salt,
+                        expected: "the salt byte of the rest of the key",
+                    });
+                }
+                Ok(rest)
+            }
+            _ => Ok(key),
+        }
+    }
+
+    /// The order in which to hand out rows read back from the buckets of a
+    /// salted table so that they come in the order of their keys without
+    /// salt ([`KeySpec::unsalted`]) — the order the keys would have
+    /// unsalted; newest first for an upside-down table. `keys` are the rows'
+    /// keys as read, in any mix of buckets (one scan after another, or one
+    /// read of every bucket's range); the result holds the index of every
+    /// key once. The sort is stable: rows of equal unsalted keys keep their
+    /// order in `keys`. An unsalted layout sorts by the whole key.
+    ///
+    /// Reads of each bucket come back sorted, so `keys` is a few sorted
+    /// runs, which the sort merges in about `n log(runs)` comparisons.
+    ///
+    /// ```
+    /// use lexikey::profile::KeyFormat;
+    /// use lexikey::salt::{SaltMode, Salter};
+    /// use lexikey::spec::KeySpec;
+    /// let spec = KeySpec::new(KeyFormat::parse("hex")?)
+    ///     .with_schema("str")?
+    ///     .with_salter(Some(Salter::new(16, SaltMode::Fast)?))?;
+    /// // As one read of every bucket returns them: bucket 06 ("b") first.
+    /// let keys: [&[u8]; 2] = [b"06#b", b"08#a"];
+    /// assert_eq!(spec.merge_order(&keys).map_err(|(_, e)| e)?, [1, 0]);
+    /// let wrong: [&[u8]; 2] = [b"06#b", b"07#a"]; // "a" is in bucket 8
+    /// assert_eq!(spec.merge_order(&wrong).unwrap_err().0, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The index of the first key that is not a key of this salt, with the
+    /// error of [`KeySpec::unsalted`].
+    pub fn merge_order<K: AsRef<[u8]>>(
+        &self,
+        keys: &[K],
+    ) -> Result<Vec<usize>, (usize, crate::DecodeError)> {
+        let unsalted = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| self.unsalted(k.as_ref()).map_err(|e| (i, e)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut order: Vec<usize> = (0..keys.len()).collect();
+        order.sort_by(|&a, &b| unsalted[a].cmp(unsalted[b]));
+        Ok(order)
+    }
+
     /// The longest key accepted.
     pub fn max_key_len(&self) -> usize {
         self.max_key_len

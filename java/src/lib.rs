@@ -504,7 +504,7 @@ pub extern "system" fn Java_lexikey_Native_schemaEncode<'l>(
     cells: JByteArray<'l>,
     len: jint,
     rows: jint,
-    base: jint,
+    base: jlong,
     ends: JIntArray<'l>,
 ) -> jbyteArray {
     boundary(&mut env, null_mut(), |env| {

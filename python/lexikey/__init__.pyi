@@ -3,7 +3,7 @@
 import datetime
 import decimal
 import uuid
-from typing import Any, Iterable, Literal, Optional, Sequence, Tuple, Union, final, overload
+from typing import Any, Iterable, Literal, Optional, Sequence, Tuple, TypeVar, Union, final, overload
 
 __version__: str
 __all__ = [
@@ -39,6 +39,8 @@ ComponentArg = Union[str, Tuple[str, Any], Value]
 #: A key: str for the text formats (hex, base64, decimal), bytes otherwise.
 Key = Union[str, bytes]
 KeyArg = Union[str, bytes, bytearray]
+#: A row of Schema.merge: whatever the caller's scans hold.
+_Row = TypeVar("_Row")
 
 class DecodeError(ValueError):
     """A key that does not decode; `offset` is the byte at fault."""
@@ -194,6 +196,12 @@ class Schema:
     ) -> list[Tuple[Optional[Key], Optional[Key]]]:
         """The ranges of a query: one per salt bucket (bucket 0 first) for a
         salted schema, else [range(...)]."""
+    def merge(self, *scans: Iterable[_Row]) -> list[_Row]:
+        """Rows read back from the buckets of a salted table ((key, row)
+        tuples, or objects with a row_key such as google-cloud-bigtable's
+        rows; one iterable per bucket or one holding them all) in the order
+        of their keys without the salt (newest first for an upside-down
+        table); stable, every row kept."""
 
 @final
 class Allocator:

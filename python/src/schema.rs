@@ -811,6 +811,81 @@ impl Schema {
         crate::range_pair(py, &self.key_spec(None)?, comps, preds)
     }
 
+    /// Rows read back from the buckets of a salted table (the ranges of
+    /// `ranges`), merged into the order of their keys without the salt:
+    /// the order the keys would sort unsalted, so newest first for an
+    /// upside-down table. Each argument is an iterable of rows: `(key,
+    /// row)` pairs (tuples) or objects with a `row_key` (the rows of
+    /// google-cloud-bigtable's `read_rows`); one per bucket, or one that
+    /// holds every bucket (a read of `lexikey.bigtable.row_set(ranges)`).
+    /// Returns a list of the rows themselves, every row once. Rows of equal
+    /// unsalted keys keep their order (arguments in the order given). A key
+    /// is `str` or `bytes`, as `decode` takes it. An unsalted schema sorts
+    /// by the whole key.
+    ///
+    /// A key whose salt is malformed or not its own bucket (a row of
+    /// another table, or a schema with another `salt_buckets`) raises
+    /// `DecodeError` naming the row; a row that is neither a pair nor has
+    /// a `row_key` raises `TypeError`.
+    #[pyo3(signature = (*scans))]
+    fn merge<'py>(
+        &self,
+        py: Python<'py>,
+        scans: &Bound<'py, PyTuple>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let text = self.fmt.is_text();
+        let mut rows = Vec::new();
+        let mut keys = KeyBytes::default();
+        for (a, scan) in scans.iter().enumerate() {
+            let iter = scan.try_iter().map_err(|_| {
+                pyo3::exceptions::PyTypeError::new_err(format!(
+                    "argument {a} of merge: an iterable of rows, not {}",
+                    scan.get_type()
+                        .name()
+                        .map_or_else(|_| "?".into(), |n| n.to_string())
+                ))
+            })?;
+            for (i, row) in iter.enumerate() {
+                let row = row?;
+                let key = match row.cast_exact::<PyTuple>() {
+                    Ok(t) if t.len() == 2 => t.get_item(0)?,
+                    _ => match row.getattr_opt(intern!(py, "row_key"))? {
+                        Some(k) => k,
+                        None => {
+                            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                                "row {i} of argument {a} of merge: a (key, row) tuple or an \
+                                 object with a row_key (a google.cloud.bigtable row), not {}",
+                                row.get_type().name()?
+                            )))
+                        }
+                    },
+                };
+                keys.push(&key, text).map_err(|e| {
+                    let msg = format!("row {i} of argument {a} of merge: {}", e.value(py));
+                    if e.is_instance_of::<pyo3::exceptions::PyTypeError>(py) {
+                        pyo3::exceptions::PyTypeError::new_err(msg)
+                    } else {
+                        decode_err(msg, 0)
+                    }
+                })?;
+                rows.push((a, i, row));
+            }
+        }
+        let slices: Vec<&[u8]> = (0..keys.len()).map(|i| keys.get(i)).collect();
+        let order = self.spec.merge_order(&slices).map_err(|(at, e)| {
+            let (a, i, _) = &rows[at];
+            decode_err(
+                format!(
+                    "row {i} of argument {a} of merge: key {} is not a key of {}: {e}",
+                    lexikey::to_string_binary(slices[at]),
+                    self.__repr__()
+                ),
+                e.offset(),
+            )
+        })?;
+        PyList::new(py, order.into_iter().map(|j| rows[j].2.clone()))
+    }
+
     /// The ranges of a query as `range` takes it, as a list of `(start,
     /// end)`: for a salted schema one per salt bucket, bucket 0 first (the
     /// command line's `range --salt-buckets N`: scan them all, or in

@@ -191,6 +191,61 @@ def test_salted_ranges_are_one_row_set(instance):
     assert len(got) == len([n for n in range(0, 300, 7) if n >= 100])
 
 
+def test_salted_allocator_read_with_the_client_and_merged(instance):
+    """A salted allocator table (4 buckets) read through google-cloud-bigtable:
+    lexikey.bigtable.row_set of the schema's ranges reads every bucket in one
+    read_rows, in bucket order; Schema.merge puts the rows newest first,
+    exactly the allocator's own scan. Read bucket by bucket, the same."""
+    import lexikey.bigtable
+
+    table_id = fresh("salted_alloc")
+    url = f"{env('LEXIKEY_BIGTABLE_URL')}&ns={table_id}"
+    comments = lexikey.Allocator(url, "comments", salt_buckets=4)
+    ids = comments.insert_many([f"comment {i}".encode() for i in range(60)])
+    assert ids == [2**64 - 1 - i for i in range(60)]
+    # Another table's rows in the same Bigtable table are not read.
+    lexikey.Allocator(url, "other", salt_buckets=4).insert_many([b"x", b"y"])
+
+    schema = lexikey.Schema("str,u64", salt_buckets=4)
+    ranges = schema.ranges(("comments",))
+    assert len(ranges) == 4
+    table = instance.table(table_id)
+    rows = list(table.read_rows(row_set=lexikey.bigtable.row_set(ranges)))
+    assert len(rows) == 60
+    read_order = [schema.decode(r.row_key)[1] for r in rows]
+    assert read_order != sorted(read_order), "bucket order is already id order: the merge is not tested"
+
+    merged = schema.merge(rows)
+    got = [(schema.decode(r.row_key)[1], r.cells["f"][b"v"][0].value) for r in merged]
+    assert got == comments.scan()
+    assert got[0] == (ids[-1], b"comment 59")
+
+    buckets = [list(table.read_rows(row_set=lexikey.bigtable.row_set([r]))) for r in ranges]
+    assert sorted(len(b) for b in buckets)[0] > 0
+    by_bucket = schema.merge(*buckets)
+    assert [r.row_key for r in by_bucket] == [r.row_key for r in merged]
+    # (key, row) pairs merge the same way.
+    pairs = schema.merge(*([(r.row_key, r) for r in b] for b in reversed(buckets)))
+    assert [k for k, _ in pairs] == [r.row_key for r in merged]
+
+    # A schema with another salt is not this table's: the first row whose
+    # salt is not its bucket is named.
+    with pytest.raises(lexikey.DecodeError, match=r"^row \d+ of argument 0 of merge: key .* is not a key of"):
+        lexikey.Schema("str,u64", salt_buckets=5).merge(rows)
+
+
+def test_row_set_arguments():
+    import lexikey.bigtable
+
+    row_set = lexikey.bigtable.row_set([("a", "b"), (None, b"\xff"), (b"c", None)])
+    assert [(r.start_key, r.end_key) for r in row_set.row_ranges] == [(b"a", b"b"), (None, b"\xff"), (b"c", None)]
+    assert lexikey.bigtable.row_set([]).row_ranges == []
+    with pytest.raises(TypeError, match=r"^range 1: a \(start, end\) pair, not 'abc'$"):
+        lexikey.bigtable.row_set([("a", "b"), "abc"])
+    with pytest.raises(TypeError, match="a range side is str, bytes or None, not int"):
+        lexikey.bigtable.row_set([(1, None)])
+
+
 def test_allocator_on_bigtable(instance):
     """lexikey.Allocator on the emulator: newest first, the rows are Bigtable
     rows the official client reads, their keys the table's range."""
@@ -219,9 +274,11 @@ def test_store_errors_name_the_emulator():
     assert "(is the Bigtable emulator running at 127.0.0.1:1?)" in str(e.value)
 
 
-def test_readme_bigtable_example(tmp_path):
-    """The README's "Bigtable" section's Python example, run as written (on
-    the emulator: BIGTABLE_EMULATOR_HOST)."""
+@pytest.mark.parametrize("i", [0, 1])
+def test_readme_bigtable_example(tmp_path, i):
+    """The README's "Bigtable" section's Python examples (a range as a
+    RowRange; a salted table read with row_set and merge), run as written
+    (on the emulator: BIGTABLE_EMULATOR_HOST)."""
     from conftest import REPO
 
     env("BIGTABLE_EMULATOR_HOST")
@@ -229,7 +286,7 @@ def test_readme_bigtable_example(tmp_path):
     start = text.index("\n## Bigtable")
     section = text[start : text.index("\n## ", start + 1)]
     blocks = [part.split("```", 1)[0] for part in section.split("```python\n")[1:]]
-    assert len(blocks) == 1
+    assert len(blocks) == 2
     os.chdir(tmp_path)
     for _ in range(2):  # idempotent: a reader may run it twice
-        exec(compile(blocks[0], "README.md Bigtable block", "exec"), {})
+        exec(compile(blocks[i], f"README.md Bigtable block {i + 1}", "exec"), {})

@@ -135,7 +135,7 @@ final class Native {
     static native String schemaFields(long handle);
 
     static native byte[] schemaEncode(long handle, boolean text, byte[] cells, int len, int rows,
-            int base, int[] ends);
+            long base, int[] ends);
 
     /** As {@link #encode}, for a schema's row. */
     static native int schemaEncodeOne(long handle, boolean text, byte[] buf, int len);

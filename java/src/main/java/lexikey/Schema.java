@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 
 /**
@@ -22,6 +24,10 @@ import java.util.Objects;
  * <li>{@link #encodeTextMany(List)} / {@link #encodeBytesMany(List)} and
  * {@link #decodeMany(List)}: bulk, crossing into the native library once per
  * batch of rows, not once per value;</li>
+ * <li>{@link #encodeBytesMany(Iterator, int)} /
+ * {@link #encodeTextMany(Iterator, int)}: bulk over a stream (a Spark
+ * partition in {@code mapPartitions}), a batch at a time, never holding
+ * the stream whole;</li>
  * <li>{@link #range(Object[], Predicate...)}: the half-open key range of a
  * prefix of values and predicates on the next field;
  * {@link #ranges(Object[], Predicate...)}: the same, one range per salt
@@ -349,6 +355,185 @@ public final class Schema implements Serializable {
         List<byte[]> out = new ArrayList<>(rows.size());
         encodeAll(false, rows, (keys, start, end) -> out.add(Arrays.copyOfRange(keys, start, end)));
         return out;
+    }
+
+    /**
+     * The keys of a stream of rows, in order, in a binary format, encoded
+     * as they are read: the iterator pulls up to {@code batch} rows from
+     * {@code rows}, encodes them in one crossing into the native library,
+     * hands out their keys, and only then pulls the next batch. A stream
+     * that does not fit in memory (a Spark partition in
+     * {@code mapPartitions}) is never held whole: at most {@code batch}
+     * rows are pulled ahead of the keys handed out.
+     *
+     * <pre>{@code
+     * Schema schema = Schema.of("str,i64.desc,str", "binary");
+     * Dataset<byte[]> keys = rows.mapPartitions(
+     *     (MapPartitionsFunction<Row, byte[]>) part -> schema.encodeBytesMany(
+     *         new Iterator<Object[]>() {
+     *             public boolean hasNext() { return part.hasNext(); }
+     *             public Object[] next() {
+     *                 Row r = part.next();
+     *                 return new Object[] {r.getString(0), r.getLong(1), r.getString(2)};
+     *             }
+     *         }, 4096),
+     *     Encoders.BINARY());
+     * }</pre>
+     *
+     * <p>The keys are those {@link #encodeBytesMany(List)} gives for the same
+     * rows. Rows are pulled from {@code rows} in {@code hasNext()} (and
+     * {@code next()}) when the keys of the batch before have all been handed
+     * out; the first call pulls the first batch. A bad row (a value that does
+     * not encode, or a null row) throws {@link EncodeException} from that
+     * call, naming the row's index in the whole stream (0: the first row
+     * {@code rows} gave), before any key of its batch is handed out; the
+     * iterator is then finished. An exception {@code rows} throws passes
+     * through as it is. The iterator does not support {@code remove()} and
+     * is not for several threads at once (the schema is).
+     *
+     * @param rows the rows, one array of values per row; read once, in
+     *     order, and never after the iterator is finished
+     * @param batch the most rows encoded in one crossing, and held at a
+     *     time: 1 or more (a few thousand amortizes the crossing; the list
+     *     methods use 4,096)
+     * @return the keys, one per row, in order
+     * @throws IllegalArgumentException {@code rows} null, {@code batch} below
+     *     1, or a text format (use {@link #encodeTextMany(Iterator, int)})
+     */
+    public Iterator<byte[]> encodeBytesMany(Iterator<Object[]> rows, int batch) {
+        requireStream(rows, batch, false);
+        return new Batches<>(rows, batch, false, (keys, start, end) -> Arrays.copyOfRange(keys, start, end));
+    }
+
+    /**
+     * The keys of a stream of rows, in order, in a text format, encoded as
+     * they are read: as {@link #encodeBytesMany(Iterator, int)}, for the text
+     * formats ({@code hex}, {@code base64}, {@code decimal}); the keys are
+     * those {@link #encodeTextMany(List)} gives for the same rows.
+     *
+     * @param rows the rows, one array of values per row
+     * @param batch the most rows encoded in one crossing, and held at a
+     *     time: 1 or more
+     * @return the keys, one per row, in order
+     * @throws IllegalArgumentException {@code rows} null, {@code batch} below
+     *     1, or a binary format (use {@link #encodeBytesMany(Iterator, int)})
+     */
+    public Iterator<String> encodeTextMany(Iterator<Object[]> rows, int batch) {
+        requireStream(rows, batch, true);
+        return new Batches<>(rows, batch, true,
+                (keys, start, end) -> new String(keys, start, end - start, StandardCharsets.UTF_8));
+    }
+
+    /** The argument errors of the streaming calls. */
+    private void requireStream(Iterator<Object[]> rows, int batch, boolean asText) {
+        if (rows == null) {
+            throw new IllegalArgumentException("rows: an Iterator, not null (an empty iterator gives no keys)");
+        }
+        if (batch < 1) {
+            throw new IllegalArgumentException("batch: a number of rows per crossing from 1 to "
+                    + Integer.MAX_VALUE + ", not " + batch);
+        }
+        if (asText != text) {
+            throw new IllegalArgumentException(asText
+                    ? format + " keys are bytes: use encodeBytesMany (encodeTextMany takes the text formats hex, "
+                            + "base64 and decimal)"
+                    : format + " keys are text: use encodeTextMany (encodeBytesMany takes binary, fdb-tuple, "
+                            + "hbase-ordered and phoenix)");
+        }
+    }
+
+    /** Makes one key of a batch's keys. */
+    private interface KeyMaker<T> {
+        T key(byte[] keys, int start, int end);
+    }
+
+    /** The iterator of the streaming calls: a batch of keys at a time. */
+    private final class Batches<T> implements Iterator<T> {
+        private final Iterator<Object[]> rows;
+        private final int batch;
+        private final boolean asText;
+        private final KeyMaker<T> maker;
+        private final Wire.Writer w;
+        private int[] ends;
+        /** The keys of the current batch, concatenated. */
+        private byte[] keys;
+        /** Rows in the current batch. */
+        private int count;
+        /** The next key of the current batch to hand out. */
+        private int next;
+        /** Where that key starts in {@code keys}. */
+        private int start;
+        /** The stream index of the current batch's first row. */
+        private long base;
+        /** After the stream's end or an error. */
+        private boolean done;
+
+        Batches(Iterator<Object[]> rows, int batch, boolean asText, KeyMaker<T> maker) {
+            this.rows = rows;
+            this.batch = batch;
+            this.asText = asText;
+            this.maker = maker;
+            int first = Math.min(batch, CHUNK);
+            this.w = new Wire.Writer(64 * first);
+            this.ends = new int[first];
+        }
+
+        @Override
+        public boolean hasNext() {
+            if (next < count) {
+                return true;
+            }
+            if (done) {
+                return false;
+            }
+            keys = null;
+            base += count;
+            count = 0;
+            next = 0;
+            start = 0;
+            if (!rows.hasNext()) {
+                done = true;
+                return false;
+            }
+            fill();
+            return true;
+        }
+
+        /** Pulls and encodes the next batch (at least one row is there). */
+        private void fill() {
+            done = true; // until the batch is encoded
+            w.reset();
+            int m = 0;
+            while (m < batch && rows.hasNext()) {
+                Object[] row = rows.next();
+                if (row == null) {
+                    throw new EncodeException("row " + (base + m) + " is null");
+                }
+                w.row(row);
+                m++;
+            }
+            if (ends.length < m) {
+                ends = new int[m];
+            }
+            try {
+                keys = Native.schemaEncode(handle.ptr, asText, w.buf, w.pos, m, base, ends);
+            } finally {
+                Reference.reachabilityFence(Schema.this);
+            }
+            count = m;
+            done = false;
+        }
+
+        @Override
+        public T next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException("no more keys: the rows have ended");
+            }
+            int end = ends[next++];
+            T key = maker.key(keys, start, end);
+            start = end;
+            return key;
+        }
     }
 
     /** An argument error naming {@code what} when {@code list} is null. */

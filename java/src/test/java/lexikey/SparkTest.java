@@ -8,14 +8,17 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The Spark job of java/examples (a Java UDF calling Schema.encodeText),
- * compiled against the Spark jars of the PySpark package and run by its
- * spark-submit --master local[2] with lexikey.jar: the keys of its rows
- * equal the command line's. Rows: -Dlexikey.spark.rows (scripts/java.sh
- * test passes LEXIKEY_SPARK_ROWS; default 1,000,000).
+ * The Spark job of java/examples, both ways (mapPartitions with the
+ * streaming Schema.encodeBytesMany, and a Java UDF calling
+ * Schema.encodeBytes per row), compiled against the Spark jars of the
+ * PySpark package and run by its spark-submit --master local[2] with
+ * lexikey.jar: the keys of its rows equal the command line's. Rows:
+ * -Dlexikey.spark.rows (scripts/java.sh test passes LEXIKEY_SPARK_ROWS;
+ * default 1,000,000).
  */
 class SparkTest {
 
@@ -40,12 +43,13 @@ class SparkTest {
         return found;
     }
 
-    @Test
-    void udfKeysEqualTheCommandLine() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"partitions", "udf"})
+    void keysEqualTheCommandLine(String mode) throws Exception {
         pyspark();
         long rows = Long.parseLong(System.getProperty("lexikey.spark.rows", "1000000"));
         Support.Run run = Support.run(List.of("bash", Support.ROOT.resolve("scripts/java.sh").toString(), "spark",
-                Long.toString(rows)), null);
+                Long.toString(rows), mode), null);
         assertThat(run.status()).as(run.err()).isZero();
         String[] outLines = run.out().strip().split("\n");
         Path out = Path.of(outLines[outLines.length - 1]);
@@ -67,12 +71,12 @@ class SparkTest {
                     .append((id * 2654435761L) % 100000007L - 50000000L).append('\t')
                     .append("city ").append(id % 1009).append(" \u00e9#%").append('\n');
         }
-        String[] want = Support.lexikey(List.of("encode", "--stdin", "--schema", "str,i64.desc,str"),
+        String[] want = Support.lexikey(List.of("encode", "--stdin", "--schema", "str,i64.desc,str", "--format", "binary"),
                 stdin.toString()).split("\n");
         assertThat(want).hasSize((int) rows);
         for (int i = 0; i < rows; i++) {
             if (!want[i].equals(keys[i])) {
-                throw new AssertionError("row " + i + ": Spark " + keys[i] + ", lexikey " + want[i]);
+                throw new AssertionError(mode + ", row " + i + ": Spark " + keys[i] + ", lexikey " + want[i]);
             }
         }
         deleteTree(out.getParent());
