@@ -36,6 +36,10 @@
 //! | `etcd://[USER:PASSWORD@]HOST:PORT[,HOST:PORT…]` | etcd cluster (plain HTTP; `etcd+https://`: TLS); fails over between endpoints |
 //! | `bigtable://PROJECT/INSTANCE` | Cloud Bigtable over TLS with Application Default Credentials, or the emulator at `emulator=HOST:PORT` or `$BIGTABLE_EMULATOR_HOST`; table `ns=` and its column family `family=` created when missing |
 //!
+//! What [`open`] creates when missing (a file, a directory, a table, a
+//! column family) [`open_for_reading`] never creates: there a missing one
+//! is an error naming it.
+//!
 //! Options follow a `?` as `name=value` pairs joined by `&`:
 //!
 //! - `ns=NAME` — the namespace, default `lexikey` ([`DEFAULT_NAMESPACE`]).
