@@ -494,6 +494,14 @@ pub struct AllocatorConfig {
     /// of a table must give the same bucket count and hash; a table
     /// remembers them (its salt record) and refuses another. Default `None`.
     pub salt: Option<Salter>,
+    /// Without [`AllocatorConfig::salt`]: read the table's salt record at
+    /// opening and, when there is one, open the table with the salt it
+    /// names (its bucket count and hash) instead of failing with
+    /// [`AllocError::SaltMismatch`]. For readers, which need not be told
+    /// how a table was salted (`lexikey scan` without `--salt-buckets`).
+    /// With a salt given, unused: that salt must be the record's. Default
+    /// `false`.
+    pub salt_from_record: bool,
     /// **A deliberate bug, for testing the history checker** (cargo feature
     /// `broken-allocator`, off by default): guard off, forget a write whose
     /// outcome is unknown instead of reading it back, and start over. When
@@ -520,9 +528,17 @@ impl AllocatorConfig {
             assume_unique_values: false,
             batch_size: 1024,
             salt: None,
+            salt_from_record: false,
             #[cfg(feature = "broken-allocator")]
             broken_skip_read_back: false,
         }
+    }
+
+    /// Sets [`AllocatorConfig::salt_from_record`]: without a salt, open
+    /// the table with the salt its record names.
+    pub fn with_salt_from_record(mut self, yes: bool) -> Self {
+        self.salt_from_record = yes;
+        self
     }
 
     /// Sets [`AllocatorConfig::salt`]: rows salted over `salter`'s buckets.
@@ -938,7 +954,9 @@ impl<S: Store> Allocator<S> {
     /// buckets or another hash is refused here. Retryable store errors are
     /// retried as an insert retries them ([`AllocatorConfig::max_attempts`],
     /// with backoff). It writes nothing: the first insert into a new table
-    /// writes the record.
+    /// writes the record. With [`AllocatorConfig::salt_from_record`] and no
+    /// salt, it reads the salt record and, when there is one, opens the
+    /// table with the salt it names.
     ///
     /// # Errors
     /// [`AllocError::Encode`] when the prefix does not encode in the format;
@@ -948,6 +966,16 @@ impl<S: Store> Allocator<S> {
     /// [`AllocError::SaltMismatch`], [`AllocError::NotSalted`],
     /// [`AllocError::CorruptSaltRecord`], [`AllocError::Store`].
     pub fn new(store: S, config: AllocatorConfig) -> Result<Self, AllocError> {
+        if config.salt.is_none() && config.salt_from_record {
+            let unsalted = Allocator::new(store, config.with_salt_from_record(false))?;
+            let Some((buckets, mode)) = unsalted.read_salt_record()? else {
+                return Ok(unsalted);
+            };
+            let Allocator { store, config, .. } = unsalted;
+            let salter = Salter::new(buckets, mode)
+                .map_err(|e| AllocError::Config(format!("the table's salt record: {e}")))?;
+            return Allocator::new(store, config.with_salt(salter));
+        }
         if config.start < config.floor {
             return Err(AllocError::Config(format!(
                 "start {} is below floor {}",
@@ -1052,6 +1080,34 @@ impl<S: Store> Allocator<S> {
             match r {
                 Err(AllocError::Store(e)) if e.retryable => last = Some(e),
                 r => return r,
+            }
+        }
+        Err(AllocError::Store(last.unwrap_or_else(|| {
+            StoreError::transient("store", "the salt record could not be read")
+        })))
+    }
+
+    /// The salt the table's salt record names (`None`: no record), read
+    /// with the retries of [`Allocator::open_salted`].
+    fn read_salt_record(&self) -> Result<Option<(u8, SaltMode)>, AllocError> {
+        let mut rng = SplitMix::seeded();
+        let mut last = None;
+        for attempt in 1..=self.config.max_attempts {
+            if attempt > 1 {
+                self.backoff(&mut rng, attempt - 1);
+            }
+            match self.store.get(&self.salt_key) {
+                Ok(None) => return Ok(None),
+                Ok(Some(v)) => {
+                    return parse_salt_record(&v).map(Some).ok_or_else(|| {
+                        AllocError::CorruptSaltRecord {
+                            key: self.salt_key.clone(),
+                            value: v,
+                        }
+                    })
+                }
+                Err(e) if e.retryable => last = Some(e),
+                Err(e) => return Err(AllocError::Store(e)),
             }
         }
         Err(AllocError::Store(last.unwrap_or_else(|| {

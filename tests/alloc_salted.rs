@@ -895,3 +895,85 @@ fn held_writes_stay_exactly_once_salted() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(burned > 0);
 }
+
+/// `salt_from_record` (readers, issue 38): without a salt given, a salted
+/// table opens with the salt its record names and reads newest first, in
+/// every format; an unsalted or new table opens unsalted; a salt given
+/// must still match the record; a corrupt record is an error.
+#[test]
+fn a_reader_takes_the_salt_from_the_record() {
+    for format in [Format::Hex, Format::Base64, Format::Decimal, Format::Binary] {
+        let store = Arc::new(MemStore::new());
+        let w = Allocator::new(
+            Arc::clone(&store),
+            config(format).with_salt(salter(8, SaltMode::Phoenix)),
+        )
+        .unwrap();
+        for v in [&b"a"[..], b"b", b"c"] {
+            let _ = w.insert(v).unwrap();
+        }
+        let want = w.scan(10).unwrap();
+        assert_eq!(want.len(), 3);
+        let r = Allocator::new(
+            Arc::clone(&store),
+            config(format).with_salt_from_record(true),
+        )
+        .unwrap();
+        assert_eq!(
+            r.salter().map(|s| (s.buckets(), s.mode())),
+            Some((8, SaltMode::Phoenix))
+        );
+        assert_eq!(r.scan(10).unwrap(), want, "{format:?}");
+        // Without the flag: refused, as before.
+        let plain = Allocator::new(Arc::clone(&store), config(format)).unwrap();
+        assert!(matches!(
+            plain.scan(10),
+            Err(AllocError::SaltMismatch { .. })
+        ));
+        // A salt given must be the record's.
+        let e = Allocator::new(
+            Arc::clone(&store),
+            config(format)
+                .with_salt(salter(4, SaltMode::Phoenix))
+                .with_salt_from_record(true),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(
+                e,
+                AllocError::SaltMismatch {
+                    table: (8, SaltMode::Phoenix),
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    }
+    // An unsalted table, and a new one: unsalted.
+    let store = Arc::new(MemStore::new());
+    let w = Allocator::new(Arc::clone(&store), config(Format::Hex)).unwrap();
+    let _ = w.insert(b"x").unwrap();
+    let r = Allocator::new(
+        Arc::clone(&store),
+        config(Format::Hex).with_salt_from_record(true),
+    )
+    .unwrap();
+    assert!(r.salter().is_none());
+    assert_eq!(r.scan(10).unwrap(), vec![(u64::MAX, b"x".to_vec())]);
+    let other =
+        AllocatorConfig::new(Format::Hex, &[Component::asc("new")]).with_salt_from_record(true);
+    assert!(Allocator::new(Arc::clone(&store), other)
+        .unwrap()
+        .salter()
+        .is_none());
+    // A record that is not `buckets=N mode=M`.
+    assert!(store
+        .put_if_absent(b"comments#!salt", b"buckets=0 mode=fast")
+        .unwrap());
+    let e = Allocator::new(
+        Arc::clone(&store),
+        config(Format::Hex).with_salt_from_record(true),
+    )
+    .unwrap_err();
+    assert!(matches!(e, AllocError::CorruptSaltRecord { .. }), "{e}");
+}

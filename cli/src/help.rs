@@ -438,9 +438,13 @@ bucket, merged by ID); with --limit N it stops after N rows (default: every row)
 Values are printed as text: valid UTF-8 as it is, except that a backslash is
 written \\\\, tab \\t, newline \\n, carriage return \\r, and every other control
 character and every byte that is not valid UTF-8 as \\xNN. So each row is one line.
---store, --format, --salt-buckets and --salt-mode as in 'lexikey alloc' (a salted
-table refuses another salt, or none). The pre-split of a salted table (one region per
-bucket): 'lexikey range --splits --salt-buckets N --for cbt|hbase --table T'. The table is read 10,000 rows at a time;
+--store, --format, --salt-buckets and --salt-mode as in 'lexikey alloc'; without
+--salt-buckets a salted table is read with the salt its record NAME#!salt names, and
+a salt given must be that one. Reading creates nothing: a missing file, PostgreSQL
+table, Bigtable table (ns=) or column family (family=) is an error naming it (for
+Bigtable, with the instance's tables). The pre-split of a salted table (one region
+per bucket): 'lexikey range --splits --salt-buckets N --for cbt|hbase --table T'.
+The table is read 10,000 rows at a time;
 on a terminal, stderr shows the rows so far and rows/s (--quiet: not).
 ";
 

@@ -335,10 +335,6 @@ fn salted_alloc_and_scan_on_redb() {
             format!("{table_is} with 4 salt buckets (phoenix hash)"),
         ),
         (
-            with("scan", "salted", &[]),
-            format!("{table_is} without salt"),
-        ),
-        (
             with("alloc", "salted", &["x"]),
             format!("allocation 1 of 1 failed (0 allocated before it): {table_is} without salt"),
         ),
@@ -366,6 +362,64 @@ fn salted_alloc_and_scan_on_redb() {
     assert_eq!(
         ok(&with("scan", "salted", &["--salt-buckets", "4"])),
         scan_plain
+    );
+    // A reader need not be told the salt: the salt record names it
+    // (issue 38).
+    assert_eq!(ok(&with("scan", "salted", &[])), scan_plain);
+    assert_eq!(
+        ok(&with("scan", "salted", &["--limit", "2"])),
+        format!("{}\tf\n{}\te\n", MAX - 5, MAX - 4)
+    );
+}
+
+/// Reading creates no PostgreSQL table (issue 38): `lexikey scan` of a
+/// missing table (the URL's ns=) exits 2 with one line naming it and the
+/// tables there; `psql` then finds no such table; an existing one reads.
+#[test]
+fn reading_creates_no_postgres_table() {
+    let Ok(base) = std::env::var("LEXIKEY_POSTGRES_URL") else {
+        eprintln!("LEXIKEY_POSTGRES_URL is not set: run under scripts/with-stores.sh");
+        return;
+    };
+    let tables = || {
+        let o = std::process::Command::new("psql")
+            .args([
+                &base,
+                "-Atc",
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()",
+            ])
+            .output()
+            .expect("psql (postgresql-client, scripts/install-stores.sh)");
+        assert!(
+            o.status.success(),
+            "psql: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let url = fresh_namespace(&base, "there");
+    let table = url.rsplit_once("ns=").unwrap().1.to_string();
+    assert_eq!(
+        ids(&ok(&["alloc", "--store", &url, "--table", "c", "x"])),
+        [MAX]
+    );
+    let missing = fresh_namespace(&base, "nosuch");
+    let missing_table = missing.rsplit_once("ns=").unwrap().1.to_string();
+    let msg = fails(&["scan", "--store", &missing, "--table", "c"]);
+    assert!(
+        msg.starts_with(&format!(
+            "cannot open store \"{missing}\": postgres: no table \"{missing_table}\" in \
+             database \"postgres\" (schema public): its tables: "
+        )) && msg.contains(&table)
+            && msg.ends_with("; reading creates no table (lexikey alloc creates it)"),
+        "{msg}"
+    );
+    let there = tables();
+    assert!(there.lines().any(|l| l == table), "{there}");
+    assert!(!there.contains(&missing_table), "{there}");
+    assert_eq!(
+        ok(&["scan", "--store", &url, "--table", "c"]),
+        format!("{MAX}\tx\n")
     );
 }
 
@@ -413,7 +467,15 @@ fn concurrent_processes(var: &str) {
         );
         return;
     }
-    assert_eq!(probe.code, 0, "{}", probe.stderr);
+    // The table is new: a reader finds none (and creates none), on the
+    // servers whose tables are created (PostgreSQL).
+    assert!(
+        probe.code == 0
+            || probe.stderr.contains("no table")
+                && probe.stderr.contains("reading creates no table"),
+        "{}",
+        probe.stderr
+    );
     concurrent_allocs(&url, 8, 50);
 }
 
@@ -917,6 +979,138 @@ mod bigtable {
             assert_eq!(scan.lines().count(), 20, "{scan}");
             assert!(scan.starts_with(&format!("{}\tx\n", MAX - 19)), "{scan}");
         }
+    }
+
+    /// `cbt ls [TABLE]` on the emulator (`BIGTABLE_EMULATOR_HOST`, which
+    /// `scripts/with-stores.sh` sets): the instance's tables, or a table's
+    /// column families; `cbt` is Google's own client, not lexikey.
+    fn cbt_ls(project: &str, instance: &str, table: Option<&str>) -> String {
+        let mut cmd = std::process::Command::new("cbt");
+        let _ = cmd.args(["-project", project, "-instance", instance, "ls"]);
+        if let Some(t) = table {
+            let _ = cmd.arg(t);
+        }
+        let o = cmd
+            .output()
+            .expect("cbt (Debian package google-cloud-cli-cbt, scripts/install-stores.sh)");
+        assert!(
+            o.status.success(),
+            "cbt ls: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).unwrap()
+    }
+
+    /// Reading creates nothing (issue 38): `lexikey scan` of a missing
+    /// table, in a wrong project or instance, or with a column family the
+    /// table lacks, exits 2 with one line naming what is missing (and the
+    /// tables the instance has), and afterwards `cbt ls` shows that no
+    /// table and no family was created; the existing table still reads.
+    #[test]
+    fn reading_creates_no_table_or_family() {
+        let base = base();
+        let url = fresh_namespace(&base, "there");
+        let table = url.rsplit_once("ns=").unwrap().1.to_string();
+        let (project, instance) = ("lexikey", "test");
+        assert!(
+            base.starts_with(&format!("bigtable://{project}/{instance}?")),
+            "{base}"
+        );
+        assert_eq!(
+            ids(&ok(&["alloc", "--store", &url, "--table", "c", "x"])),
+            [MAX]
+        );
+        let missing = fresh_namespace(&base, "nosuch");
+        let missing_table = missing.rsplit_once("ns=").unwrap().1.to_string();
+        let elsewhere = |p: &str, i: &str| {
+            url.replacen(
+                &format!("bigtable://{project}/{instance}"),
+                &format!("bigtable://{p}/{i}"),
+                1,
+            )
+        };
+        let (wrong_project, wrong_instance) = (
+            elsewhere("wrong-project", instance),
+            elsewhere(project, "wrong-inst"),
+        );
+        let scan = |u: &str| fails(&["scan", "--store", u, "--table", "c"]);
+        let msg = scan(&missing);
+        assert!(
+            msg.starts_with(&format!(
+                "cannot open store \"{missing}\": bigtable: no table \"{missing_table}\" in \
+                 projects/{project}/instances/{instance} on emulator "
+            )) && msg.contains(&table)
+                && msg.contains("reading creates no table"),
+            "{msg}"
+        );
+        for (u, p, i) in [
+            (&wrong_project, "wrong-project", instance),
+            (&wrong_instance, project, "wrong-inst"),
+        ] {
+            let msg = scan(u);
+            assert!(
+                msg.contains(&format!(
+                    "no table \"{table}\" in projects/{p}/instances/{i}"
+                )) && msg.contains("it has no tables (a wrong project or instance?)"),
+                "{msg}"
+            );
+        }
+        // Python's read-only open takes the same path; Allocator's
+        // read-only open in the library too.
+        let msg = scan(&format!("{url}&family=g"));
+        assert!(
+            msg.contains(&format!(
+                "table \"{table}\" on emulator {} has no column family \"g\" (family=): its \
+                 families: f; reading creates no family",
+                std::env::var("BIGTABLE_EMULATOR_HOST").unwrap()
+            )),
+            "{msg}"
+        );
+        // Nothing was created: cbt lists the tables and the families.
+        let tables = cbt_ls(project, instance, None);
+        assert!(tables.lines().any(|l| l == table), "{tables}");
+        assert!(!tables.contains(&missing_table), "{tables}");
+        for (p, i) in [("wrong-project", instance), (project, "wrong-inst")] {
+            assert_eq!(cbt_ls(p, i, None), "", "{p}/{i}");
+        }
+        // `cbt ls TABLE`: a header, a line of dashes, then one family a
+        // line (its name first).
+        let listing = cbt_ls(project, instance, Some(&table));
+        let families: Vec<&str> = listing
+            .lines()
+            .skip_while(|l| !l.starts_with("---"))
+            .skip(1)
+            .filter_map(|l| l.split_whitespace().next())
+            .collect();
+        assert_eq!(families, ["f"], "{listing}");
+        // The existing table reads as before.
+        assert_eq!(
+            ok(&["scan", "--store", &url, "--table", "c"]),
+            format!("{MAX}\tx\n")
+        );
+    }
+
+    /// A salted table reads without --salt-buckets: the salt record names
+    /// the count and the hash (issue 38); a count given must match it.
+    #[test]
+    fn salted_table_reads_without_salt_buckets() {
+        let url = fresh_namespace(&base(), "salted");
+        let with = |cmd: &str, extra: &[&str]| -> Vec<String> {
+            [&[cmd, "--store", &url, "--table", "s"][..], extra]
+                .concat()
+                .iter()
+                .map(|s| s.to_string())
+                .collect()
+        };
+        let _ = ok(&with("alloc", &["--salt-buckets", "4", "a", "b", "c"]));
+        let want = format!("{}\tc\n{}\tb\n{MAX}\ta\n", MAX - 2, MAX - 1);
+        assert_eq!(ok(&with("scan", &[])), want);
+        assert_eq!(ok(&with("scan", &["--salt-buckets", "4"])), want);
+        let msg = fails(&with("scan", &["--salt-buckets", "8"]));
+        assert!(
+            msg.starts_with("the table is salted with 4 buckets (fast hash), as its salt record"),
+            "{msg}"
+        );
     }
 
     /// A server that is not there: one line naming the address, exit 2.

@@ -27,6 +27,8 @@ pub(crate) struct Options {
     pub(crate) start: Option<u64>,
     /// The smallest ID handed out.
     pub(crate) floor: Option<u64>,
+    /// Open for reading ([`TableOptions::existing_only`]).
+    pub(crate) read_only: bool,
 }
 
 /// Opens table `table` in the store at `url`.
@@ -36,7 +38,9 @@ pub(crate) fn open(url: &str, table: &str, o: &Options) -> Result<Table, Error> 
             "{e} (an allocator's keys are in a native format: hex, base64, decimal or binary)"
         ))
     })?;
-    let mut options = TableOptions::new(format).with_guard(o.guard);
+    let mut options = TableOptions::new(format)
+        .with_guard(o.guard)
+        .with_existing_only(o.read_only);
     if let Some(start) = o.start {
         options = options.with_start(start);
     }

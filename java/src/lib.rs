@@ -651,7 +651,7 @@ pub extern "system" fn Java_lexikey_Native_schemaRanges<'l>(
 // ---------------------------------------------------------------------------
 
 /// `Native.allocOpen(url, table, format, guard, start, hasStart, floor,
-/// hasFloor)`: a handle.
+/// hasFloor, readOnly)`: a handle.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub extern "system" fn Java_lexikey_Native_allocOpen<'l>(
@@ -665,6 +665,7 @@ pub extern "system" fn Java_lexikey_Native_allocOpen<'l>(
     has_start: jboolean,
     floor: jlong,
     has_floor: jboolean,
+    read_only: jboolean,
 ) -> jlong {
     boundary(&mut env, 0, |env| {
         let url = string(env, &url, "storeUrl")?;
@@ -674,6 +675,7 @@ pub extern "system" fn Java_lexikey_Native_allocOpen<'l>(
             guard: guard != 0,
             start: (has_start != 0).then_some(start as u64),
             floor: (has_floor != 0).then_some(floor as u64),
+            read_only: read_only != 0,
         };
         Ok(into_handle(alloc::open(&url, &table, &o)?))
     })

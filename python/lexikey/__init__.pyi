@@ -224,8 +224,11 @@ class Allocator:
         the smallest ID handed out (default 0); `salt_buckets`: rows spread
         over N buckets (1 to 255; None or 0: no salt), `salt_mode` its hash
         ("fast" or "phoenix"), the same for every client of a table;
-        `read_only`: open an existing store for reading only (a missing
-        store is a StoreError, never created; insert raises AllocError)."""
+        `read_only`: open an existing table for reading only: nothing is
+        created (a missing file, PostgreSQL table, Bigtable table or column
+        family is a StoreError naming it), insert raises AllocError, and
+        without salt_buckets a salted table is read with the salt its salt
+        record names."""
     def close(self) -> None:
         """Lets go of the store now; later calls raise ValueError."""
     def __enter__(self) -> "Allocator": ...

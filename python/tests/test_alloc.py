@@ -238,6 +238,32 @@ def test_read_only_never_creates_a_store(tmp_path):
         assert r.scan() == [(TOP - 1, b"b"), (TOP, b"a")]
 
 
+def test_read_only_creates_no_postgres_table():
+    """read_only=True on PostgreSQL: a missing table (ns=) is a StoreError
+    naming it and the tables there, and psql then finds no such table; an
+    existing table reads (issue 38)."""
+    base = os.environ.get("LEXIKEY_POSTGRES_URL")
+    if not base:
+        pytest.skip("LEXIKEY_POSTGRES_URL is not set: run under scripts/with-stores.sh (scripts/test.sh does)")
+    there, missing = (f"py_{w}_{uuid.uuid4().hex[:12]}" for w in ("there", "nosuch"))
+    with lexikey.Allocator(f"{base}?ns={there}", "t") as w:
+        w.insert(b"x")
+    with pytest.raises(lexikey.StoreError) as e:
+        lexikey.Allocator(f"{base}?ns={missing}", "t", read_only=True)
+    msg = str(e.value)
+    assert f'postgres: no table "{missing}" in database "postgres" (schema public): its tables: ' in msg, msg
+    assert there in msg and msg.endswith("; reading creates no table (lexikey alloc creates it)"), msg
+    tables = subprocess.run(
+        ["psql", base, "-Atc", "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    assert there in tables and missing not in tables
+    with lexikey.Allocator(f"{base}?ns={there}", "t", read_only=True) as r:
+        assert r.scan() == [(TOP, b"x")]
+
+
 def test_a_stopped_server_is_a_store_error_not_contention():
     """Redis stopped under a running allocator: insert raises kind "store"
     with Redis's error, not "contention" (which is for races lost to other

@@ -98,3 +98,24 @@ def test_four_processes_salted(store):
     assert sorted(ids) == list(range(TOP - procs * per + 1, TOP + 1)), "unique, contiguous"
     rows = lexikey.Allocator(url, table, salt_buckets=16).scan()
     assert rows == sorted(got), "every row present, newest (smallest ID) first"
+
+
+def test_a_reader_takes_the_salt_from_the_record(tmp_path):
+    """read_only=True without salt_buckets reads a salted table as its salt
+    record says (count and hash), newest first; a count given that is not
+    the record's stays an error (issue 38)."""
+    url = f"redb:{tmp_path / 'db.redb'}"
+    with lexikey.Allocator(url, "t", salt_buckets=8, salt_mode="phoenix") as w:
+        w.insert_many([b"a", b"b", b"c"])
+    want = [(TOP - 2, b"c"), (TOP - 1, b"b"), (TOP, b"a")]
+    with lexikey.Allocator(url, "t", read_only=True) as r:
+        assert r.scan() == want
+        assert r.newest() == (TOP - 2, b"c")
+    with lexikey.Allocator(url, "t", read_only=True, salt_buckets=8, salt_mode="phoenix") as r:
+        assert r.scan() == want
+    with pytest.raises(lexikey.AllocError) as e:
+        lexikey.Allocator(url, "t", read_only=True, salt_buckets=4)
+    assert str(e.value).startswith(
+        "the table is salted with 8 buckets (phoenix hash), as its salt record t#!salt says, "
+        "but was opened with 4 salt buckets (fast hash)"
+    )

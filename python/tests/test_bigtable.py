@@ -268,6 +268,49 @@ def test_allocator_on_bigtable(instance):
     ]
 
 
+def test_read_only_creates_no_table_or_family(instance):
+    """read_only=True creates nothing (issue 38): a missing table, a wrong
+    project or instance, a family the table lacks are StoreErrors naming
+    what is missing, and afterwards the official client lists no new table
+    and no new family; the existing table still reads."""
+    base = env("LEXIKEY_BIGTABLE_URL")
+    project, inst = base[len("bigtable://") :].split("?")[0].split("/")
+    table_id = fresh("there")
+    url = f"{base}&ns={table_id}"
+    with lexikey.Allocator(url, "c") as w:
+        w.insert(b"x")
+    missing = fresh("nosuch")
+    with pytest.raises(lexikey.StoreError) as e:
+        lexikey.Allocator(f"{base}&ns={missing}", "c", read_only=True)
+    msg = str(e.value)
+    assert f'no table "{missing}" in projects/{project}/instances/{inst}' in msg, msg
+    assert table_id in msg and "reading creates no table" in msg, msg
+    for p, i in [("wrong-project", inst), (project, "wrong-inst")]:
+        wrong = url.replace(f"bigtable://{project}/{inst}", f"bigtable://{p}/{i}", 1)
+        with pytest.raises(lexikey.StoreError, match=r"it has no tables \(a wrong project or instance\?\)"):
+            lexikey.Allocator(wrong, "c", read_only=True)
+        assert list(bigtable.Client(project=p, admin=True).instance(i).list_tables()) == []
+    with pytest.raises(lexikey.StoreError, match='has no column family "g" \\(family=\\): its families: f;'):
+        lexikey.Allocator(f"{url}&family=g", "c", read_only=True)
+    names = [t.table_id for t in instance.list_tables()]
+    assert table_id in names and missing not in names
+    assert set(instance.table(table_id).list_column_families()) == {"f"}
+    with lexikey.Allocator(url, "c", read_only=True) as r:
+        assert r.scan() == [(2**64 - 1, b"x")]
+
+
+def test_salted_read_without_salt_buckets():
+    """A reader of a salted Bigtable table needs no salt_buckets: the salt
+    record names them (issue 38); a wrong count is refused."""
+    url = f"{env('LEXIKEY_BIGTABLE_URL')}&ns={fresh('salted')}"
+    with lexikey.Allocator(url, "s", salt_buckets=4) as w:
+        w.insert_many([b"a", b"b", b"c"])
+    with lexikey.Allocator(url, "s", read_only=True) as r:
+        assert [v for _, v in r.scan()] == [b"c", b"b", b"a"]
+    with pytest.raises(lexikey.AllocError, match="salted with 4 buckets"):
+        lexikey.Allocator(url, "s", read_only=True, salt_buckets=8)
+
+
 def test_store_errors_name_the_emulator():
     with pytest.raises(lexikey.StoreError) as e:
         lexikey.Allocator("bigtable://p/i?emulator=127.0.0.1:1&timeout_ms=2000", "t")

@@ -45,6 +45,11 @@
 //! collection rule of one version), so it needs the admin permissions
 //! `bigtable.tables.get`, `.create` and `.update` on Cloud (or a table
 //! made beforehand with the family, which the `get` alone then confirms).
+//! Opened for reading ([`BigtableOptions::read_only`], what `lexikey scan`
+//! and `Allocator(..., read_only=True)` do), it creates nothing: a missing
+//! table is an error that lists the tables the instance has (a wrong
+//! project or instance on the emulator shows as an instance without
+//! tables), a missing family one that lists the table's families.
 //!
 //! # Errors and timeouts
 //!
@@ -121,6 +126,11 @@ pub struct BigtableOptions {
     /// The emulator's `HOST:PORT` (`None`: `BIGTABLE_EMULATOR_HOST`, else
     /// Cloud Bigtable).
     pub emulator: Option<String>,
+    /// Open an existing table only ([`crate::open_for_reading`]): a missing
+    /// table or column family is a fatal error naming it (and the tables
+    /// the instance has, or the table's families), and nothing is created.
+    /// Needs only `bigtable.tables.get` (and `.list` for the names).
+    pub read_only: bool,
 }
 
 /// A [`Store`] in one Bigtable table: keys are row keys, values the newest
@@ -161,6 +171,16 @@ struct Admin {
     auth: Option<std::sync::Arc<dyn gcp_auth::TokenProvider>>,
 }
 
+/// At most 20 names, comma-separated, then how many more there are.
+fn some_names(names: &[String]) -> String {
+    const SHOWN: usize = 20;
+    let mut s = names[..names.len().min(SHOWN)].join(", ");
+    if names.len() > SHOWN {
+        s.push_str(&format!(" and {} more", names.len() - SHOWN));
+    }
+    s
+}
+
 fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -188,7 +208,9 @@ fn check_emulator(source: &str, host: &str) -> Result<(), StoreError> {
 
 impl BigtableStore {
     /// Connects (the emulator or Cloud, as the [crate docs](crate) say), then
-    /// checks the table and creates it, or its column family, when missing.
+    /// checks the table and creates it, or its column family, when missing
+    /// (but with [`BigtableOptions::read_only`]: then a missing one is an
+    /// error).
     ///
     /// # Errors
     /// A fatal [`StoreError`] for bad names, missing credentials (Cloud) or
@@ -300,7 +322,11 @@ impl BigtableStore {
             emulator,
             rt,
         };
-        store.ensure_table(admin, &instance)?;
+        if o.read_only {
+            store.check_table(admin, &instance)?;
+        } else {
+            store.ensure_table(admin, &instance)?;
+        }
         Ok(store)
     }
 
@@ -423,6 +449,93 @@ impl BigtableStore {
             ));
         }
         Ok(())
+    }
+
+    /// Read-only: the table and its family exist, or a fatal error naming
+    /// what is missing and what is there.
+    fn check_table(&self, mut admin: Admin, instance: &str) -> Result<(), StoreError> {
+        let get = admin::GetTableRequest {
+            name: self.table_name.clone(),
+            view: admin::table::View::SchemaView as i32,
+        };
+        let got = self.run("GetTable", async {
+            let req = auth(&admin, get).await?;
+            Ok(admin.client.get_table(req).await)
+        })?;
+        let table = match got {
+            Ok(t) => t.into_inner(),
+            Err(s) if s.code() == Code::NotFound => {
+                let there = match self.list_tables(&mut admin, instance) {
+                    Ok(names) if names.is_empty() => {
+                        "it has no tables (a wrong project or instance?)".to_string()
+                    }
+                    Ok(names) => format!("its tables: {}", some_names(&names)),
+                    Err(e) => format!("its tables could not be listed: {}", e.message),
+                };
+                return Err(StoreError::fatal(
+                    NAME,
+                    format!(
+                        "no table {:?} in {instance} on {}: {there}; reading creates no table                          (lexikey alloc creates it)",
+                        self.table, self.server
+                    ),
+                ));
+            }
+            Err(s) => return Err(self.status_error("GetTable", &s)),
+        };
+        if table.column_families.contains_key(&self.family) {
+            return Ok(());
+        }
+        let mut families: Vec<&str> = table.column_families.keys().map(String::as_str).collect();
+        families.sort_unstable();
+        Err(StoreError::fatal(
+            NAME,
+            format!(
+                "table {:?} on {} has no column family {:?} (family=): its families: {}; reading \
+                 creates no family",
+                self.table,
+                self.server,
+                self.family,
+                if families.is_empty() {
+                    "none".to_string()
+                } else {
+                    families.join(", ")
+                }
+            ),
+        ))
+    }
+
+    /// The IDs of the instance's tables, sorted (every page).
+    fn list_tables(&self, admin: &mut Admin, instance: &str) -> Result<Vec<String>, StoreError> {
+        let mut names = Vec::new();
+        let mut page_token = String::new();
+        loop {
+            let list = admin::ListTablesRequest {
+                parent: instance.to_string(),
+                view: admin::table::View::NameOnly as i32,
+                page_size: 0,
+                page_token: page_token.clone(),
+            };
+            let got = self.run("ListTables", async {
+                let req = auth(admin, list).await?;
+                Ok(admin.client.list_tables(req).await)
+            })?;
+            let page = got
+                .map_err(|s| self.status_error("ListTables", &s))?
+                .into_inner();
+            let prefix = format!("{instance}/tables/");
+            names.extend(page.tables.into_iter().map(|t| {
+                t.name
+                    .strip_prefix(&prefix)
+                    .map(str::to_string)
+                    .unwrap_or(t.name)
+            }));
+            if page.next_page_token.is_empty() {
+                break;
+            }
+            page_token = page.next_page_token;
+        }
+        names.sort_unstable();
+        Ok(names)
     }
 
     /// Creates the table, or its family, when missing.

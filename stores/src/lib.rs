@@ -36,6 +36,10 @@
 //! | `etcd://[USER:PASSWORD@]HOST:PORT[,HOST:PORT…]` | etcd cluster (plain HTTP; `etcd+https://`: TLS); fails over between endpoints |
 //! | `bigtable://PROJECT/INSTANCE` | Cloud Bigtable over TLS with Application Default Credentials, or the emulator at `emulator=HOST:PORT` or `$BIGTABLE_EMULATOR_HOST`; table `ns=` and its column family `family=` created when missing |
 //!
+//! What [`open`] creates when missing (a file, a directory, a table, a
+//! column family) [`open_for_reading`] never creates: there a missing one
+//! is an error naming it.
+//!
 //! Options follow a `?` as `name=value` pairs joined by `&`:
 //!
 //! - `ns=NAME` — the namespace, default `lexikey` ([`DEFAULT_NAMESPACE`]).
@@ -179,26 +183,44 @@ pub fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
     open_as(url, false)
 }
 
-/// Opens the store a URL names for reading, as [`open`] does, but a file
-/// store must exist and is opened read-only where the store can (`redb:`
-/// and `rocksdb:`: a user without write permission can read it; writes
-/// fail; RocksDB's read-only mode opens beside a writing process and reads
-/// what was written when it opened): what reading commands (`lexikey scan`)
-/// do, so that a typo never creates a store. `slatedb:` opens as with
-/// [`open`] once its directory is found to exist; servers open as with
-/// [`open`].
+/// Opens the store a URL names for reading, as [`open`] does, but
+/// **creates nothing**: no file, directory, table, column family or
+/// namespace. What reading commands (`lexikey scan`, `Allocator(...,
+/// read_only=True)`) do, so that a typo in a URL or a table name is an
+/// error instead of a new, empty store that reads as empty.
+///
+/// - `redb:` — the file must exist and hold the namespace's table (the
+///   error lists the namespaces there); opened read-only (a user without
+///   write permission can read it; writes fail).
+/// - `rocksdb:` — the directory must exist; opened read-only (beside a
+///   writing process, reading what was written when it opened). The
+///   namespace is a key prefix: nothing to create or check.
+/// - `slatedb:` — the directory must exist and hold a database (`db/`);
+///   then it opens as with [`open`].
+/// - `postgres:` — the table `ns=` must exist in the database's current
+///   schema (the error lists the tables there).
+/// - `bigtable:` — the table `ns=` and its column family `family=` must
+///   exist (the error lists the instance's tables, or the table's
+///   families); a wrong project or instance shows as an instance without
+///   tables on the emulator.
+/// - `redis:`, `etcd:` — the namespace is a key prefix: opening writes
+///   nothing, as with [`open`].
 ///
 /// # Errors
-/// As [`open`], and a fatal [`StoreError`] when a file store's path does
-/// not exist.
+/// As [`open`], and a fatal [`StoreError`] naming what is missing.
 pub fn open_for_reading(url: &str) -> Result<Box<dyn Store>, StoreError> {
     open::check_exists(url)?;
     open_as(url, true)
 }
 
 fn open_as(url: &str, read_only: bool) -> Result<Box<dyn Store>, StoreError> {
-    // Only the file stores open read-only; a build without them ignores it.
-    #[cfg(not(any(feature = "redb", feature = "rocksdb")))]
+    // A build without the stores that read-only changes ignores it.
+    #[cfg(not(any(
+        feature = "redb",
+        feature = "rocksdb",
+        feature = "postgres",
+        feature = "bigtable"
+    )))]
     let _ = read_only;
     // A scheme this build lacks is reported before the rest of the URL is
     // looked at.
@@ -242,7 +264,7 @@ fn open_as(url: &str, read_only: bool) -> Result<Box<dyn Store>, StoreError> {
         #[cfg(feature = "redis")]
         StoreSpec::Redis(c) => Ok(Box::new(RedisStore::open_parsed(url, &c)?)),
         #[cfg(feature = "postgres")]
-        StoreSpec::Postgres(c) => Ok(Box::new(PostgresStore::open_parsed(url, &c)?)),
+        StoreSpec::Postgres(c) => Ok(Box::new(PostgresStore::open_parsed(url, &c, read_only)?)),
         #[cfg(feature = "etcd")]
         StoreSpec::Etcd {
             endpoints,
@@ -276,6 +298,7 @@ fn open_as(url: &str, read_only: bool) -> Result<Box<dyn Store>, StoreError> {
             timeout,
             app_profile,
             emulator,
+            read_only,
         })?)),
         // A store whose feature this build lacks (caught above).
         #[allow(unreachable_patterns)] // every feature on

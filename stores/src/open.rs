@@ -173,11 +173,17 @@ pub struct TableOptions {
     pub salt_mode: SaltMode,
     /// The check of the row keys' length (default [`KeyLimit::StoreRule`]).
     pub key_limit: KeyLimit,
-    /// Open the store for reading ([`crate::open_for_reading`]): a file
-    /// store (`redb:`, `rocksdb:`, `slatedb:`) must exist, and `redb:` is
-    /// opened read-only (a user without write permission can scan; writes
-    /// fail). What reading commands (`lexikey scan`) ask, so that a typo
-    /// never creates a store. Default `false`.
+    /// Open the store for reading ([`crate::open_for_reading`]): nothing is
+    /// created. A file store (`redb:`, `rocksdb:`, `slatedb:`) must exist,
+    /// and `redb:` and `rocksdb:` are opened read-only (a user without
+    /// write permission can scan; writes fail); a `redb:` namespace, a
+    /// PostgreSQL table, a Bigtable table and its column family must exist
+    /// (the error names the missing one). Without
+    /// [`TableOptions::salt_buckets`], a salted table is opened with the
+    /// salt its salt record names
+    /// ([`AllocatorConfig::salt_from_record`]); buckets given must match
+    /// it. What reading commands (`lexikey scan`) ask, so that a typo
+    /// never creates anything. Default `false`.
     pub existing_only: bool,
 }
 
@@ -275,6 +281,9 @@ impl TableOptions {
         }
         if let Some(salter) = self.salter() {
             c = c.with_salt(salter);
+        }
+        if self.existing_only {
+            c = c.with_salt_from_record(true);
         }
         c.with_guard(self.guard)
             .with_assume_unique_values(self.assume_unique_values)
@@ -409,7 +418,9 @@ pub fn open_allocator(
 }
 
 /// Refuses a file store (`redb:`, `rocksdb:`, `slatedb:`) whose path does
-/// not exist ([`crate::open_for_reading`]); server stores pass.
+/// not exist, or a `slatedb:` directory that holds no database
+/// ([`crate::open_for_reading`]); server stores pass (their adapters check
+/// their tables when opened read-only).
 pub(crate) fn check_exists(url: &str) -> Result<(), crate::StoreError> {
     let Ok(spec) = crate::parse_url(url) else {
         // open_store reports the bad URL.
@@ -421,15 +432,31 @@ pub(crate) fn check_exists(url: &str) -> Result<(), crate::StoreError> {
         StoreSpec::Slatedb { path, .. } => ("slatedb", path),
         _ => return Ok(()),
     };
-    if std::path::Path::new(path).exists() {
-        return Ok(());
+    let at = std::path::Path::new(path);
+    if !at.exists() {
+        return Err(crate::StoreError::fatal(
+            scheme,
+            format!(
+                "no store at {path:?}: reading opens existing stores only (lexikey alloc creates \
+                 one)"
+            ),
+        ));
     }
-    Err(crate::StoreError::fatal(
-        scheme,
-        format!(
-            "no store at {path:?}: reading opens existing stores only (lexikey alloc creates one)"
-        ),
-    ))
+    // A SlateDB directory holds its database in `db/`: opening any other
+    // directory would create one there (and the lock file).
+    #[cfg(feature = "slatedb")]
+    if matches!(spec, StoreSpec::Slatedb { .. }) && !at.join(crate::slatedb_store::DB_PATH).is_dir()
+    {
+        return Err(crate::StoreError::fatal(
+            scheme,
+            format!(
+                "no SlateDB store in {path:?} (no {}/ inside): reading opens existing stores \
+                 only (lexikey alloc creates one)",
+                crate::slatedb_store::DB_PATH
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Builds the allocator of table `table` in a store already opened from

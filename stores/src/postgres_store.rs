@@ -22,7 +22,9 @@ use crate::tls::{env, explain, install_ring, read_pem, tls_error_in, Verifier};
 
 const NAME: &str = "postgres";
 
-/// A [`Store`] in a PostgreSQL table (created if missing):
+/// A [`Store`] in a PostgreSQL table (created if missing, but not when
+/// opened for reading, [`crate::open_for_reading`]: then a missing table is
+/// an error naming it and the tables there):
 ///
 /// ```sql
 /// CREATE TABLE IF NOT EXISTS "NS" (k bytea PRIMARY KEY, v bytea NOT NULL)
@@ -152,11 +154,17 @@ impl PostgresStore {
     /// A fatal [`StoreError`] for a bad URL; a retryable one when the
     /// server cannot be reached.
     pub fn open(url: &str) -> Result<PostgresStore, StoreError> {
-        Self::open_parsed(url, &parse_client(url)?)
+        Self::open_parsed(url, &parse_client(url)?, false)
     }
 
-    /// Connects with the parsed `c` (`url`: for error messages).
-    pub(crate) fn open_parsed(url: &str, c: &ClientUrl) -> Result<PostgresStore, StoreError> {
+    /// Connects with the parsed `c` (`url`: for error messages);
+    /// `read_only` ([`crate::open_for_reading`]): table `NS` must exist
+    /// (a fatal error naming it and the tables there), nothing is created.
+    pub(crate) fn open_parsed(
+        url: &str,
+        c: &ClientUrl,
+        read_only: bool,
+    ) -> Result<PostgresStore, StoreError> {
         let (ns, timeout) = (&c.namespace, c.timeout);
         let client_url = c.client_url();
         let mut scrub = Scrub::of_url(url);
@@ -198,7 +206,11 @@ impl PostgresStore {
             pool: Pool::new(64),
         };
         let mut client = store.connect()?;
-        store.create_table(&mut client)?;
+        if read_only {
+            store.check_table(&mut client, ns)?;
+        } else {
+            store.create_table(&mut client)?;
+        }
         store.pool.put(store.prepare(client)?);
         Ok(store)
     }
@@ -234,6 +246,45 @@ impl PostgresStore {
             se.message = self.scrub.scrub(&se.message);
             se
         })
+    }
+
+    /// Read-only: table `ns` exists (as `CREATE TABLE "NS"` would name
+    /// it), or a fatal error naming it and the tables of the schema.
+    fn check_table(&self, client: &mut Client, ns: &str) -> Result<(), StoreError> {
+        let row = client
+            .query_one(
+                "SELECT to_regclass($1) IS NOT NULL, current_database(), current_schema()",
+                &[&self.table],
+            )
+            .map_err(|e| err(&e))?;
+        let (found, db, schema): (bool, String, Option<String>) =
+            (row.get(0), row.get(1), row.get(2));
+        if found {
+            return Ok(());
+        }
+        let tables: Vec<String> = client
+            .query(
+                "SELECT tablename::text FROM pg_tables WHERE schemaname = current_schema() \
+                 ORDER BY 1 LIMIT 21",
+                &[],
+            )
+            .map_err(|e| err(&e))?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        let there = match tables.len() {
+            0 => "it has no tables".to_string(),
+            1..=20 => format!("its tables: {}", tables.join(", ")),
+            _ => format!("its tables: {}, …", tables[..20].join(", ")),
+        };
+        Err(StoreError::fatal(
+            NAME,
+            format!(
+                "no table {ns:?} in database {db:?} (schema {}): {there}; reading creates no \
+                 table (lexikey alloc creates it)",
+                schema.as_deref().unwrap_or("none")
+            ),
+        ))
     }
 
     fn create_table(&self, client: &mut Client) -> Result<(), StoreError> {

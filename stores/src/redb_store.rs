@@ -8,7 +8,7 @@ use lexikey::store::{btree_bounds, Cas, Entry, Store, StoreError};
 use lexikey::KeyRange;
 use redb::{
     ConcurrencyMode, Database, DatabaseError, Durability, ReadOnlyDatabase, ReadTransaction,
-    ReadableDatabase, ReadableTable, TableDefinition, TableError, TransactionError,
+    ReadableDatabase, ReadableTable, TableDefinition, TableError, TableHandle, TransactionError,
 };
 
 const NAME: &str = "redb";
@@ -156,9 +156,11 @@ impl RedbStore {
             fsync: options.fsync,
             commits: AtomicU64::new(0),
         };
-        if !read_only {
+        if read_only {
+            store.check_table(path)?;
+        } else {
             // Create the table now, so that readers never meet a missing
-            // table (a read-only store reads a missing one as empty).
+            // table.
             store.write(|_| Ok(((), true)))?;
         }
         Ok(store)
@@ -180,6 +182,36 @@ impl RedbStore {
                 ..RedbOptions::default()
             },
         )
+    }
+
+    /// Read-only: the namespace's table is in the file, or a fatal error
+    /// naming it and the tables there (a writer creates it when it opens).
+    fn check_table(&self, path: &Path) -> Result<(), StoreError> {
+        let txn = self.db.begin_read().map_err(err)?;
+        match txn.open_table(self.def()) {
+            Ok(_) => return Ok(()),
+            Err(TableError::TableDoesNotExist(_)) => {}
+            Err(e) => return Err(err(e)),
+        }
+        let mut names: Vec<String> = txn
+            .list_tables()
+            .map_err(err)?
+            .map(|t| t.name().to_string())
+            .collect();
+        names.sort_unstable();
+        let there = if names.is_empty() {
+            "it has none".to_string()
+        } else {
+            format!("its namespaces: {}", names.join(", "))
+        };
+        Err(StoreError::fatal(
+            NAME,
+            format!(
+                "{}: no namespace {:?} (ns=) in this file: {there}; reading creates nothing",
+                path.display(),
+                self.table
+            ),
+        ))
     }
 
     fn def(&self) -> TableDefinition<'_, &'static [u8], &'static [u8]> {

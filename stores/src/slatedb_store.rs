@@ -85,7 +85,7 @@ const NAME: &str = "slatedb";
 pub const LOCK_FILE: &str = "lexikey.lock";
 
 /// The database's path inside the object store: `PATH/db`.
-const DB_PATH: &str = "db";
+pub(crate) const DB_PATH: &str = "db";
 
 /// Options of a [`SlateStore`].
 #[derive(Debug, Clone)]

@@ -299,8 +299,8 @@ fn store_url_from_the_environment() {
 
 /// `open_for_reading`: a missing file is an error and is not created; an
 /// existing redb file opens read-only: its rows are read, a namespace it
-/// does not hold reads as empty (no table is created), every write is
-/// refused with a clear error, and the file's bytes stay as they were.
+/// does not hold is an error naming it (no table is created), every write
+/// is refused with a clear error, and the file's bytes stay as they were.
 #[test]
 fn reading_opens_existing_redb_files_read_only() {
     use lexikey::KeyRange;
@@ -329,9 +329,42 @@ fn reading_opens_existing_redb_files_read_only() {
     ] {
         assert!(e.to_string().contains("opened for reading only"), "{e}");
     }
-    let other = lexikey_stores::open_for_reading(&format!("{url}?ns=other")).expect("other ns");
-    assert!(other.scan(&all, 10).unwrap().is_empty());
-    assert_eq!(other.first_key(&all).unwrap(), None);
-    drop((r, other));
+    // A namespace the file does not hold: an error naming it and the
+    // ones there, and no table is created (issue 38).
+    let e = match lexikey_stores::open_for_reading(&format!("{url}?ns=other")) {
+        Ok(_) => panic!("a missing namespace opened for reading"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        e.ends_with(
+            "r.redb: no namespace \"other\" (ns=) in this file: its namespaces: lexikey; \
+             reading creates nothing"
+        ),
+        "{e}"
+    );
+    drop(r);
     assert_eq!(std::fs::read(dir.path().join("r.redb")).unwrap(), before);
+}
+
+/// `open_for_reading` of a `slatedb:` directory that exists but holds no
+/// database (a wrong path such as a parent directory): an error, and
+/// nothing is written into it (no lock file, no `db/`); a real store
+/// reads (issue 38).
+#[cfg(feature = "slatedb")]
+#[test]
+fn reading_creates_no_slatedb_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("slatedb:{}", dir.path().display());
+    let e = match lexikey_stores::open_for_reading(&url) {
+        Ok(_) => panic!("an empty directory opened as a SlateDB store"),
+        Err(e) => e.to_string(),
+    };
+    assert!(e.starts_with("slatedb: no SlateDB store in "), "{e}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    let real = format!("slatedb:{}", dir.path().join("s").display());
+    let w = lexikey_stores::open(&real).unwrap();
+    assert!(w.put_if_absent(b"k", b"v").unwrap());
+    drop(w);
+    let r = lexikey_stores::open_for_reading(&real).expect("open for reading");
+    assert_eq!(r.get(b"k").unwrap().as_deref(), Some(&b"v"[..]));
 }

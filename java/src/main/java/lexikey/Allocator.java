@@ -128,7 +128,8 @@ public final class Allocator implements AutoCloseable {
         this.table = Objects.requireNonNull(table, "table");
         AllocatorOptions o = Objects.requireNonNull(options, "options");
         this.handle = Native.allocOpen(storeUrl, table, o.format(), o.guard(),
-                o.start().orElse(0), o.start().isPresent(), o.floor().orElse(0), o.floor().isPresent());
+                o.start().orElse(0), o.start().isPresent(), o.floor().orElse(0), o.floor().isPresent(),
+                o.readOnly());
     }
 
     private long open() {

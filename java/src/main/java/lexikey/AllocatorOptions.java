@@ -29,11 +29,16 @@ public final class AllocatorOptions implements Serializable {
     /** The smallest ID handed out, if set. */
     private final Long floor;
 
-    private AllocatorOptions(String format, boolean guard, Long start, Long floor) {
+    /** Open for reading: create nothing, salt as the table's record says. */
+    private final boolean readOnly;
+
+    private AllocatorOptions(String format, boolean guard, Long start, Long floor,
+            boolean readOnly) {
         this.format = format;
         this.guard = guard;
         this.start = start;
         this.floor = floor;
+        this.readOnly = readOnly;
     }
 
     /**
@@ -43,7 +48,7 @@ public final class AllocatorOptions implements Serializable {
      * @return the default options
      */
     public static AllocatorOptions defaults() {
-        return new AllocatorOptions("hex", false, null, null);
+        return new AllocatorOptions("hex", false, null, null, false);
     }
 
     /**
@@ -53,7 +58,8 @@ public final class AllocatorOptions implements Serializable {
      * @return new options
      */
     public AllocatorOptions withFormat(String format) {
-        return new AllocatorOptions(Objects.requireNonNull(format, "format"), guard, start, floor);
+        return new AllocatorOptions(Objects.requireNonNull(format, "format"), guard, start, floor,
+                readOnly);
     }
 
     /**
@@ -65,7 +71,7 @@ public final class AllocatorOptions implements Serializable {
      * @return new options
      */
     public AllocatorOptions withGuard(boolean guard) {
-        return new AllocatorOptions(format, guard, start, floor);
+        return new AllocatorOptions(format, guard, start, floor, readOnly);
     }
 
     /**
@@ -75,7 +81,7 @@ public final class AllocatorOptions implements Serializable {
      * @return new options
      */
     public AllocatorOptions withStart(long id) {
-        return new AllocatorOptions(format, guard, id, floor);
+        return new AllocatorOptions(format, guard, id, floor, readOnly);
     }
 
     /**
@@ -87,7 +93,21 @@ public final class AllocatorOptions implements Serializable {
      * @return new options
      */
     public AllocatorOptions withFloor(long id) {
-        return new AllocatorOptions(format, guard, start, id);
+        return new AllocatorOptions(format, guard, start, id, readOnly);
+    }
+
+    /**
+     * The same options opening the table for reading, as {@code lexikey scan}
+     * and Python's {@code read_only=True} do: nothing is created (a missing
+     * file, PostgreSQL table, Bigtable table or column family is a
+     * {@link StoreException} naming it), file stores open read-only, writes
+     * throw, and a salted table is read with the salt its salt record names.
+     *
+     * @param readOnly whether to open for reading only
+     * @return new options
+     */
+    public AllocatorOptions withReadOnly(boolean readOnly) {
+        return new AllocatorOptions(format, guard, start, floor, readOnly);
     }
 
     /**
@@ -126,21 +146,32 @@ public final class AllocatorOptions implements Serializable {
         return floor == null ? OptionalLong.empty() : OptionalLong.of(floor);
     }
 
+    /**
+     * Whether the table is opened for reading only ({@link #withReadOnly}).
+     *
+     * @return read-only
+     */
+    public boolean readOnly() {
+        return readOnly;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof AllocatorOptions a && format.equals(a.format) && guard == a.guard
-                && Objects.equals(start, a.start) && Objects.equals(floor, a.floor);
+                && Objects.equals(start, a.start) && Objects.equals(floor, a.floor)
+                && readOnly == a.readOnly;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(format, guard, start, floor);
+        return Objects.hash(format, guard, start, floor, readOnly);
     }
 
     @Override
     public String toString() {
         return "AllocatorOptions[format=" + format + ", guard=" + guard
                 + (start == null ? "" : ", start=" + Long.toUnsignedString(start))
-                + (floor == null ? "" : ", floor=" + Long.toUnsignedString(floor)) + "]";
+                + (floor == null ? "" : ", floor=" + Long.toUnsignedString(floor))
+                + (readOnly ? ", readOnly=true" : "") + "]";
     }
 }

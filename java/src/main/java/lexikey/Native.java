@@ -146,7 +146,7 @@ final class Native {
     static native byte[] schemaRanges(long handle, byte[] cells, int len, boolean allBuckets);
 
     static native long allocOpen(String url, String table, String format, boolean guard,
-            long start, boolean hasStart, long floor, boolean hasFloor);
+            long start, boolean hasStart, long floor, boolean hasFloor, boolean readOnly);
 
     static native void allocFree(long handle);
 

@@ -111,6 +111,77 @@ class AllocTest {
     }
 
     /**
+     * A reader needs no salt: a table the command line salted over 4
+     * buckets reads, opened with {@code withReadOnly(true)}, newest first
+     * as its salt record says (issue 38); writes are refused.
+     */
+    @Test
+    void aReaderTakesTheSaltFromTheRecord() throws Exception {
+        String url = url("redb");
+        Support.Run w = Support.run(List.of(Support.cli(), "alloc", "--store", url, "--table", "s",
+                "--salt-buckets", "4", "a", "b", "c"), null);
+        assertThat(w.status()).as(w.err()).isZero();
+        try (Allocator r = new Allocator(url, "s", AllocatorOptions.defaults().withReadOnly(true))) {
+            assertThat(r.scan()).extracting(row -> new String(row.value(), StandardCharsets.UTF_8))
+                    .containsExactly("c", "b", "a");
+            assertThat(r.newest().orElseThrow().id()).isEqualTo(-3L);
+            try {
+                r.insert(new byte[] {1});
+                throw new AssertionError("a read-only allocator inserted");
+            } catch (AllocException e) {
+                assertThat(e).hasMessageContaining("reading only");
+            }
+        }
+        // Opened for writing without salt: refused, naming the salt.
+        try (Allocator a = new Allocator(url, "s")) {
+            a.scan();
+            throw new AssertionError("an unsalted allocator read a salted table");
+        } catch (AllocException e) {
+            assertThat(e).hasMessageContaining("the table is salted with 4 buckets (fast hash)");
+        }
+    }
+
+    /**
+     * Reading creates nothing (issue 38): {@code withReadOnly(true)} on a
+     * missing redb file or PostgreSQL table throws StoreException naming
+     * it, and neither the file nor the table appears (psql lists the
+     * tables); an existing table reads.
+     */
+    @Test
+    void readOnlyCreatesNothing() throws Exception {
+        AllocatorOptions ro = AllocatorOptions.defaults().withReadOnly(true);
+        Path dir = Files.createTempDirectory("lexikey-java-ro");
+        try {
+            new Allocator("redb:" + dir.resolve("missing.redb"), "t", ro).close();
+            throw new AssertionError("a missing redb file opened for reading");
+        } catch (StoreException e) {
+            assertThat(e).hasMessageContaining("no store at");
+        }
+        assertThat(dir.resolve("missing.redb")).doesNotExist();
+        String base = url("postgres");
+        String tag = Long.toHexString(System.nanoTime());
+        String there = "java_there_" + tag;
+        String missing = "java_nosuch_" + tag;
+        try (Allocator w = new Allocator(base + "?ns=" + there, "t")) {
+            w.insert("x".getBytes(StandardCharsets.UTF_8));
+        }
+        try {
+            new Allocator(base + "?ns=" + missing, "t", ro).close();
+            throw new AssertionError("a missing PostgreSQL table opened for reading");
+        } catch (StoreException e) {
+            assertThat(e).hasMessageContaining("postgres: no table \"" + missing + "\" in database")
+                    .hasMessageContaining(there).hasMessageContaining("reading creates no table");
+        }
+        Support.Run tables = Support.run(List.of("psql", base, "-Atc",
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"), null);
+        assertThat(tables.status()).as(tables.err()).isZero();
+        assertThat(tables.out().split("\n")).contains(there).doesNotContain(missing);
+        try (Allocator r = new Allocator(base + "?ns=" + there, "t", ro)) {
+            assertThat(r.scan()).extracting(Allocator.Row::id).containsExactly(-1L);
+        }
+    }
+
+    /**
      * Redis stopped under a running allocator: insert throws kind "store"
      * with Redis's error, not "contention" (which is for races lost to
      * other clients); after the restart inserts go on (issue 38).
