@@ -451,19 +451,25 @@ impl BigtableStore {
         Ok(())
     }
 
-    /// Read-only: the table and its family exist, or a fatal error naming
-    /// what is missing and what is there.
-    fn check_table(&self, mut admin: Admin, instance: &str) -> Result<(), StoreError> {
+    /// `GetTable` with the table's schema (its families): the table, or the
+    /// server's refusal (`NotFound`: no such table).
+    fn get_table(&self, admin: &mut Admin) -> Result<Result<admin::Table, Status>, StoreError> {
         let get = admin::GetTableRequest {
             name: self.table_name.clone(),
             view: admin::table::View::SchemaView as i32,
         };
         let got = self.run("GetTable", async {
-            let req = auth(&admin, get).await?;
+            let req = auth(admin, get).await?;
             Ok(admin.client.get_table(req).await)
         })?;
-        let table = match got {
-            Ok(t) => t.into_inner(),
+        Ok(got.map(tonic::Response::into_inner))
+    }
+
+    /// Read-only: the table and its family exist, or a fatal error naming
+    /// what is missing and what is there.
+    fn check_table(&self, mut admin: Admin, instance: &str) -> Result<(), StoreError> {
+        let table = match self.get_table(&mut admin)? {
+            Ok(t) => t,
             Err(s) if s.code() == Code::NotFound => {
                 let there = match self.list_tables(&mut admin, instance) {
                     Ok(names) if names.is_empty() => {
@@ -475,7 +481,8 @@ impl BigtableStore {
                 return Err(StoreError::fatal(
                     NAME,
                     format!(
-                        "no table {:?} in {instance} on {}: {there}; reading creates no table                          (lexikey alloc creates it)",
+                        "no table {:?} in {instance} on {}: {there}; reading creates no table \
+                         (lexikey alloc creates it)",
                         self.table, self.server
                     ),
                 ));
@@ -556,16 +563,8 @@ impl BigtableStore {
         // Another client may create the table or the family between our
         // get and our create: then look again.
         for _ in 0..5 {
-            let get = admin::GetTableRequest {
-                name: self.table_name.clone(),
-                view: admin::table::View::SchemaView as i32,
-            };
-            let got = self.run("GetTable", async {
-                let req = auth(&admin, get).await?;
-                Ok(admin.client.get_table(req).await)
-            })?;
-            match got {
-                Ok(t) if t.get_ref().column_families.contains_key(&self.family) => return Ok(()),
+            match self.get_table(&mut admin)? {
+                Ok(t) if t.column_families.contains_key(&self.family) => return Ok(()),
                 Ok(_) => {
                     let modify = admin::ModifyColumnFamiliesRequest {
                         name: self.table_name.clone(),

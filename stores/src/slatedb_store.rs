@@ -72,7 +72,7 @@ use lexikey::KeyRange;
 use slatedb::config::CloseOptions;
 use slatedb::object_store::local::LocalFileSystem;
 use slatedb::object_store::ObjectStore;
-use slatedb::{CloseReason, Db, ErrorKind, IsolationLevel};
+use slatedb::{CloseReason, Db, DbTransaction, ErrorKind, IsolationLevel};
 use tokio::runtime::Runtime;
 
 use crate::prefix::Prefix;
@@ -303,35 +303,29 @@ impl SlateStore {
         }
     }
 
-    /// Runs a write transaction on `key` until it commits durably, decides
-    /// not to write, or loses too many conflicts. `decide` sees the current
-    /// value and returns what to write (`None`: nothing; the call returns
-    /// `false`).
-    fn write<'v>(
+    /// Runs a write transaction until it commits durably, `body` decides
+    /// not to write, or it loses too many conflicts. `body` reads and
+    /// writes through the transaction and returns whether to commit
+    /// (`false`: roll back; the call returns `false`); its errors come
+    /// before the commit (nothing applied).
+    fn transact(
         &self,
-        key: &[u8],
-        decide: impl Fn(Option<&[u8]>) -> Option<Write<'v>>,
+        body: impl AsyncFn(&DbTransaction) -> Result<bool, slatedb::Error>,
     ) -> Result<bool, StoreError> {
-        let k = self.prefix.key(key);
         for attempt in 0..CONFLICT_RETRIES {
             let db = self.db()?;
             let res = self.rt.block_on(async {
                 let txn = db
                     .begin(IsolationLevel::Snapshot)
                     .map_err(|e| (e, Stage::BeforeCommit))?;
-                let cur = txn.get(&k).await.map_err(|e| (e, Stage::BeforeCommit))?;
-                match decide(cur.as_deref()) {
-                    None => {
-                        txn.rollback();
-                        return Ok(Attempt::Done(false));
-                    }
-                    Some(Write::Put(v)) => txn.put(&k, v),
-                    Some(Write::Delete) => txn.delete(&k),
+                if !body(&txn).await.map_err(|e| (e, Stage::BeforeCommit))? {
+                    txn.rollback();
+                    return Ok(Attempt::Done(false));
                 }
-                .map_err(|e| (e, Stage::BeforeCommit))?;
                 let handle = match txn.commit().await {
                     Ok(Some(h)) => h,
-                    // Not reached: the transaction holds one write.
+                    // Nothing was written (an empty batch): nothing to make
+                    // durable.
                     Ok(None) => return Ok(Attempt::Done(true)),
                     Err(e) if e.kind() == ErrorKind::Transaction => return Ok(Attempt::Conflict),
                     Err(e) => return Err((e, Stage::AfterCommit)),
@@ -356,62 +350,47 @@ impl SlateStore {
         ))
     }
 
-    /// [`Store::put_all_if_absent`]: one transaction that reads every key
-    /// (the CAS key and the rows), then writes them all, until it commits
-    /// durably, decides not to write, or loses too many conflicts.
+    /// A write transaction on `key` ([`SlateStore::transact`]). `decide`
+    /// sees the current value and returns what to write (`None`: nothing;
+    /// the call returns `false`).
+    fn write<'v>(
+        &self,
+        key: &[u8],
+        decide: impl Fn(Option<&[u8]>) -> Option<Write<'v>>,
+    ) -> Result<bool, StoreError> {
+        let k = self.prefix.key(key);
+        self.transact(async |txn| {
+            let cur = txn.get(&k).await?;
+            match decide(cur.as_deref()) {
+                None => return Ok(false),
+                Some(Write::Put(v)) => txn.put(&k, v)?,
+                Some(Write::Delete) => txn.delete(&k)?,
+            }
+            Ok(true)
+        })
+    }
+
+    /// [`Store::put_all_if_absent`]: one transaction
+    /// ([`SlateStore::transact`]) that reads every key (the CAS key and the
+    /// rows), then writes them all.
     fn write_all(&self, rows: &[(&[u8], &[u8])], cas: Option<Cas<'_>>) -> Result<bool, StoreError> {
         let keys: Vec<Vec<u8>> = rows.iter().map(|(k, _)| self.prefix.key(k)).collect();
         let cas_key = cas.map(|c| self.prefix.key(c.key));
-        for attempt in 0..CONFLICT_RETRIES {
-            let db = self.db()?;
-            let res = self.rt.block_on(async {
-                let txn = db
-                    .begin(IsolationLevel::Snapshot)
-                    .map_err(|e| (e, Stage::BeforeCommit))?;
-                if let (Some(c), Some(k)) = (cas, &cas_key) {
-                    let cur = txn.get(k).await.map_err(|e| (e, Stage::BeforeCommit))?;
-                    if cur.as_deref() != c.expected {
-                        txn.rollback();
-                        return Ok(Attempt::Done(false));
-                    }
-                    txn.put(k, c.new).map_err(|e| (e, Stage::BeforeCommit))?;
+        self.transact(async |txn| {
+            if let (Some(c), Some(k)) = (cas, &cas_key) {
+                if txn.get(k).await?.as_deref() != c.expected {
+                    return Ok(false);
                 }
-                for (k, (_, v)) in keys.iter().zip(rows) {
-                    if txn
-                        .get(k)
-                        .await
-                        .map_err(|e| (e, Stage::BeforeCommit))?
-                        .is_some()
-                    {
-                        txn.rollback();
-                        return Ok(Attempt::Done(false));
-                    }
-                    txn.put(k, v).map_err(|e| (e, Stage::BeforeCommit))?;
-                }
-                let handle = match txn.commit().await {
-                    Ok(Some(h)) => h,
-                    // An empty batch: nothing to make durable.
-                    Ok(None) => return Ok(Attempt::Done(true)),
-                    Err(e) if e.kind() == ErrorKind::Transaction => return Ok(Attempt::Conflict),
-                    Err(e) => return Err((e, Stage::AfterCommit)),
-                };
-                db.flush().await.map_err(|e| (e, Stage::AfterCommit))?;
-                handle
-                    .await_durable()
-                    .await
-                    .map_err(|e| (e, Stage::AfterCommit))?;
-                Ok(Attempt::Done(true))
-            });
-            match res {
-                Ok(Attempt::Done(wrote)) => return Ok(wrote),
-                Ok(Attempt::Conflict) => backoff(attempt),
-                Err((e, stage)) => return Err(self.fail(&db, &e, stage)),
+                txn.put(k, c.new)?;
             }
-        }
-        Err(StoreError::transient(
-            NAME,
-            format!("transaction lost {CONFLICT_RETRIES} conflicts in a row"),
-        ))
+            for (k, (_, v)) in keys.iter().zip(rows) {
+                if txn.get(k).await?.is_some() {
+                    return Ok(false);
+                }
+                txn.put(k, v)?;
+            }
+            Ok(true)
+        })
     }
 
     /// Runs read `f` on the current instance.
