@@ -127,7 +127,7 @@ build() {
   lib=$(library_name "$platform")
   rm -rf "$build/classes"
   mkdir -p "$build/classes/lexikey/native/$platform"
-  javac --release 17 -Xlint:all -Werror -d "$build/classes" java/src/main/java/lexikey/*.java
+  javac --release 17 -encoding UTF-8 -Xlint:all -Werror -d "$build/classes" java/src/main/java/lexikey/*.java
   cp "$target/$profile_dir/$lib" "$build/classes/lexikey/native/$platform/"
   jar_up
   echo "java.sh: $build/lexikey.jar ($profile, $platform), lexikey-sources.jar"
@@ -162,7 +162,7 @@ package() {
 
 doc() {
   rm -rf "$build/javadoc"
-  javadoc -quiet -Xdoclint:all -Werror --release 17 -d "$build/javadoc" \
+  javadoc -quiet -Xdoclint:all -Werror --release 17 -encoding UTF-8 -docencoding UTF-8 -charset UTF-8 -d "$build/javadoc" \
     -sourcepath java/src/main/java lexikey
   rm -f "$build/lexikey-javadoc.jar"
   jar --create --file "$build/lexikey-javadoc.jar" -C "$build/javadoc" .
@@ -183,7 +183,7 @@ compile_tests() {
   [ -f "$build/lexikey.jar" ] || build
   rm -rf "$build/test-classes"
   mkdir -p "$build/test-classes"
-  javac --release 17 -Xlint:all,-processing -Werror -d "$build/test-classes" \
+  javac --release 17 -encoding UTF-8 -Xlint:all,-processing -Werror -d "$build/test-classes" \
     -cp "$build/lexikey.jar:$test_cp" java/src/test/java/lexikey/*.java
 }
 
@@ -212,7 +212,7 @@ spark() {
   home=$("$venv/bin/python" -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))')
   [ -f "$build/lexikey.jar" ] || build
   mkdir -p "$build/spark-classes"
-  javac --release 17 -Xlint:all,-processing,-classfile,-path -Werror -d "$build/spark-classes" \
+  javac --release 17 -encoding UTF-8 -Xlint:all,-processing,-classfile,-path -Werror -d "$build/spark-classes" \
     -cp "$build/lexikey.jar:$home/jars/*" java/examples/SparkBulkKeys.java
   jar --create --file "$build/spark-bulk-keys.jar" -C "$build/spark-classes" .
   local out

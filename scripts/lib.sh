@@ -28,6 +28,15 @@
 # call of the test build: pyo3's build script reads them, and a change in
 # either between two calls would rebuild pyo3 and everything above it.
 
+# A fresh machine (or `env -i`) may have no locale, which means ASCII: javac
+# then rejects the UTF-8 sources ("unmappable character ... US-ASCII") and
+# Java prints non-ASCII keys as '?'. Every step runs in C.UTF-8 unless a
+# UTF-8 locale is already set.
+case "${LC_ALL:-${LC_CTYPE:-${LANG:-}}}" in
+  *UTF-8* | *utf-8* | *UTF8* | *utf8*) ;;
+  *) export LC_ALL=C.UTF-8 ;;
+esac
+
 LEXIKEY_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export LEXIKEY_FEATURES="lexikey/serde,lexikey/broken-allocator,lexikey-stores/all-servers,lexikey-cli/all-servers,lexikey-history/all-servers,lexikey-python/bigtable,lexikey-python/rocksdb,lexikey-java/rocksdb,lexikey-fuzz/libfuzzer"
 export LEXIKEY_TEST_SIZE=${LEXIKEY_TEST_SIZE:-ci}
