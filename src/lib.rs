@@ -176,3 +176,23 @@ pub fn to_hex(key: &[u8]) -> String {
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 struct ReadmeDoctest;
+
+/// The Rust examples of the pages under `docs/`, run as doc tests like the
+/// README's (docs/rust.md holds most of them).
+#[cfg(doctest)]
+mod doc_pages {
+    #[doc = include_str!("../docs/allocator.md")]
+    struct Allocator;
+    #[doc = include_str!("../docs/bigtable.md")]
+    struct Bigtable;
+    #[doc = include_str!("../docs/cli.md")]
+    struct Cli;
+    #[doc = include_str!("../docs/interop.md")]
+    struct Interop;
+    #[doc = include_str!("../docs/rust.md")]
+    struct Rust;
+    #[doc = include_str!("../docs/stores.md")]
+    struct Stores;
+    #[doc = include_str!("../docs/testing.md")]
+    struct Testing;
+}

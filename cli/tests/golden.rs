@@ -600,14 +600,46 @@ fn phoenix_salt_mode_matches_the_phoenix_profile() {
 
 #[test]
 fn readme_transcripts_run() {
-    // Every `$ lexikey …` line of the README (but alloc and scan, which need
-    // a store) is executed; the lines up to the next `$` or the end of the
-    // block are its standard output, or its standard error when they start
-    // with `lexikey: error: ` (exit 2) or `lexikey range: ` (the --bbox
-    // note, exit 0).
-    let path = format!("{}/../README.md", env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(path).unwrap();
-    let lines: Vec<&str> = readme.lines().collect();
+    // Every `$ lexikey …` line of the README and of the pages under docs/
+    // (but alloc and scan, which need a store) is executed; the lines up to
+    // the next `$` or the end of the block are its standard output, or its
+    // standard error when they start with `lexikey: error: ` (exit 2) or
+    // `lexikey range: ` (the --bbox note, exit 0).
+    let mut checked = 0;
+    for (page, text) in doc_pages() {
+        checked += run_transcripts(&page, &text);
+    }
+    assert!(
+        checked >= 67,
+        "only {checked} transcripts in the README and docs/"
+    );
+}
+
+/// The README and every page under docs/, as (path, text), in path order.
+fn doc_pages() -> Vec<(String, String)> {
+    let root = format!("{}/..", env!("CARGO_MANIFEST_DIR"));
+    let mut paths = vec!["README.md".to_string()];
+    let mut docs: Vec<String> = std::fs::read_dir(format!("{root}/docs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    docs.sort();
+    paths.extend(docs);
+    paths
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(format!("{root}/{p}")).unwrap();
+            (p, text)
+        })
+        .collect()
+}
+
+/// Runs the `$ lexikey …` transcripts of one page (see
+/// `readme_transcripts_run`); returns how many it checked.
+fn run_transcripts(page: &str, text: &str) -> usize {
+    let lines: Vec<&str> = text.lines().collect();
     let mut checked = 0;
     for (i, line) in lines.iter().enumerate() {
         let Some(cmd) = line.strip_prefix("$ lexikey ") else {
@@ -639,15 +671,15 @@ fn readme_transcripts_run() {
         assert_eq!(
             (o.code, o.stdout_str(), o.stderr),
             (want_code, stdout, stderr),
-            "README line {}: lexikey {cmd}",
+            "{page} line {}: lexikey {cmd}",
             i + 1
         );
         checked += 1;
     }
-    assert!(checked >= 38, "only {checked} README transcripts");
+    checked
 }
 
-/// Splits a README command line as a shell would: whitespace, with `"…"`
+/// Splits a transcript's command line as a shell would: whitespace, with `"…"`
 /// and `'…'` quoting (no escapes inside).
 fn shell_words(s: &str) -> Vec<String> {
     let mut out = Vec::new();

@@ -74,7 +74,7 @@ fn the_checker_catches_the_broken_allocator_in_a_real_run() {
 /// Without the reuse guard, deleting the newest row lets its ID be handed
 /// out again (documented in lexikey::alloc): a real run with the deleter
 /// and no guard must be caught by the no-reuse rule — and the same run with
-/// the guard is clean (history/tests/runs.rs, the README table).
+/// the guard is clean (history/tests/runs.rs, docs/allocator.md's table).
 #[test]
 fn the_checker_catches_reuse_without_the_guard_in_a_real_run() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -1,5 +1,5 @@
 //! Short recorded runs under faults, one per store (the CI version of the
-//! README's 60-second table; `scripts/history.sh` runs the long ones).
+//! 60-second table of docs/allocator.md; `scripts/history.sh` runs the long ones).
 //! Each run starts its own servers, injects every fault of its list at
 //! least once, and must end with `0 violations`. Runs are serialized (the
 //! machine has two cores; parallel runs would starve each other's
@@ -19,7 +19,7 @@ mod size;
 
 /// Runs `scripts/history.sh` and checks the report and the history: for
 /// `seconds` at CI size, for 60 s at full size (`LEXIKEY_TEST_SIZE=full`,
-/// the README's table).
+/// the table in docs/allocator.md).
 fn run(store: &str, seconds: u32, faults: &str, guard: bool, clients: u32, salt: Option<u8>) {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let seconds = size::pick(seconds, 60);

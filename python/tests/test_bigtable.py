@@ -94,7 +94,8 @@ CITIES = [
 
 
 def test_range_is_a_row_range(instance):
-    """The README's city index: population >= 1,000,000, as a RowRange."""
+    """The city index of the README and docs/bigtable.md: population >=
+    1,000,000, as a RowRange."""
     table = new_table(instance, "cities")
     keys = {
         city: lexikey.encode(["str:population", ("i64", pop), ("str", city)]) for city, pop in CITIES
@@ -319,17 +320,15 @@ def test_store_errors_name_the_emulator():
 
 @pytest.mark.parametrize("i", [0, 1])
 def test_readme_bigtable_example(tmp_path, i):
-    """The README's "Bigtable" section's Python examples (a range as a
-    RowRange; a salted table read with row_set and merge), run as written
-    (on the emulator: BIGTABLE_EMULATOR_HOST)."""
+    """docs/bigtable.md's Python examples (a range as a RowRange; a salted
+    table read with row_set and merge), run as written (on the emulator:
+    BIGTABLE_EMULATOR_HOST)."""
     from conftest import REPO
 
     env("BIGTABLE_EMULATOR_HOST")
-    text = (REPO / "README.md").read_text()
-    start = text.index("\n## Bigtable")
-    section = text[start : text.index("\n## ", start + 1)]
-    blocks = [part.split("```", 1)[0] for part in section.split("```python\n")[1:]]
+    text = (REPO / "docs" / "bigtable.md").read_text()
+    blocks = [part.split("```", 1)[0] for part in text.split("```python\n")[1:]]
     assert len(blocks) == 2
     os.chdir(tmp_path)
     for _ in range(2):  # idempotent: a reader may run it twice
-        exec(compile(blocks[i], f"README.md Bigtable block {i + 1}", "exec"), {})
+        exec(compile(blocks[i], f"docs/bigtable.md block {i + 1}", "exec"), {})

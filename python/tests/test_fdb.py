@@ -6,7 +6,7 @@ tuples of ints of any size, strings, bytes, floats, bools, UUIDs and nulls.
 One documented binding quirk: Python's `fdb.tuple` writes exactly
 ±(2**64 - 1) with the big-integer codes (`1d 08 ff…`, `0b f7 00…`) where Java
 and lexikey write `1c ff…` / `0c 00…`; lexikey's canonical decoder refuses
-the Python form (README, "Sharing tables with Java/FoundationDB"). Those two
+the Python form (docs/interop.md, "What is covered, and what is not"). Those two
 values are checked for exactly that difference."""
 
 import math

@@ -1,5 +1,6 @@
-"""The type stubs pass `mypy --strict` on the examples and the README's
-Python blocks (written out by test_readme)."""
+"""The type stubs pass `mypy --strict` on the examples and the
+documentation's Python blocks (python/README.md and the others that
+test_readme runs, written out by test_readme)."""
 
 import pathlib
 import shutil

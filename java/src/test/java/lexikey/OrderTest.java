@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * and a smaller value a smaller key (a larger one for {@code .desc}).
  *
  * <p>Two Java classes have a natural order that is not their values' order,
- * and the keys follow the values (documented in the README): {@code String}
+ * and the keys follow the values (documented in java/README.md): {@code String}
  * compares UTF-16 code units, so a character above U+FFFF sorts below
  * U+E000–U+FFFF, while keys follow code points (UTF-8 byte order, as every
  * store and the other bindings do): strings are checked with

@@ -13,18 +13,15 @@ import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's "From Java" examples, as a user copies them: every
+ * The examples of java/README.md, as a user copies them: every
  * {@code java} block is a class, compiled against lexikey.jar and run with
- * assertions on ({@code java -ea}).
+ * assertions on ({@code java -ea}); every {@code $ java …} transcript is run
+ * and must print what follows it.
  */
 class ReadmeTest {
     @Test
     void fromJavaExamplesRun() throws Exception {
-        String readme = Files.readString(Support.ROOT.resolve("README.md"), StandardCharsets.UTF_8);
-        int start = readme.indexOf("\n## From Java\n");
-        assertThat(start).as("README has a From Java section").isPositive();
-        int end = readme.indexOf("\n## ", start + 1);
-        String section = readme.substring(start, end < 0 ? readme.length() : end);
+        String section = Files.readString(Support.ROOT.resolve("java/README.md"), StandardCharsets.UTF_8);
         Matcher m = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL).matcher(section);
         String jar = System.getProperty("lexikey.jar");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
