@@ -1,7 +1,9 @@
 //! Progress on long runs (`alloc --count N`, bulk `--stdin`, `scan`), drawn
 //! with indicatif on standard error — only when standard error is a
-//! terminal and `--quiet` is not given, so pipes and scripts see exactly the
-//! output they always saw. The bar is cleared when the run ends.
+//! terminal (and `TERM` is set and not `dumb`: indicatif draws nothing on a
+//! terminal it cannot move the cursor on) and `--quiet` is not given, so
+//! pipes and scripts see exactly the output they always saw. The bar is
+//! cleared when the run ends.
 
 use std::io::IsTerminal;
 use std::time::Duration;

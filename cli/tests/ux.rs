@@ -167,9 +167,17 @@ fn help_texts_name_every_option() {
 }
 
 /// Runs `lexikey ARGS` under a pseudo-terminal (`script`), standard output
-/// to /dev/null; returns what the terminal showed.
+/// to /dev/null, with `TERM=xterm`; returns what the terminal showed.
 fn on_terminal(args: &str) -> String {
+    on_terminal_as("xterm", args)
+}
+
+/// [`on_terminal`] with `TERM` set to `term` (the bar is drawn only on a
+/// terminal that is not `dumb`; indicatif reads a missing `TERM` as `dumb`,
+/// as CI machines and `env -i` shells have it).
+fn on_terminal_as(term: &str, args: &str) -> String {
     let out = Command::new("script")
+        .env("TERM", term)
         .args([
             "-qec",
             &format!("{} {args} > /dev/null", bin()),
@@ -191,6 +199,9 @@ fn progress_only_on_a_terminal() {
     // --quiet: nothing.
     let quiet = on_terminal("alloc --quiet --store memory: --table t --count 3000");
     assert!(!quiet.contains("IDs"), "{quiet:?}");
+    // A dumb terminal: nothing either (no cursor movement to redraw with).
+    let dumb = on_terminal_as("dumb", "alloc --store memory: --table t --count 3000");
+    assert!(!dumb.contains("IDs"), "{dumb:?}");
     // Bulk mode on a terminal: rows and rows/s.
     let dir = tempfile::tempdir().unwrap();
     let rows = dir.path().join("rows.tsv");
