@@ -115,15 +115,17 @@
 
 use lexikey::store::{Store, StoreError};
 
+mod adapter_options;
+mod features;
 mod open;
 mod options;
 mod pool;
 mod prefix;
 mod retry;
 mod secret;
-mod spec;
 #[cfg(any(feature = "redis", feature = "postgres", feature = "etcd"))]
 mod tls;
+mod url;
 
 #[cfg(feature = "bigtable")]
 mod bigtable_store;
@@ -140,32 +142,33 @@ mod rocksdb_store;
 #[cfg(feature = "slatedb")]
 mod slatedb_store;
 
+pub use adapter_options::{BigtableOptions, EtcdOptions, RedbOptions, SlateOptions};
 #[cfg(feature = "bigtable")]
-pub use bigtable_store::{BigtableOptions, BigtableStore, EMULATOR_HOST_VAR};
+pub use bigtable_store::{BigtableStore, EMULATOR_HOST_VAR};
 #[cfg(feature = "etcd")]
-pub use etcd_store::{EtcdOptions, EtcdStore};
+pub use etcd_store::EtcdStore;
 #[cfg(feature = "postgres")]
 pub use postgres_store::PostgresStore;
 #[cfg(feature = "redb")]
-pub use redb_store::{RedbOptions, RedbStore};
+pub use redb_store::RedbStore;
 #[cfg(feature = "redis")]
 pub use redis_store::RedisStore;
 #[cfg(feature = "rocksdb")]
 pub use rocksdb_store::RocksStore;
 #[cfg(feature = "slatedb")]
-pub use slatedb_store::{SlateOptions, SlateStore, LOCK_FILE};
+pub use slatedb_store::{SlateStore, LOCK_FILE};
 
+pub use features::{compiled_stores, STORE_FEATURES};
 pub use open::{
     open_allocator, open_store, store_url_from_env, table_allocator, tune, KeyLimit, OpenError,
     TableOptions, REDB_BACKOFF_BASE, REDB_BACKOFF_CAP, REDB_MAX_ATTEMPTS, STORE_URL_VAR,
 };
 pub use options::{check_namespace, DEFAULT_NAMESPACE};
 pub use secret::{redact_url, Secret, MIN_SCRUBBED_LEN, REDACTED};
-pub use spec::{
-    parse_url, ClientUrl, StoreSpec, TlsOptions, DEFAULT_LOCK_TIMEOUT, DEFAULT_SLATEDB_WAIT,
-    DEFAULT_TIMEOUT, SLATEDB_KEY_LEN,
+pub use url::{
+    parse_url, ClientUrl, StoreSpec, TlsOptions, BIGTABLE_KEY_LEN, DEFAULT_BIGTABLE_FAMILY,
+    DEFAULT_LOCK_TIMEOUT, DEFAULT_SLATEDB_WAIT, DEFAULT_TIMEOUT, SLATEDB_KEY_LEN,
 };
-pub use spec::{BIGTABLE_KEY_LEN, DEFAULT_BIGTABLE_FAMILY};
 
 /// The name of this crate's own errors (bad URL, missing feature) in
 /// [`StoreError::store`].
@@ -180,7 +183,8 @@ pub const STORE_NAME: &str = "lexikey-stores";
 /// build lacks; otherwise whatever opening the store returns (for servers:
 /// a retryable error when the server cannot be reached).
 pub fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
-    open_as(url, false)
+    let spec = open::parse_to_open(url, false).map_err(OpenError::into_store_error)?;
+    open::open_spec(url, &spec, false)
 }
 
 /// Opens the store a URL names for reading, as [`open`] does, but
@@ -209,159 +213,13 @@ pub fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
 /// # Errors
 /// As [`open`], and a fatal [`StoreError`] naming what is missing.
 pub fn open_for_reading(url: &str) -> Result<Box<dyn Store>, StoreError> {
-    open::check_exists(url)?;
-    open_as(url, true)
-}
-
-fn open_as(url: &str, read_only: bool) -> Result<Box<dyn Store>, StoreError> {
-    // A build without the stores that read-only changes ignores it.
-    #[cfg(not(any(
-        feature = "redb",
-        feature = "rocksdb",
-        feature = "postgres",
-        feature = "bigtable"
-    )))]
-    let _ = read_only;
-    // A scheme this build lacks is reported before the rest of the URL is
-    // looked at.
-    if let Some(feature) = url.split_once(':').and_then(|(s, _)| missing(s)) {
-        return Err(missing_feature(url, feature));
-    }
-    match parse_url(url)? {
-        StoreSpec::Memory { .. } => Ok(Box::new(lexikey::store::MemStore::new())),
-        #[cfg(feature = "redb")]
-        StoreSpec::Redb {
-            path,
-            namespace,
-            fsync,
-            multi_process,
-            lock_timeout,
-        } => {
-            let o = RedbOptions {
-                namespace,
-                fsync,
-                multi_process,
-                lock_timeout,
-                read_only,
-            };
-            Ok(Box::new(RedbStore::open_with(path, o)?))
-        }
-        #[cfg(feature = "rocksdb")]
-        StoreSpec::Rocksdb { path, namespace } if read_only => {
-            Ok(Box::new(RocksStore::open_read_only(path, &namespace)?))
-        }
-        #[cfg(feature = "rocksdb")]
-        StoreSpec::Rocksdb { path, namespace } => Ok(Box::new(RocksStore::open(path, &namespace)?)),
-        #[cfg(feature = "slatedb")]
-        StoreSpec::Slatedb {
-            path,
-            namespace,
-            wait,
-        } => Ok(Box::new(SlateStore::open_with(
-            path,
-            SlateOptions { namespace, wait },
-        )?)),
-        #[cfg(feature = "redis")]
-        StoreSpec::Redis(c) => Ok(Box::new(RedisStore::open_parsed(url, &c)?)),
-        #[cfg(feature = "postgres")]
-        StoreSpec::Postgres(c) => Ok(Box::new(PostgresStore::open_parsed(url, &c, read_only)?)),
-        #[cfg(feature = "etcd")]
-        StoreSpec::Etcd {
-            endpoints,
-            namespace,
-            timeout,
-            user,
-            password,
-            tls,
-        } => Ok(Box::new(EtcdStore::open_checked(EtcdOptions {
-            endpoints,
-            namespace,
-            timeout,
-            user,
-            password,
-            tls,
-        })?)),
-        #[cfg(feature = "bigtable")]
-        StoreSpec::Bigtable {
-            project,
-            instance,
-            namespace,
-            family,
-            timeout,
-            app_profile,
-            emulator,
-        } => Ok(Box::new(BigtableStore::open_with(BigtableOptions {
-            project,
-            instance,
-            table: namespace,
-            family,
-            timeout,
-            app_profile,
-            emulator,
-            read_only,
-        })?)),
-        // A store whose feature this build lacks (caught above).
-        #[allow(unreachable_patterns)] // every feature on
-        spec => Err(missing_feature(url, spec.feature().unwrap_or("?"))),
-    }
-}
-
-/// The cargo feature a scheme needs, when this build lacks it.
-fn missing(scheme: &str) -> Option<&'static str> {
-    let (feature, on) = match scheme {
-        "redb" => ("redb", cfg!(feature = "redb")),
-        "rocksdb" => ("rocksdb", cfg!(feature = "rocksdb")),
-        "slatedb" => ("slatedb", cfg!(feature = "slatedb")),
-        "redis" | "rediss" => ("redis", cfg!(feature = "redis")),
-        "postgres" | "postgresql" => ("postgres", cfg!(feature = "postgres")),
-        "etcd" | "etcd+https" => ("etcd", cfg!(feature = "etcd")),
-        "bigtable" => ("bigtable", cfg!(feature = "bigtable")),
-        _ => return None,
-    };
-    (!on).then_some(feature)
-}
-
-/// A fatal error about a URL, naming the URL and what is wrong with it
-/// (the URL's secrets hidden in both).
-pub(crate) fn bad_url(url: &str, why: impl std::fmt::Display) -> StoreError {
-    let why = secret::Scrub::of_url(url).scrub(&why.to_string());
-    StoreError::fatal(
-        STORE_NAME,
-        format!("bad store URL `{}`: {why}", redact_url(url)),
-    )
-}
-
-/// A store whose adapter this build lacks: the message says how each front
-/// end gets it (issue 38: `pip install ./python` has no Bigtable, and the
-/// error said only which cargo feature was missing).
-fn missing_feature(url: &str, feature: &str) -> StoreError {
-    StoreError::fatal(
-        STORE_NAME,
-        format!(
-            "`{}` needs lexikey-stores built with cargo feature `{feature}`: for the command \
-             line, cargo install --path cli --features {feature}; for Python, \
-             MATURIN_PEP517_ARGS=\"--features {feature}\" pip install ./python",
-            redact_url(url)
-        ),
-    )
+    let spec = open::parse_to_open(url, true).map_err(OpenError::into_store_error)?;
+    open::open_spec(url, &spec, true)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_missing_feature_says_how_to_get_it() {
-        let e = missing_feature("bigtable://p/i?emulator=127.0.0.1:1", "bigtable").to_string();
-        assert!(
-            e.ends_with(
-                "needs lexikey-stores built with cargo feature `bigtable`: for the command line, \
-                 cargo install --path cli --features bigtable; for Python, \
-                 MATURIN_PEP517_ARGS=\"--features bigtable\" pip install ./python"
-            ),
-            "{e}"
-        );
-    }
 
     fn err(url: &str) -> String {
         match open(url) {
