@@ -20,10 +20,41 @@
 //! `postgres`, `etcd`, `rocksdb`, `slatedb`, `bigtable`). The default build has no server
 //! dependency and no C library.
 //!
+//! ## Cargo features
+//!
+//! The store features are listed once, here (`stores/Cargo.toml`, and
+//! [`STORE_FEATURES`] for the code): one feature per adapter, the groups
+//! `all-servers` (every adapter) and `default-servers` (`redis`,
+//! `postgres`, `etcd`: the pure-Rust server clients). Every front end —
+//! the command line (`cli/`), Python (`python/`), Java (`java/`) and the
+//! history recorder (`history/`) — takes the same set under the same names,
+//! each forwarded to this crate, `default-servers` on by default: `cargo
+//! install --path cli --features bigtable`, `MATURIN_PEP517_ARGS="--features
+//! slatedb" pip install ./python`, `--features all-servers` on any of them.
+//! Cargo wants each front end to declare the features it forwards, so each
+//! `[features]` holds a generated block, which `stores/tests/features.rs`
+//! checks against this crate's list. Adding a store therefore means: its
+//! adapter and feature here (and in [`STORE_FEATURES`], `all-servers`, the
+//! scheme in `src/features.rs`), then `UPDATE_FEATURES=1 cargo test -p
+//! lexikey-stores --test features` to rewrite the front ends' blocks.
+//! `scripts/lib.sh`'s `LEXIKEY_FEATURES` turns `all-servers` on in every
+//! front end, so the test build compiles this crate once, with every
+//! adapter, for all of them. `lexikey --version` names the stores of the
+//! build ([`compiled_stores`]).
+//!
 //! ## Store URLs
 //!
 //! [`open`] turns a URL into a store; [`parse_url`] only parses it (no I/O)
-//! into a [`StoreSpec`], which renders back as a canonical URL:
+//! into a [`StoreSpec`], which renders back as a canonical URL. Every way
+//! to open a store ([`open`], [`open_for_reading`], [`open_store`],
+//! [`open_allocator`]) parses its URL once and passes the spec down: each
+//! store's variant holds the option struct its adapter opens with
+//! ([`RedbOptions`], [`SlateOptions`], [`EtcdOptions`], [`BigtableOptions`],
+//! [`ClientUrl`]), and a URL that does not parse is [`OpenError::BadUrl`],
+//! what the bindings raise as a bad argument (`ValueError`,
+//! `IllegalArgumentException`) where a store that does not open is an I/O
+//! error.
+//!
 //!
 //! | URL | store |
 //! |---|---|
@@ -112,6 +143,17 @@
 //! reached the server (that would turn "I wrote it" into "it already
 //! exists"); they only fail over when the request provably was not sent
 //! (connection refused).
+
+//! ## Code layout
+//!
+//! `lib.rs` is the crate's front (these docs, the modules, the re-exports,
+//! [`open`]); `url.rs` parses a store URL into a [`StoreSpec`] (with
+//! `options.rs`, its `?name=value` options and namespaces, and
+//! `secret.rs`, the passwords it hides); `adapter_options.rs` holds the
+//! adapters' option structs; `open.rs` opens a parsed URL and the
+//! allocator of a table; `features.rs` says which adapters this build has;
+//! one `*_store.rs` per adapter (`tls.rs`, `pool.rs`, `prefix.rs`,
+//! `retry.rs`: what several of them share).
 
 use lexikey::store::{Store, StoreError};
 

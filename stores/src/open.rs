@@ -47,20 +47,6 @@ use lexikey::store::{Store, StoreError};
 use lexikey::{Component, EncodeError, Format};
 
 use crate::features::{missing, missing_feature};
-#[cfg(feature = "bigtable")]
-use crate::BigtableStore;
-#[cfg(feature = "etcd")]
-use crate::EtcdStore;
-#[cfg(feature = "postgres")]
-use crate::PostgresStore;
-#[cfg(feature = "redb")]
-use crate::RedbStore;
-#[cfg(feature = "redis")]
-use crate::RedisStore;
-#[cfg(feature = "rocksdb")]
-use crate::RocksStore;
-#[cfg(feature = "slatedb")]
-use crate::SlateStore;
 use crate::{parse_url, redact_url, StoreSpec};
 
 /// The environment variable that holds a store URL for a client given none
@@ -528,26 +514,31 @@ pub(crate) fn open_spec(
                 read_only,
                 ..options.clone()
             };
-            Ok(Box::new(RedbStore::open_with(path, options)?))
+            Ok(Box::new(crate::RedbStore::open_with(path, options)?))
         }
         #[cfg(feature = "rocksdb")]
-        StoreSpec::Rocksdb { path, namespace } if read_only => {
-            Ok(Box::new(RocksStore::open_read_only(path, namespace)?))
-        }
+        StoreSpec::Rocksdb { path, namespace } if read_only => Ok(Box::new(
+            crate::RocksStore::open_read_only(path, namespace)?,
+        )),
         #[cfg(feature = "rocksdb")]
-        StoreSpec::Rocksdb { path, namespace } => Ok(Box::new(RocksStore::open(path, namespace)?)),
+        StoreSpec::Rocksdb { path, namespace } => {
+            Ok(Box::new(crate::RocksStore::open(path, namespace)?))
+        }
         #[cfg(feature = "slatedb")]
-        StoreSpec::Slatedb { path, options } => {
-            Ok(Box::new(SlateStore::open_with(path, options.clone())?))
-        }
+        StoreSpec::Slatedb { path, options } => Ok(Box::new(crate::SlateStore::open_with(
+            path,
+            options.clone(),
+        )?)),
         #[cfg(feature = "redis")]
-        StoreSpec::Redis(c) => Ok(Box::new(RedisStore::open_parsed(url, c)?)),
+        StoreSpec::Redis(c) => Ok(Box::new(crate::RedisStore::open_parsed(url, c)?)),
         #[cfg(feature = "postgres")]
-        StoreSpec::Postgres(c) => Ok(Box::new(PostgresStore::open_parsed(url, c, read_only)?)),
+        StoreSpec::Postgres(c) => Ok(Box::new(crate::PostgresStore::open_parsed(
+            url, c, read_only,
+        )?)),
         #[cfg(feature = "etcd")]
-        StoreSpec::Etcd(options) => Ok(Box::new(EtcdStore::open_checked(options.clone())?)),
+        StoreSpec::Etcd(options) => Ok(Box::new(crate::EtcdStore::open_checked(options.clone())?)),
         #[cfg(feature = "bigtable")]
-        StoreSpec::Bigtable(options) => Ok(Box::new(BigtableStore::open_with(
+        StoreSpec::Bigtable(options) => Ok(Box::new(crate::BigtableStore::open_with(
             crate::BigtableOptions {
                 read_only,
                 ..options.clone()
