@@ -40,25 +40,14 @@ impl std::fmt::Debug for Io<'_> {
     }
 }
 
-/// The version line: the crate version and the stores compiled in.
+/// The version line: the crate version and the stores compiled in (as
+/// lexikey-stores reports them: `memory`, `redb`, then the adapters of the
+/// store features this build has).
 pub fn version() -> String {
-    let mut stores = vec!["memory", "redb"];
-    for (on, name) in [
-        (cfg!(feature = "redis"), "redis"),
-        (cfg!(feature = "postgres"), "postgres"),
-        (cfg!(feature = "etcd"), "etcd"),
-        (cfg!(feature = "rocksdb"), "rocksdb"),
-        (cfg!(feature = "slatedb"), "slatedb"),
-        (cfg!(feature = "bigtable"), "bigtable"),
-    ] {
-        if on {
-            stores.push(name);
-        }
-    }
     format!(
         "lexikey {} (stores: {})\n",
         env!("CARGO_PKG_VERSION"),
-        stores.join(", ")
+        lexikey_stores::compiled_stores().join(", ")
     )
 }
 

@@ -51,11 +51,9 @@ pub(crate) fn open(url: &str, table: &str, o: &Options) -> Result<Table, Error> 
         OpenError::Alloc(e) => alloc_err(&e, &[]),
         // The store does not open: an I/O failure, with the command line's
         // message.
-        e @ OpenError::Store { .. } if lexikey_stores::parse_url(url).is_ok() => {
-            Error::Store(e.to_string())
-        }
-        // A URL that does not parse, or row keys that break the store's
-        // key rule.
+        e @ OpenError::Store { .. } => Error::Store(e.to_string()),
+        // A URL that does not parse (OpenError::BadUrl), or row keys that
+        // break the store's key rule.
         e => arg_err(e.to_string()),
     })
 }

@@ -176,11 +176,9 @@ impl Allocator {
                 OpenError::Alloc(e) => alloc_err(py, &e, &[]),
                 // The store does not open: an OSError, with the command
                 // line's message.
-                e @ OpenError::Store { .. } if lexikey_stores::parse_url(store_url).is_ok() => {
-                    store_err(e.to_string())
-                }
-                // A URL that does not parse, or row keys that break the
-                // store's key rule.
+                e @ OpenError::Store { .. } => store_err(e.to_string()),
+                // A URL that does not parse (OpenError::BadUrl), or row
+                // keys that break the store's key rule.
                 e => value_err(e.to_string()),
             })?;
         Ok(Allocator {

@@ -89,7 +89,8 @@ use tokio::runtime::Runtime;
 use tonic::transport::{Channel, ClientTlsConfig};
 use tonic::{Code, Status};
 
-use crate::spec::BIGTABLE_KEY_LEN;
+use crate::url::BIGTABLE_KEY_LEN;
+use crate::BigtableOptions;
 
 /// Rows as ReadRows returns them: each key with its cells.
 type Rows = Vec<(Vec<u8>, Vec<RowCell>)>;
@@ -106,32 +107,6 @@ const QUALIFIER: &[u8] = b"v";
 /// OAuth scopes of the data and the admin API.
 const ADMIN_SCOPE: &str = "https://www.googleapis.com/auth/bigtable.admin.table";
 const CLOUD_ADMIN: &str = "bigtableadmin.googleapis.com";
-
-/// What a [`BigtableStore`] opens (the fields of a `bigtable://` URL).
-#[derive(Debug, Clone)]
-pub struct BigtableOptions {
-    /// The Google Cloud project ID.
-    pub project: String,
-    /// The Bigtable instance ID.
-    pub instance: String,
-    /// The table ID (the URL's `ns=`), created when missing.
-    pub table: String,
-    /// The column family of the value cells (the URL's `family=`, default
-    /// `f`), created when missing.
-    pub family: String,
-    /// Bound on one request (the URL's `timeout_ms=`).
-    pub timeout: Duration,
-    /// The app profile of data requests (`None`: the default profile).
-    pub app_profile: Option<String>,
-    /// The emulator's `HOST:PORT` (`None`: `BIGTABLE_EMULATOR_HOST`, else
-    /// Cloud Bigtable).
-    pub emulator: Option<String>,
-    /// Open an existing table only ([`crate::open_for_reading`]): a missing
-    /// table or column family is a fatal error naming it (and the tables
-    /// the instance has, or the table's families), and nothing is created.
-    /// Needs only `bigtable.tables.get` (and `.list` for the names).
-    pub read_only: bool,
-}
 
 /// A [`Store`] in one Bigtable table: keys are row keys, values the newest
 /// cell of column `FAMILY:v`. The URL is in the [crate docs](crate); the

@@ -24,10 +24,11 @@ use ureq::Agent;
 
 use crate::prefix::Prefix;
 use crate::secret::{Scrub, Secret};
-use crate::spec::TlsOptions;
 use crate::tls::{
     env, explain, explain_handshake_io, install_ring, read_pem, tls_error_in, Verifier,
 };
+use crate::url::TlsOptions;
+use crate::EtcdOptions;
 
 const NAME: &str = "etcd";
 
@@ -35,30 +36,6 @@ const NAME: &str = "etcd";
 const PASS_PAUSE: Duration = Duration::from_millis(100);
 /// Passes over every endpoint a read makes before it gives up.
 const READ_PASSES: usize = 3;
-
-/// Options of an [`EtcdStore`].
-#[derive(Debug, Clone)]
-pub struct EtcdOptions {
-    /// Client endpoints, `HOST:PORT`, tried in order.
-    pub endpoints: Vec<String>,
-    /// Key prefix `NS/` of this store's keys (the URL's `ns=`).
-    pub namespace: String,
-    /// Bound on one HTTP request, connect included (default 5 s; the URL's
-    /// `timeout_ms=`). Keep it above etcd's election time (~1–3 s on
-    /// loopback) so that writes wait out an election instead of failing.
-    pub timeout: Duration,
-    /// The etcd user to authenticate as (`None`: `ETCDCTL_USER`, else no
-    /// authentication).
-    pub user: Option<String>,
-    /// The user's password (`None`: from `ETCDCTL_USER=USER:PASSWORD` or
-    /// `ETCDCTL_PASSWORD`).
-    pub password: Option<Secret>,
-    /// `Some`: HTTPS (the URL scheme `etcd+https://`), trusting `ca` (else
-    /// `ETCDCTL_CACERT`, else the Mozilla roots of `webpki-roots`), with the
-    /// client certificate `cert`/`key` (else `ETCDCTL_CERT`/`ETCDCTL_KEY`).
-    /// `None`: plain HTTP.
-    pub tls: Option<TlsOptions>,
-}
 
 /// A [`Store`] on an etcd cluster, keys under the prefix `NS/`.
 ///
@@ -183,7 +160,7 @@ impl EtcdStore {
     /// A fatal [`StoreError`] for a bad URL; a retryable one when no
     /// endpoint answers.
     pub fn open(url: &str) -> Result<EtcdStore, StoreError> {
-        Self::open_checked(crate::spec::parse_etcd(url)?.into())
+        Self::open_checked(crate::url::parse_etcd(url)?)
     }
 
     /// [`EtcdStore::open_with`], then one request to check that some
@@ -483,19 +460,6 @@ impl EtcdStore {
             ),
         )
         .into())
-    }
-}
-
-impl From<crate::spec::EtcdUrl> for EtcdOptions {
-    fn from(e: crate::spec::EtcdUrl) -> Self {
-        EtcdOptions {
-            endpoints: e.endpoints,
-            namespace: e.namespace,
-            timeout: e.timeout,
-            user: e.user,
-            password: e.password,
-            tls: e.tls,
-        }
     }
 }
 

@@ -20,10 +20,41 @@
 //! `postgres`, `etcd`, `rocksdb`, `slatedb`, `bigtable`). The default build has no server
 //! dependency and no C library.
 //!
+//! ## Cargo features
+//!
+//! The store features are listed once, here (`stores/Cargo.toml`, and
+//! [`STORE_FEATURES`] for the code): one feature per adapter, the groups
+//! `all-servers` (every adapter) and `default-servers` (`redis`,
+//! `postgres`, `etcd`: the pure-Rust server clients). Every front end —
+//! the command line (`cli/`), Python (`python/`), Java (`java/`) and the
+//! history recorder (`history/`) — takes the same set under the same names,
+//! each forwarded to this crate, `default-servers` on by default: `cargo
+//! install --path cli --features bigtable`, `MATURIN_PEP517_ARGS="--features
+//! slatedb" pip install ./python`, `--features all-servers` on any of them.
+//! Cargo wants each front end to declare the features it forwards, so each
+//! `[features]` holds a generated block, which `stores/tests/features.rs`
+//! checks against this crate's list. Adding a store therefore means: its
+//! adapter and feature here (and in [`STORE_FEATURES`], `all-servers`, the
+//! scheme in `src/features.rs`), then `UPDATE_FEATURES=1 cargo test -p
+//! lexikey-stores --test features` to rewrite the front ends' blocks.
+//! `scripts/lib.sh`'s `LEXIKEY_FEATURES` turns `all-servers` on in every
+//! front end, so the test build compiles this crate once, with every
+//! adapter, for all of them. `lexikey --version` names the stores of the
+//! build ([`compiled_stores`]).
+//!
 //! ## Store URLs
 //!
 //! [`open`] turns a URL into a store; [`parse_url`] only parses it (no I/O)
-//! into a [`StoreSpec`], which renders back as a canonical URL:
+//! into a [`StoreSpec`], which renders back as a canonical URL. Every way
+//! to open a store ([`open`], [`open_for_reading`], [`open_store`],
+//! [`open_allocator`]) parses its URL once and passes the spec down: each
+//! store's variant holds the option struct its adapter opens with
+//! ([`RedbOptions`], [`SlateOptions`], [`EtcdOptions`], [`BigtableOptions`],
+//! [`ClientUrl`]), and a URL that does not parse is [`OpenError::BadUrl`],
+//! what the bindings raise as a bad argument (`ValueError`,
+//! `IllegalArgumentException`) where a store that does not open is an I/O
+//! error.
+//!
 //!
 //! | URL | store |
 //! |---|---|
@@ -113,17 +144,30 @@
 //! exists"); they only fail over when the request provably was not sent
 //! (connection refused).
 
+//! ## Code layout
+//!
+//! `lib.rs` is the crate's front (these docs, the modules, the re-exports,
+//! [`open`]); `url.rs` parses a store URL into a [`StoreSpec`] (with
+//! `options.rs`, its `?name=value` options and namespaces, and
+//! `secret.rs`, the passwords it hides); `adapter_options.rs` holds the
+//! adapters' option structs; `open.rs` opens a parsed URL and the
+//! allocator of a table; `features.rs` says which adapters this build has;
+//! one `*_store.rs` per adapter (`tls.rs`, `pool.rs`, `prefix.rs`,
+//! `retry.rs`: what several of them share).
+
 use lexikey::store::{Store, StoreError};
 
+mod adapter_options;
+mod features;
 mod open;
 mod options;
 mod pool;
 mod prefix;
 mod retry;
 mod secret;
-mod spec;
 #[cfg(any(feature = "redis", feature = "postgres", feature = "etcd"))]
 mod tls;
+mod url;
 
 #[cfg(feature = "bigtable")]
 mod bigtable_store;
@@ -140,32 +184,33 @@ mod rocksdb_store;
 #[cfg(feature = "slatedb")]
 mod slatedb_store;
 
+pub use adapter_options::{BigtableOptions, EtcdOptions, RedbOptions, SlateOptions};
 #[cfg(feature = "bigtable")]
-pub use bigtable_store::{BigtableOptions, BigtableStore, EMULATOR_HOST_VAR};
+pub use bigtable_store::{BigtableStore, EMULATOR_HOST_VAR};
 #[cfg(feature = "etcd")]
-pub use etcd_store::{EtcdOptions, EtcdStore};
+pub use etcd_store::EtcdStore;
 #[cfg(feature = "postgres")]
 pub use postgres_store::PostgresStore;
 #[cfg(feature = "redb")]
-pub use redb_store::{RedbOptions, RedbStore};
+pub use redb_store::RedbStore;
 #[cfg(feature = "redis")]
 pub use redis_store::RedisStore;
 #[cfg(feature = "rocksdb")]
 pub use rocksdb_store::RocksStore;
 #[cfg(feature = "slatedb")]
-pub use slatedb_store::{SlateOptions, SlateStore, LOCK_FILE};
+pub use slatedb_store::{SlateStore, LOCK_FILE};
 
+pub use features::{compiled_stores, STORE_FEATURES};
 pub use open::{
     open_allocator, open_store, store_url_from_env, table_allocator, tune, KeyLimit, OpenError,
     TableOptions, REDB_BACKOFF_BASE, REDB_BACKOFF_CAP, REDB_MAX_ATTEMPTS, STORE_URL_VAR,
 };
 pub use options::{check_namespace, DEFAULT_NAMESPACE};
 pub use secret::{redact_url, Secret, MIN_SCRUBBED_LEN, REDACTED};
-pub use spec::{
-    parse_url, ClientUrl, StoreSpec, TlsOptions, DEFAULT_LOCK_TIMEOUT, DEFAULT_SLATEDB_WAIT,
-    DEFAULT_TIMEOUT, SLATEDB_KEY_LEN,
+pub use url::{
+    parse_url, ClientUrl, StoreSpec, TlsOptions, BIGTABLE_KEY_LEN, DEFAULT_BIGTABLE_FAMILY,
+    DEFAULT_LOCK_TIMEOUT, DEFAULT_SLATEDB_WAIT, DEFAULT_TIMEOUT, SLATEDB_KEY_LEN,
 };
-pub use spec::{BIGTABLE_KEY_LEN, DEFAULT_BIGTABLE_FAMILY};
 
 /// The name of this crate's own errors (bad URL, missing feature) in
 /// [`StoreError::store`].
@@ -180,7 +225,8 @@ pub const STORE_NAME: &str = "lexikey-stores";
 /// build lacks; otherwise whatever opening the store returns (for servers:
 /// a retryable error when the server cannot be reached).
 pub fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
-    open_as(url, false)
+    let spec = open::parse_to_open(url, false).map_err(OpenError::into_store_error)?;
+    open::open_spec(url, &spec, false)
 }
 
 /// Opens the store a URL names for reading, as [`open`] does, but
@@ -209,159 +255,13 @@ pub fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
 /// # Errors
 /// As [`open`], and a fatal [`StoreError`] naming what is missing.
 pub fn open_for_reading(url: &str) -> Result<Box<dyn Store>, StoreError> {
-    open::check_exists(url)?;
-    open_as(url, true)
-}
-
-fn open_as(url: &str, read_only: bool) -> Result<Box<dyn Store>, StoreError> {
-    // A build without the stores that read-only changes ignores it.
-    #[cfg(not(any(
-        feature = "redb",
-        feature = "rocksdb",
-        feature = "postgres",
-        feature = "bigtable"
-    )))]
-    let _ = read_only;
-    // A scheme this build lacks is reported before the rest of the URL is
-    // looked at.
-    if let Some(feature) = url.split_once(':').and_then(|(s, _)| missing(s)) {
-        return Err(missing_feature(url, feature));
-    }
-    match parse_url(url)? {
-        StoreSpec::Memory { .. } => Ok(Box::new(lexikey::store::MemStore::new())),
-        #[cfg(feature = "redb")]
-        StoreSpec::Redb {
-            path,
-            namespace,
-            fsync,
-            multi_process,
-            lock_timeout,
-        } => {
-            let o = RedbOptions {
-                namespace,
-                fsync,
-                multi_process,
-                lock_timeout,
-                read_only,
-            };
-            Ok(Box::new(RedbStore::open_with(path, o)?))
-        }
-        #[cfg(feature = "rocksdb")]
-        StoreSpec::Rocksdb { path, namespace } if read_only => {
-            Ok(Box::new(RocksStore::open_read_only(path, &namespace)?))
-        }
-        #[cfg(feature = "rocksdb")]
-        StoreSpec::Rocksdb { path, namespace } => Ok(Box::new(RocksStore::open(path, &namespace)?)),
-        #[cfg(feature = "slatedb")]
-        StoreSpec::Slatedb {
-            path,
-            namespace,
-            wait,
-        } => Ok(Box::new(SlateStore::open_with(
-            path,
-            SlateOptions { namespace, wait },
-        )?)),
-        #[cfg(feature = "redis")]
-        StoreSpec::Redis(c) => Ok(Box::new(RedisStore::open_parsed(url, &c)?)),
-        #[cfg(feature = "postgres")]
-        StoreSpec::Postgres(c) => Ok(Box::new(PostgresStore::open_parsed(url, &c, read_only)?)),
-        #[cfg(feature = "etcd")]
-        StoreSpec::Etcd {
-            endpoints,
-            namespace,
-            timeout,
-            user,
-            password,
-            tls,
-        } => Ok(Box::new(EtcdStore::open_checked(EtcdOptions {
-            endpoints,
-            namespace,
-            timeout,
-            user,
-            password,
-            tls,
-        })?)),
-        #[cfg(feature = "bigtable")]
-        StoreSpec::Bigtable {
-            project,
-            instance,
-            namespace,
-            family,
-            timeout,
-            app_profile,
-            emulator,
-        } => Ok(Box::new(BigtableStore::open_with(BigtableOptions {
-            project,
-            instance,
-            table: namespace,
-            family,
-            timeout,
-            app_profile,
-            emulator,
-            read_only,
-        })?)),
-        // A store whose feature this build lacks (caught above).
-        #[allow(unreachable_patterns)] // every feature on
-        spec => Err(missing_feature(url, spec.feature().unwrap_or("?"))),
-    }
-}
-
-/// The cargo feature a scheme needs, when this build lacks it.
-fn missing(scheme: &str) -> Option<&'static str> {
-    let (feature, on) = match scheme {
-        "redb" => ("redb", cfg!(feature = "redb")),
-        "rocksdb" => ("rocksdb", cfg!(feature = "rocksdb")),
-        "slatedb" => ("slatedb", cfg!(feature = "slatedb")),
-        "redis" | "rediss" => ("redis", cfg!(feature = "redis")),
-        "postgres" | "postgresql" => ("postgres", cfg!(feature = "postgres")),
-        "etcd" | "etcd+https" => ("etcd", cfg!(feature = "etcd")),
-        "bigtable" => ("bigtable", cfg!(feature = "bigtable")),
-        _ => return None,
-    };
-    (!on).then_some(feature)
-}
-
-/// A fatal error about a URL, naming the URL and what is wrong with it
-/// (the URL's secrets hidden in both).
-pub(crate) fn bad_url(url: &str, why: impl std::fmt::Display) -> StoreError {
-    let why = secret::Scrub::of_url(url).scrub(&why.to_string());
-    StoreError::fatal(
-        STORE_NAME,
-        format!("bad store URL `{}`: {why}", redact_url(url)),
-    )
-}
-
-/// A store whose adapter this build lacks: the message says how each front
-/// end gets it (issue 38: `pip install ./python` has no Bigtable, and the
-/// error said only which cargo feature was missing).
-fn missing_feature(url: &str, feature: &str) -> StoreError {
-    StoreError::fatal(
-        STORE_NAME,
-        format!(
-            "`{}` needs lexikey-stores built with cargo feature `{feature}`: for the command \
-             line, cargo install --path cli --features {feature}; for Python, \
-             MATURIN_PEP517_ARGS=\"--features {feature}\" pip install ./python",
-            redact_url(url)
-        ),
-    )
+    let spec = open::parse_to_open(url, true).map_err(OpenError::into_store_error)?;
+    open::open_spec(url, &spec, true)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_missing_feature_says_how_to_get_it() {
-        let e = missing_feature("bigtable://p/i?emulator=127.0.0.1:1", "bigtable").to_string();
-        assert!(
-            e.ends_with(
-                "needs lexikey-stores built with cargo feature `bigtable`: for the command line, \
-                 cargo install --path cli --features bigtable; for Python, \
-                 MATURIN_PEP517_ARGS=\"--features bigtable\" pip install ./python"
-            ),
-            "{e}"
-        );
-    }
 
     fn err(url: &str) -> String {
         match open(url) {

@@ -46,6 +46,7 @@ use lexikey::salt::{SaltMode, Salter};
 use lexikey::store::{Store, StoreError};
 use lexikey::{Component, EncodeError, Format};
 
+use crate::features::{missing, missing_feature};
 use crate::{parse_url, redact_url, StoreSpec};
 
 /// The environment variable that holds a store URL for a client given none
@@ -266,9 +267,15 @@ impl TableOptions {
     /// for a URL that does not parse), then these options. A caller may
     /// change it further before [`Allocator::new`].
     pub fn config(&self, url: &str, table: &str) -> AllocatorConfig {
+        self.config_of(parse_url(url).ok().as_ref(), table)
+    }
+
+    /// [`TableOptions::config`] of a URL parsed already (`None`: it does
+    /// not parse).
+    fn config_of(&self, spec: Option<&StoreSpec>, table: &str) -> AllocatorConfig {
         let mut c = AllocatorConfig::new(self.format, &[Component::asc(table.to_string())]);
-        if let Ok(spec) = parse_url(url) {
-            c = tune(&spec, c);
+        if let Some(spec) = spec {
+            c = tune(spec, c);
         }
         if let Some(n) = self.max_attempts {
             c = c.with_max_attempts(n);
@@ -295,6 +302,20 @@ impl TableOptions {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum OpenError {
+    /// The URL does not parse ([`parse_url`]'s error, naming what is
+    /// wrong): `cannot open store "URL": ERROR`, as [`OpenError::Store`]
+    /// words it. Never retryable. What the bindings raise as a bad
+    /// argument (Python's `ValueError`, Java's `IllegalArgumentException`)
+    /// where a store that did not open is an I/O error; a URL whose scheme
+    /// needs a cargo feature this build lacks is this variant too when it
+    /// does not parse (the message names the feature), else
+    /// [`OpenError::Store`].
+    BadUrl {
+        /// The URL, its password as `***` ([`redact_url`]).
+        url: String,
+        /// The parse error (fatal).
+        error: StoreError,
+    },
     /// The store did not open: `cannot open store "URL": ERROR`.
     Store {
         /// The URL, its password as `***` ([`redact_url`]).
@@ -329,12 +350,25 @@ impl OpenError {
     pub fn retryable(&self) -> bool {
         matches!(self, OpenError::Store { error, .. } if error.retryable)
     }
+
+    /// The store error of [`OpenError::BadUrl`] and [`OpenError::Store`]
+    /// (what [`parse_to_open`] and [`open_spec`] return), for the
+    /// functions that return a [`StoreError`]; any other variant as a
+    /// fatal one with its message.
+    pub(crate) fn into_store_error(self) -> StoreError {
+        match self {
+            OpenError::BadUrl { error, .. } | OpenError::Store { error, .. } => error,
+            other => StoreError::fatal(crate::STORE_NAME, other.to_string()),
+        }
+    }
 }
 
 impl fmt::Display for OpenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            OpenError::Store { url, error } => write!(f, "cannot open store {url:?}: {error}"),
+            OpenError::BadUrl { url, error } | OpenError::Store { url, error } => {
+                write!(f, "cannot open store {url:?}: {error}")
+            }
             OpenError::Alloc(e) => e.fmt(f),
             OpenError::EmptyKey { url } => {
                 write!(
@@ -377,27 +411,26 @@ impl From<AllocError> for OpenError {
 /// allocators and readers of one process.
 ///
 /// # Errors
-/// [`OpenError::Store`]: `cannot open store "URL": ERROR`, the URL with its
-/// password as `***`; [`OpenError::retryable`] when the store could not be
-/// reached.
+/// [`OpenError::BadUrl`] for a URL that does not parse, [`OpenError::Store`]
+/// for a store that did not open: `cannot open store "URL": ERROR`, the URL
+/// with its password as `***`; [`OpenError::retryable`] when the store
+/// could not be reached.
 pub fn open_store(url: &str) -> Result<Arc<dyn Store>, OpenError> {
-    match crate::open(url) {
-        Ok(store) => Ok(Arc::from(store)),
-        Err(error) => Err(OpenError::Store {
-            url: redact_url(url).into_owned(),
-            error,
-        }),
-    }
+    let spec = parse_to_open(url, false)?;
+    Ok(Arc::from(
+        open_spec(url, &spec, false).map_err(store_error(url))?,
+    ))
 }
 
 /// Opens the store at `url` and builds the allocator of table `table` in it,
 /// with the store's tuning ([`TableOptions::config`]), after checking the
 /// table's row keys ([`TableOptions::key_limit`]). This is what
-/// `lexikey alloc` and `lexikey.Allocator` do.
+/// `lexikey alloc` and `lexikey.Allocator` do. The URL is parsed once.
 ///
 /// # Errors
-/// The store does not open ([`OpenError::Store`]), the allocator refuses
-/// the configuration ([`OpenError::Alloc`]), the row keys break the limit
+/// The URL does not parse ([`OpenError::BadUrl`]), the store does not open
+/// ([`OpenError::Store`]), the allocator refuses the configuration
+/// ([`OpenError::Alloc`]), the row keys break the limit
 /// ([`OpenError::EmptyKey`], [`OpenError::KeyTooLong`]). Nothing is
 /// written to the store before the checks pass.
 pub fn open_allocator(
@@ -405,28 +438,125 @@ pub fn open_allocator(
     table: &str,
     options: &TableOptions,
 ) -> Result<Allocator<Arc<dyn Store>>, OpenError> {
-    let opened = if options.existing_only {
-        crate::open_for_reading(url)
-    } else {
-        crate::open(url)
-    };
-    let store = opened.map_err(|error| OpenError::Store {
+    let spec = parse_to_open(url, options.existing_only)?;
+    let store = open_spec(url, &spec, options.existing_only).map_err(store_error(url))?;
+    allocator_on(Arc::from(store), url, Some(&spec), table, options)
+}
+
+/// [`OpenError::Store`] of the URL (its password as `***`).
+fn store_error(url: &str) -> impl FnOnce(StoreError) -> OpenError + '_ {
+    move |error| OpenError::Store {
         url: redact_url(url).into_owned(),
         error,
-    })?;
-    table_allocator(Arc::from(store), url, table, options)
+    }
+}
+
+/// Parses a URL to open it (`read_only`: [`crate::open_for_reading`]): the
+/// one parse of every open path, which then passes the spec down
+/// ([`open_spec`], the table's tuning and key rule). In order: a file
+/// store to read must exist ([`check_exists`], an [`OpenError::Store`]);
+/// a scheme whose cargo feature this build lacks is an error naming it
+/// (before the rest of the URL is looked at); then a URL that does not
+/// parse is an [`OpenError::BadUrl`].
+pub(crate) fn parse_to_open(url: &str, read_only: bool) -> Result<StoreSpec, OpenError> {
+    let parsed = parse_url(url);
+    if let (true, Ok(spec)) = (read_only, &parsed) {
+        check_exists(spec).map_err(store_error(url))?;
+    }
+    let shown = || redact_url(url).into_owned();
+    match (url.split_once(':').and_then(|(s, _)| missing(s)), parsed) {
+        (None, Ok(spec)) => Ok(spec),
+        (None, Err(error)) => Err(OpenError::BadUrl {
+            url: shown(),
+            error,
+        }),
+        (Some(feature), parsed) => {
+            let error = missing_feature(url, feature);
+            Err(match parsed {
+                Ok(_) => OpenError::Store {
+                    url: shown(),
+                    error,
+                },
+                Err(_) => OpenError::BadUrl {
+                    url: shown(),
+                    error,
+                },
+            })
+        }
+    }
+}
+
+/// Opens the store of a parsed URL (`url`: the text it was parsed from,
+/// for messages); `read_only`: creates nothing
+/// ([`crate::open_for_reading`]).
+///
+/// # Errors
+/// What opening the store returns; a fatal error for a store whose cargo
+/// feature this build lacks.
+pub(crate) fn open_spec(
+    url: &str,
+    spec: &StoreSpec,
+    read_only: bool,
+) -> Result<Box<dyn Store>, StoreError> {
+    // A build without the stores that read-only changes ignores it.
+    #[cfg(not(any(
+        feature = "redb",
+        feature = "rocksdb",
+        feature = "postgres",
+        feature = "bigtable"
+    )))]
+    let _ = read_only;
+    match spec {
+        StoreSpec::Memory { .. } => Ok(Box::new(lexikey::store::MemStore::new())),
+        #[cfg(feature = "redb")]
+        StoreSpec::Redb { path, options } => {
+            let options = crate::RedbOptions {
+                read_only,
+                ..options.clone()
+            };
+            Ok(Box::new(crate::RedbStore::open_with(path, options)?))
+        }
+        #[cfg(feature = "rocksdb")]
+        StoreSpec::Rocksdb { path, namespace } if read_only => Ok(Box::new(
+            crate::RocksStore::open_read_only(path, namespace)?,
+        )),
+        #[cfg(feature = "rocksdb")]
+        StoreSpec::Rocksdb { path, namespace } => {
+            Ok(Box::new(crate::RocksStore::open(path, namespace)?))
+        }
+        #[cfg(feature = "slatedb")]
+        StoreSpec::Slatedb { path, options } => Ok(Box::new(crate::SlateStore::open_with(
+            path,
+            options.clone(),
+        )?)),
+        #[cfg(feature = "redis")]
+        StoreSpec::Redis(c) => Ok(Box::new(crate::RedisStore::open_parsed(url, c)?)),
+        #[cfg(feature = "postgres")]
+        StoreSpec::Postgres(c) => Ok(Box::new(crate::PostgresStore::open_parsed(
+            url, c, read_only,
+        )?)),
+        #[cfg(feature = "etcd")]
+        StoreSpec::Etcd(options) => Ok(Box::new(crate::EtcdStore::open_checked(options.clone())?)),
+        #[cfg(feature = "bigtable")]
+        StoreSpec::Bigtable(options) => Ok(Box::new(crate::BigtableStore::open_with(
+            crate::BigtableOptions {
+                read_only,
+                ..options.clone()
+            },
+        )?)),
+        // A store whose feature this build lacks (parse_to_open reports it
+        // first).
+        #[allow(unreachable_patterns)] // every feature on
+        spec => Err(missing_feature(url, spec.feature().unwrap_or("?"))),
+    }
 }
 
 /// Refuses a file store (`redb:`, `rocksdb:`, `slatedb:`) whose path does
 /// not exist, or a `slatedb:` directory that holds no database
 /// ([`crate::open_for_reading`]); server stores pass (their adapters check
 /// their tables when opened read-only).
-pub(crate) fn check_exists(url: &str) -> Result<(), crate::StoreError> {
-    let Ok(spec) = crate::parse_url(url) else {
-        // open_store reports the bad URL.
-        return Ok(());
-    };
-    let (scheme, path) = match &spec {
+fn check_exists(spec: &StoreSpec) -> Result<(), StoreError> {
+    let (scheme, path) = match spec {
         StoreSpec::Redb { path, .. } => ("redb", path),
         StoreSpec::Rocksdb { path, .. } => ("rocksdb", path),
         StoreSpec::Slatedb { path, .. } => ("slatedb", path),
@@ -434,7 +564,7 @@ pub(crate) fn check_exists(url: &str) -> Result<(), crate::StoreError> {
     };
     let at = std::path::Path::new(path);
     if !at.exists() {
-        return Err(crate::StoreError::fatal(
+        return Err(StoreError::fatal(
             scheme,
             format!(
                 "no store at {path:?}: reading opens existing stores only (lexikey alloc creates \
@@ -447,7 +577,7 @@ pub(crate) fn check_exists(url: &str) -> Result<(), crate::StoreError> {
     #[cfg(feature = "slatedb")]
     if matches!(spec, StoreSpec::Slatedb { .. }) && !at.join(crate::slatedb_store::DB_PATH).is_dir()
     {
-        return Err(crate::StoreError::fatal(
+        return Err(StoreError::fatal(
             scheme,
             format!(
                 "no SlateDB store in {path:?} (no {}/ inside): reading opens existing stores \
@@ -471,6 +601,18 @@ pub fn table_allocator(
     table: &str,
     options: &TableOptions,
 ) -> Result<Allocator<Arc<dyn Store>>, OpenError> {
+    allocator_on(store, url, parse_url(url).ok().as_ref(), table, options)
+}
+
+/// [`table_allocator`] with the URL parsed already (`None`: it does not
+/// parse: no tuning, no key rule).
+fn allocator_on(
+    store: Arc<dyn Store>,
+    url: &str,
+    spec: Option<&StoreSpec>,
+    table: &str,
+    options: &TableOptions,
+) -> Result<Allocator<Arc<dyn Store>>, OpenError> {
     // An empty name is a slip (an unset variable), never a table anyone
     // meant: every front end refuses it here, in the same words.
     if table.is_empty() {
@@ -478,15 +620,20 @@ pub fn table_allocator(
             "the table name is empty: give a name of 1 or more characters".into(),
         )));
     }
-    let alloc = Allocator::new(store, options.config(url, table))?;
-    check_row_key(url, options.key_limit, alloc.start_key())?;
+    let alloc = Allocator::new(store, options.config_of(spec, table))?;
+    check_row_key(url, spec, options.key_limit, alloc.start_key())?;
     Ok(alloc)
 }
 
 /// Checks a table's row key (all of them have its length) against the
-/// limit.
-fn check_row_key(url: &str, limit: KeyLimit, key: &[u8]) -> Result<(), OpenError> {
-    let rule = parse_url(url).ok().and_then(|spec| {
+/// limit and the key rule of the store `spec` names.
+fn check_row_key(
+    url: &str,
+    spec: Option<&StoreSpec>,
+    limit: KeyLimit,
+    key: &[u8],
+) -> Result<(), OpenError> {
+    let rule = spec.and_then(|spec| {
         let (min, max) = spec.key_len_rule()?;
         // The stores with a key rule (`slatedb:`) have schemes named as
         // their cargo features.
@@ -503,4 +650,132 @@ fn check_row_key(url: &str, limit: KeyLimit, key: &[u8]) -> Result<(), OpenError
         });
     }
     lexikey::tuple::check_len(key, max).map_err(|error| OpenError::KeyTooLong { error, rule_of })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::url::PARSES;
+
+    /// `f`'s result and how many times it parsed a URL.
+    fn parses<T>(f: impl FnOnce() -> T) -> (T, usize) {
+        PARSES.with(|n| n.set(0));
+        let r = f();
+        (r, PARSES.with(|n| n.get()))
+    }
+
+    #[test]
+    fn every_open_path_parses_its_url_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut urls = vec!["memory:?ns=t".to_string()];
+        if cfg!(feature = "redb") {
+            urls.push(format!("redb:{}", dir.path().join("t.redb").display()));
+        }
+        for url in &urls {
+            let opts = TableOptions::default();
+            let (r, n) = parses(|| open_allocator(url, "t", &opts));
+            assert!(r.is_ok() && n == 1, "open_allocator {url}: {n} parses");
+            let (r, n) =
+                parses(|| open_allocator(url, "t", &opts.clone().with_existing_only(true)));
+            assert!(
+                r.is_ok() && n == 1,
+                "open_allocator (reading) {url}: {n} parses"
+            );
+            let (r, n) = parses(|| open_store(url));
+            assert!(r.is_ok() && n == 1, "open_store {url}: {n} parses");
+            let (r, n) = parses(|| crate::open(url));
+            assert!(r.is_ok() && n == 1, "open {url}: {n} parses");
+            let (r, n) = parses(|| crate::open_for_reading(url));
+            assert!(r.is_ok() && n == 1, "open_for_reading {url}: {n} parses");
+        }
+        // A bad URL too: parsed once, refused.
+        let (r, n) = parses(|| open_allocator("redb:?ns=a", "t", &TableOptions::default()));
+        assert!(matches!(r, Err(OpenError::BadUrl { .. })) && n == 1, "{n}");
+    }
+
+    #[test]
+    fn open_takes_the_parsed_spec() {
+        // The spec decides what opens; the text is only for messages.
+        let spec = parse_url("memory:?ns=parsed").unwrap();
+        let store = open_spec("shown-only", &spec, false).unwrap();
+        assert!(store.put_if_absent(b"k", b"v").unwrap());
+        #[cfg(feature = "redb")]
+        {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("spec.redb");
+            let spec = parse_url(&format!("redb:{}?ns=a&fsync=false", path.display())).unwrap();
+            let StoreSpec::Redb { options, .. } = &spec else {
+                panic!("{spec}")
+            };
+            assert!(!options.fsync && !options.multi_process && options.namespace == "a");
+            drop(open_spec("redb:x", &spec, false).unwrap());
+            assert!(path.exists());
+            // Reading the same spec creates nothing: no table `b` appears.
+            let other = parse_url(&format!("redb:{}?ns=b", path.display())).unwrap();
+            let e = open_spec("redb:x", &other, true).err().unwrap();
+            assert!(e.message.contains("\"b\""), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_url_that_does_not_parse_is_bad_url_for_every_scheme() {
+        for url in [
+            "",
+            "nope",
+            "nosuch:x",
+            "memory:/x",
+            "redb:",
+            "redb:/tmp/x?fsync=maybe",
+            "rocksdb:",
+            "rocksdb://x",
+            "slatedb:",
+            "slatedb:/tmp/x?wait_ms=soon",
+            "redis://127.0.0.1:notaport",
+            "rediss://h:1?ns=bad%20name",
+            "postgres://u@h:0/db",
+            "postgresql://u@h/db?sslmode=allow",
+            "etcd://host",
+            "etcd+https://h:1?timeout_ms=x",
+            "bigtable://p",
+            "bigtable://p/i?family=.f",
+        ] {
+            for read_only in [false, true] {
+                let opts = TableOptions::default().with_existing_only(read_only);
+                let e = open_allocator(url, "t", &opts).err().unwrap();
+                let OpenError::BadUrl { error, .. } = &e else {
+                    panic!("{url}: {e:?}")
+                };
+                assert!(!error.retryable && !e.retryable(), "{url}");
+                assert!(
+                    e.to_string()
+                        .starts_with(&format!("cannot open store {url:?}: ")),
+                    "{e}"
+                );
+            }
+            let e = open_store(url).err().unwrap();
+            assert!(matches!(e, OpenError::BadUrl { .. }), "{url}: {e:?}");
+        }
+    }
+
+    #[test]
+    fn a_store_that_does_not_open_is_store() {
+        // Parsed, but nothing there to read.
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("redb:{}", dir.path().join("none.redb").display());
+        let opts = TableOptions::default().with_existing_only(true);
+        let e = open_allocator(&url, "t", &opts).err().unwrap();
+        assert!(matches!(e, OpenError::Store { .. }), "{e:?}");
+        assert!(e.to_string().contains("no store at"), "{e}");
+        // Parsed, but this build lacks the adapter: a store error naming
+        // the feature (a bigtable:// URL that does not parse stays BadUrl).
+        #[cfg(not(feature = "bigtable"))]
+        {
+            let e = open_store("bigtable://p/i").err().unwrap();
+            assert!(matches!(e, OpenError::Store { .. }), "{e:?}");
+            assert!(e.to_string().contains("cargo feature `bigtable`"), "{e}");
+            let e = open_store("bigtable://p").err().unwrap();
+            assert!(matches!(e, OpenError::BadUrl { .. }), "{e:?}");
+            assert!(e.to_string().contains("cargo feature `bigtable`"), "{e}");
+        }
+    }
 }

@@ -2,7 +2,7 @@
 
 use lexikey::store::StoreError;
 
-use crate::bad_url;
+use crate::url::bad_url;
 
 /// The namespace a store URL without `ns=` uses.
 pub const DEFAULT_NAMESPACE: &str = "lexikey";

@@ -17,8 +17,8 @@ use tokio_postgres_rustls::MakeRustlsConnect;
 
 use crate::pool::Pool;
 use crate::secret::Scrub;
-use crate::spec::{parse_client, ClientUrl, TlsOptions};
 use crate::tls::{env, explain, install_ring, read_pem, tls_error_in, Verifier};
+use crate::url::{parse_client, ClientUrl, TlsOptions};
 
 const NAME: &str = "postgres";
 
@@ -169,10 +169,10 @@ impl PostgresStore {
         let client_url = c.client_url();
         let mut scrub = Scrub::of_url(url);
         let mut config =
-            Config::from_str(&client_url).map_err(|e| crate::bad_url(url, e.to_string()))?;
+            Config::from_str(&client_url).map_err(|e| crate::url::bad_url(url, e.to_string()))?;
         let _ = config.connect_timeout(timeout);
         if config.get_hosts().is_empty() {
-            return Err(crate::bad_url(url, "no host"));
+            return Err(crate::url::bad_url(url, "no host"));
         }
         if config.get_user().is_none() {
             if let Some(u) = env("PGUSER") {
@@ -426,12 +426,12 @@ fn tls_from_env(t: &TlsOptions) -> TlsOptions {
 /// docs of [`PostgresStore`].
 fn client_config(mode: &str, t: &TlsOptions) -> Result<ClientConfig, StoreError> {
     install_ring();
-    if !crate::spec::SSL_MODES.contains(&mode) {
+    if !crate::url::SSL_MODES.contains(&mode) {
         return Err(StoreError::fatal(
             NAME,
             format!(
                 "PGSSLMODE={mode}: expected {}",
-                crate::spec::SSL_MODES.join(", ")
+                crate::url::SSL_MODES.join(", ")
             ),
         ));
     }

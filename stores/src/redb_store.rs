@@ -11,56 +11,13 @@ use redb::{
     ReadableDatabase, ReadableTable, TableDefinition, TableError, TableHandle, TransactionError,
 };
 
+use crate::RedbOptions;
+
 const NAME: &str = "redb";
 
 /// In no-fsync mode, every this many commits one is made durable anyway:
 /// redb frees pages only in durable commits, so the file stays bounded.
 const DURABLE_EVERY: u64 = 1024;
-
-/// Options of a [`RedbStore`].
-#[derive(Debug, Clone)]
-pub struct RedbOptions {
-    /// The table that holds this store's keys (the URL's `ns=`), default
-    /// [`crate::DEFAULT_NAMESPACE`].
-    pub namespace: String,
-    /// Sync to disk on every commit (default `true`). With `false`, a commit
-    /// survives a crash of the process only once a later durable commit
-    /// happened; one in every 1024 commits, [`RedbStore::flush`] and
-    /// dropping the store are durable. Use it in tests that commit a lot
-    /// (a durable commit costs 1–2 ms here, a non-durable one 0.3–0.5 ms).
-    pub fsync: bool,
-    /// Let several processes open the database at once, each writing (the
-    /// URL's `processes=many`; redb's `ConcurrencyMode::MultiWriter`, file
-    /// byte-range locks; Linux, macOS, Windows). Write transactions stay
-    /// one at a time across all processes (a writer waits for the one
-    /// before it), so put-if-absent stays atomic. Needs `fsync: true` (a
-    /// non-durable commit would be invisible to the other processes).
-    /// Default `true`; with `false` (`processes=one`) the process holds the
-    /// file alone while it has it open, and other opens wait for it (see
-    /// `lock_timeout`).
-    pub multi_process: bool,
-    /// Open the file for reading only ([`RedbStore::open_read_only`]): it
-    /// must exist, nothing is written to it (not even a missing table), a
-    /// user without write permission can read it, and every write fails.
-    /// Default `false`.
-    pub read_only: bool,
-    /// How long opening waits while another process holds the file alone
-    /// (it opened with `multi_process: false`) before it fails (the URL's
-    /// `lock_timeout_ms=`); default [`crate::DEFAULT_LOCK_TIMEOUT`].
-    pub lock_timeout: Duration,
-}
-
-impl Default for RedbOptions {
-    fn default() -> Self {
-        RedbOptions {
-            namespace: crate::DEFAULT_NAMESPACE.to_string(),
-            fsync: true,
-            multi_process: true,
-            lock_timeout: crate::DEFAULT_LOCK_TIMEOUT,
-            read_only: false,
-        }
-    }
-}
 
 /// A [`Store`] in a redb database file.
 ///
@@ -144,7 +101,7 @@ impl RedbStore {
         if options.multi_process && !options.fsync {
             return Err(StoreError::fatal(
                 NAME,
-                crate::spec::MULTI_PROCESS_NEEDS_FSYNC,
+                crate::url::MULTI_PROCESS_NEEDS_FSYNC,
             ));
         }
         let path = path.as_ref();

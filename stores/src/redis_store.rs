@@ -18,10 +18,10 @@ use rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
 
 use crate::pool::Pool;
 use crate::secret::Scrub;
-use crate::spec::{parse_client, ClientUrl, TlsOptions};
 use crate::tls::{
     env, explain, explain_handshake_io, install_ring, read_pem, tls_error_in, Verifier,
 };
+use crate::url::{parse_client, ClientUrl, TlsOptions};
 
 const NAME: &str = "redis";
 
@@ -162,7 +162,7 @@ impl RedisStore {
         let (ns, timeout) = (&c.namespace, c.timeout);
         let client_url = c.client_url();
         let mut scrub = Scrub::of_url(url);
-        let bad = |e: RedisError| crate::bad_url(url, e.to_string());
+        let bad = |e: RedisError| crate::url::bad_url(url, e.to_string());
         let mut info = client_url.as_str().into_connection_info().map_err(bad)?;
         if info.redis_settings().password().is_none() {
             if let Some(p) = env("REDISCLI_AUTH") {

@@ -77,7 +77,7 @@ use tokio::runtime::Runtime;
 
 use crate::prefix::Prefix;
 use crate::retry::{backoff, CONFLICT_RETRIES};
-use crate::spec::DEFAULT_SLATEDB_WAIT;
+use crate::SlateOptions;
 
 const NAME: &str = "slatedb";
 
@@ -86,26 +86,6 @@ pub const LOCK_FILE: &str = "lexikey.lock";
 
 /// The database's path inside the object store: `PATH/db`.
 pub(crate) const DB_PATH: &str = "db";
-
-/// Options of a [`SlateStore`].
-#[derive(Debug, Clone)]
-pub struct SlateOptions {
-    /// The namespace (the URL's `ns=`): keys live under the prefix `NS/`.
-    pub namespace: String,
-    /// How long opening waits for another process's writer lock (the
-    /// URL's `wait_ms=`), default [`DEFAULT_SLATEDB_WAIT`] (30 s). Zero:
-    /// fail at once.
-    pub wait: Duration,
-}
-
-impl Default for SlateOptions {
-    fn default() -> Self {
-        SlateOptions {
-            namespace: crate::DEFAULT_NAMESPACE.to_string(),
-            wait: DEFAULT_SLATEDB_WAIT,
-        }
-    }
-}
 
 /// A [`Store`] in a SlateDB database on the local filesystem.
 ///

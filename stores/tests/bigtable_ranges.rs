@@ -431,12 +431,12 @@ struct Cbt {
 impl Cbt {
     fn new() -> Cbt {
         let spec = lexikey_stores::parse_url(&env_url()).expect("LEXIKEY_BIGTABLE_URL");
-        let lexikey_stores::StoreSpec::Bigtable {
+        let lexikey_stores::StoreSpec::Bigtable(lexikey_stores::BigtableOptions {
             project,
             instance,
             emulator,
             ..
-        } = spec
+        }) = spec
         else {
             panic!("LEXIKEY_BIGTABLE_URL is not a bigtable:// URL")
         };

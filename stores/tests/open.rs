@@ -167,8 +167,9 @@ fn messages_name_the_url_without_its_password() {
         "{msg}"
     );
     assert!(!msg.contains("hunter22"), "{msg}");
+    // A URL that does not parse says so by its variant (issue 39).
     match &e {
-        OpenError::Store { url, error } => {
+        OpenError::BadUrl { url, error } => {
             assert_eq!(url, "etcd://root:***@127.0.0.1:notaport");
             assert!(!error.retryable);
         }

@@ -1,13 +1,26 @@
-//! Store URLs, parsed without I/O: [`parse_url`] → [`StoreSpec`].
+//! Store URLs, parsed once and without I/O: [`parse_url`] → [`StoreSpec`],
+//! which holds each adapter's own option struct; [`bad_url`], the error of
+//! a URL that does not parse.
 
 use std::fmt;
 use std::time::Duration;
 
 use lexikey::store::StoreError;
 
-use crate::bad_url;
+use crate::adapter_options::{BigtableOptions, EtcdOptions, RedbOptions, SlateOptions};
 use crate::options::{split, Options};
-use crate::secret::{percent_decode, percent_encode, Secret, REDACTED};
+use crate::secret::{percent_decode, percent_encode, Scrub, Secret, REDACTED};
+use crate::{redact_url, STORE_NAME};
+
+/// A fatal error about a URL, naming the URL and what is wrong with it
+/// (the URL's secrets hidden in both): `bad store URL `URL`: WHY`.
+pub(crate) fn bad_url(url: &str, why: impl fmt::Display) -> StoreError {
+    let why = Scrub::of_url(url).scrub(&why.to_string());
+    StoreError::fatal(
+        STORE_NAME,
+        format!("bad store URL `{}`: {why}", redact_url(url)),
+    )
+}
 
 /// The bound on one request / connect when a URL has no `timeout_ms=`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(5000);
@@ -37,6 +50,9 @@ pub(crate) const MULTI_PROCESS_NEEDS_FSYNC: &str =
 
 /// What a store URL names: everything [`open`](crate::open) needs, parsed
 /// and checked by [`parse_url`] without touching a file or the network.
+/// Each store's variant holds the option struct its adapter opens with
+/// (the URL's `ns=` is its namespace, or Bigtable's table), so opening
+/// reads nothing from the URL again.
 ///
 /// [`StoreSpec::to_url`] renders it back as a canonical URL (every option
 /// spelled out) with any password shown as `***`, for messages;
@@ -55,16 +71,12 @@ pub enum StoreSpec {
     Redb {
         /// The database file (never empty; holds no `?`).
         path: String,
-        /// `ns=`: the table name.
-        namespace: String,
-        /// `fsync=` (default `true`).
-        fsync: bool,
+        /// `ns=` (the table name), `fsync=` (default `true`),
         /// `processes=many` (the default with fsync on) or `one` (the
-        /// default, and the only choice, with `fsync=false`).
-        multi_process: bool,
-        /// `lock_timeout_ms=` (default [`DEFAULT_LOCK_TIMEOUT`]): how long
-        /// opening waits for a process that holds the file alone.
-        lock_timeout: Duration,
+        /// default, and the only choice, with `fsync=false`),
+        /// `lock_timeout_ms=` (default [`DEFAULT_LOCK_TIMEOUT`]);
+        /// [`RedbOptions::read_only`] is `false` (reading sets it).
+        options: RedbOptions,
     },
     /// `rocksdb:PATH`.
     Rocksdb {
@@ -77,11 +89,9 @@ pub enum StoreSpec {
     Slatedb {
         /// The object-store root directory (never empty; holds no `?`).
         path: String,
-        /// `ns=`: the key prefix `NS/`.
-        namespace: String,
-        /// `wait_ms=`: how long opening waits for another process's writer
-        /// lock (default 30,000 ms).
-        wait: Duration,
+        /// `ns=` (the key prefix `NS/`) and `wait_ms=` (how long opening
+        /// waits for another process's writer lock, default 30,000 ms).
+        options: SlateOptions,
     },
     /// `redis://…` or `rediss://…` (TLS; `ns=`: the sorted-set name). The
     /// client part (`base`, `options`) is checked by the `redis` crate
@@ -92,45 +102,20 @@ pub enum StoreSpec {
     /// opened, not here.
     Postgres(ClientUrl),
     /// `etcd://[USER[:PASSWORD]@]HOST:PORT[,HOST:PORT…]`, or
-    /// `etcd+https://…` for TLS.
-    Etcd {
-        /// `HOST:PORT` endpoints, in URL order (at least one).
-        endpoints: Vec<String>,
-        /// `ns=`: the key prefix `NS/`.
-        namespace: String,
-        /// `timeout_ms=` (default [`DEFAULT_TIMEOUT`]).
-        timeout: Duration,
-        /// The etcd user (percent-decoded), for etcd's authentication.
-        user: Option<String>,
-        /// Its password (percent-decoded).
-        password: Option<Secret>,
-        /// `Some` for `etcd+https://`: the CA and client certificate
-        /// files (`cacert=`, `cert=`, `key=`).
-        tls: Option<TlsOptions>,
-    },
+    /// `etcd+https://…` for TLS ([`EtcdOptions::tls`] is `Some`): the
+    /// endpoints in URL order (at least one), `ns=`, `timeout_ms=`
+    /// (default [`DEFAULT_TIMEOUT`]), the user and password
+    /// (percent-decoded), `cacert=`, `cert=`, `key=`.
+    Etcd(EtcdOptions),
     /// `bigtable://PROJECT/INSTANCE`: a Cloud Bigtable instance, or the
     /// Bigtable emulator (`emulator=HOST:PORT`, else the environment's
-    /// `BIGTABLE_EMULATOR_HOST` when the store is opened).
-    Bigtable {
-        /// The Google Cloud project ID.
-        project: String,
-        /// The Bigtable instance ID.
-        instance: String,
-        /// `ns=`: the Bigtable table ID (default `lexikey`).
-        namespace: String,
-        /// `family=`: the column family holding the values (default
-        /// [`DEFAULT_BIGTABLE_FAMILY`]).
-        family: String,
-        /// `timeout_ms=` (default [`DEFAULT_TIMEOUT`]): bound on one
-        /// request.
-        timeout: Duration,
-        /// `app_profile=`: the app profile of every data request (`None`:
-        /// the instance's default profile).
-        app_profile: Option<String>,
-        /// `emulator=HOST:PORT`: the emulator to use, whatever
-        /// `BIGTABLE_EMULATOR_HOST` says.
-        emulator: Option<String>,
-    },
+    /// `BIGTABLE_EMULATOR_HOST` when the store is opened). `ns=` is the
+    /// table ID (default `lexikey`), `family=` the column family (default
+    /// [`DEFAULT_BIGTABLE_FAMILY`]), `timeout_ms=` the bound on one request
+    /// (default [`DEFAULT_TIMEOUT`]), `app_profile=` the app profile of
+    /// data requests; [`BigtableOptions::read_only`] is `false` (reading
+    /// sets it).
+    Bigtable(BigtableOptions),
 }
 
 /// TLS settings of a server URL, taken by lexikey (not the client
@@ -249,8 +234,8 @@ impl TlsNames {
 /// ```
 /// use lexikey_stores::{parse_url, StoreSpec};
 /// let spec = parse_url("etcd://127.0.0.1:2379,127.0.0.1:2479?ns=jobs")?;
-/// assert!(matches!(&spec, StoreSpec::Etcd { endpoints, namespace, .. }
-///     if endpoints.len() == 2 && namespace == "jobs"));
+/// assert!(matches!(&spec, StoreSpec::Etcd(o)
+///     if o.endpoints.len() == 2 && o.namespace == "jobs"));
 /// assert_eq!(spec.to_url(), "etcd://127.0.0.1:2379,127.0.0.1:2479?ns=jobs&timeout_ms=5000");
 /// assert_eq!(parse_url(&spec.to_url())?, spec);
 /// assert!(parse_url("redb:/tmp/x?fsync=maybe").is_err());
@@ -267,6 +252,8 @@ impl TlsNames {
 /// an invalid namespace, a bad etcd endpoint. The same errors, with the same
 /// messages, as [`open`](crate::open) gives for these URLs.
 pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
+    #[cfg(test)]
+    PARSES.with(|n| n.set(n.get() + 1));
     let (scheme, rest) = url.split_once(':').ok_or_else(|| {
         bad_url(
             url,
@@ -309,10 +296,13 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
             }
             Ok(StoreSpec::Redb {
                 path: path.to_string(),
-                namespace,
-                fsync,
-                multi_process,
-                lock_timeout,
+                options: RedbOptions {
+                    namespace,
+                    fsync,
+                    multi_process,
+                    lock_timeout,
+                    read_only: false,
+                },
             })
         }
         "rocksdb" => {
@@ -331,8 +321,7 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
             opts.finish(url, &["ns", "wait_ms"])?;
             Ok(StoreSpec::Slatedb {
                 path: path.to_string(),
-                namespace,
-                wait,
+                options: SlateOptions { namespace, wait },
             })
         }
         "redis" | "rediss" => {
@@ -343,18 +332,8 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
             let c = parse_client(url)?;
             Ok(StoreSpec::Postgres(c))
         }
-        "etcd" | "etcd+https" => {
-            let e = parse_etcd(url)?;
-            Ok(StoreSpec::Etcd {
-                endpoints: e.endpoints,
-                namespace: e.namespace,
-                timeout: e.timeout,
-                user: e.user,
-                password: e.password,
-                tls: e.tls,
-            })
-        }
-        "bigtable" => parse_bigtable(url, rest),
+        "etcd" | "etcd+https" => parse_etcd(url).map(StoreSpec::Etcd),
+        "bigtable" => parse_bigtable(url, rest).map(StoreSpec::Bigtable),
         _ => Err(bad_url(
             url,
             format!(
@@ -362,6 +341,13 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
             ),
         )),
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many times this thread called [`parse_url`]: the open paths'
+    /// tests check that they parse a URL once.
+    pub(crate) static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// `PATH?OPTIONS` of an embedded store's URL (`SCHEME:` stripped): the
@@ -513,18 +499,8 @@ fn timeout(url: &str, opts: &mut Options) -> Result<Duration, StoreError> {
         .map_or(DEFAULT_TIMEOUT, Duration::from_millis))
 }
 
-/// An etcd URL, parsed.
-pub(crate) struct EtcdUrl {
-    pub(crate) endpoints: Vec<String>,
-    pub(crate) namespace: String,
-    pub(crate) timeout: Duration,
-    pub(crate) user: Option<String>,
-    pub(crate) password: Option<Secret>,
-    pub(crate) tls: Option<TlsOptions>,
-}
-
 /// `etcd[+https]://[USER[:PASSWORD]@]HOST:PORT[,HOST:PORT…][?ns=NAME&timeout_ms=N&cacert=…]`.
-pub(crate) fn parse_etcd(url: &str) -> Result<EtcdUrl, StoreError> {
+pub(crate) fn parse_etcd(url: &str) -> Result<EtcdOptions, StoreError> {
     let (rest, https) = match (
         url.strip_prefix("etcd://"),
         url.strip_prefix("etcd+https://"),
@@ -569,7 +545,7 @@ pub(crate) fn parse_etcd(url: &str) -> Result<EtcdUrl, StoreError> {
     for ep in &endpoints {
         check_endpoint(url, ep)?;
     }
-    Ok(EtcdUrl {
+    Ok(EtcdOptions {
         endpoints,
         namespace,
         timeout,
@@ -649,7 +625,7 @@ fn bigtable_id(id: &str, colon: bool) -> bool {
 
 /// `bigtable://PROJECT/INSTANCE[?ns=TABLE&family=F&timeout_ms=N&app_profile=ID&emulator=HOST:PORT]`
 /// (`rest`: after `bigtable:`).
-fn parse_bigtable(url: &str, rest: &str) -> Result<StoreSpec, StoreError> {
+fn parse_bigtable(url: &str, rest: &str) -> Result<BigtableOptions, StoreError> {
     const FORM: &str = "expected bigtable://PROJECT/INSTANCE";
     let rest = rest.strip_prefix("//").ok_or_else(|| bad_url(url, FORM))?;
     let (path, query) = split(rest);
@@ -701,14 +677,15 @@ fn parse_bigtable(url: &str, rest: &str) -> Result<StoreSpec, StoreError> {
         url,
         &["ns", "family", "timeout_ms", "app_profile", "emulator"],
     )?;
-    Ok(StoreSpec::Bigtable {
+    Ok(BigtableOptions {
         project: project.to_string(),
         instance: instance.to_string(),
-        namespace,
+        table: namespace,
         family,
         timeout,
         app_profile,
         emulator,
+        read_only: false,
     })
 }
 
@@ -723,8 +700,8 @@ impl StoreSpec {
             StoreSpec::Slatedb { .. } => Some("slatedb"),
             StoreSpec::Redis(_) => Some("redis"),
             StoreSpec::Postgres(_) => Some("postgres"),
-            StoreSpec::Etcd { .. } => Some("etcd"),
-            StoreSpec::Bigtable { .. } => Some("bigtable"),
+            StoreSpec::Etcd(_) => Some("etcd"),
+            StoreSpec::Bigtable(_) => Some("bigtable"),
         }
     }
 
@@ -741,7 +718,7 @@ impl StoreSpec {
     pub fn key_len_rule(&self) -> Option<(usize, usize)> {
         match self {
             StoreSpec::Slatedb { .. } => Some(SLATEDB_KEY_LEN),
-            StoreSpec::Bigtable { .. } => Some(BIGTABLE_KEY_LEN),
+            StoreSpec::Bigtable(_) => Some(BIGTABLE_KEY_LEN),
             _ => None,
         }
     }
@@ -758,12 +735,7 @@ impl StoreSpec {
     /// ```
     pub fn bigtable_names(&self) -> Option<(&str, &str, &str)> {
         match self {
-            StoreSpec::Bigtable {
-                project,
-                instance,
-                namespace,
-                ..
-            } => Some((project, instance, namespace)),
+            StoreSpec::Bigtable(o) => Some((&o.project, &o.instance, &o.table)),
             _ => None,
         }
     }
@@ -772,13 +744,13 @@ impl StoreSpec {
     pub fn namespace(&self) -> &str {
         match self {
             StoreSpec::Memory { namespace }
-            | StoreSpec::Redb { namespace, .. }
             | StoreSpec::Rocksdb { namespace, .. }
-            | StoreSpec::Slatedb { namespace, .. }
             | StoreSpec::Redis(ClientUrl { namespace, .. })
-            | StoreSpec::Postgres(ClientUrl { namespace, .. })
-            | StoreSpec::Etcd { namespace, .. }
-            | StoreSpec::Bigtable { namespace, .. } => namespace,
+            | StoreSpec::Postgres(ClientUrl { namespace, .. }) => namespace,
+            StoreSpec::Redb { options, .. } => &options.namespace,
+            StoreSpec::Slatedb { options, .. } => &options.namespace,
+            StoreSpec::Etcd(o) => &o.namespace,
+            StoreSpec::Bigtable(o) => &o.table,
         }
     }
 
@@ -803,32 +775,26 @@ impl StoreSpec {
         let ms = |t: &Duration| t.as_millis();
         match self {
             StoreSpec::Memory { namespace } => format!("memory:?ns={namespace}"),
-            StoreSpec::Redb {
-                path,
-                namespace,
-                fsync,
-                multi_process,
-                lock_timeout,
-            } => format!(
-                "redb:{path}?ns={namespace}&fsync={fsync}&processes={}&lock_timeout_ms={}",
-                if *multi_process { "many" } else { "one" },
-                ms(lock_timeout)
+            StoreSpec::Redb { path, options: o } => format!(
+                "redb:{path}?ns={}&fsync={}&processes={}&lock_timeout_ms={}",
+                o.namespace,
+                o.fsync,
+                if o.multi_process { "many" } else { "one" },
+                ms(&o.lock_timeout)
             ),
             StoreSpec::Rocksdb { path, namespace } => format!("rocksdb:{path}?ns={namespace}"),
-            StoreSpec::Slatedb {
-                path,
-                namespace,
-                wait,
-            } => format!("slatedb:{path}?ns={namespace}&wait_ms={}", ms(wait)),
+            StoreSpec::Slatedb { path, options: o } => {
+                format!("slatedb:{path}?ns={}&wait_ms={}", o.namespace, ms(&o.wait))
+            }
             StoreSpec::Redis(c) | StoreSpec::Postgres(c) => c.render(reveal),
-            StoreSpec::Etcd {
+            StoreSpec::Etcd(EtcdOptions {
                 endpoints,
                 namespace,
                 timeout,
                 user,
                 password,
                 tls,
-            } => {
+            }) => {
                 let scheme = if tls.is_some() { "etcd+https" } else { "etcd" };
                 let userinfo = match (user, password) {
                     (None, _) => String::new(),
@@ -852,15 +818,16 @@ impl StoreSpec {
                 }
                 url
             }
-            StoreSpec::Bigtable {
+            StoreSpec::Bigtable(BigtableOptions {
                 project,
                 instance,
-                namespace,
+                table: namespace,
                 family,
                 timeout,
                 app_profile,
                 emulator,
-            } => {
+                read_only: _,
+            }) => {
                 let mut url = format!(
                     "bigtable://{project}/{instance}?ns={namespace}&family={family}&timeout_ms={}",
                     ms(timeout)
@@ -1000,7 +967,7 @@ mod tests {
         assert_eq!(parse_url(&shown).unwrap().to_url(), shown);
         let spec = parse_url("etcd://u%3Ax:p%40ss@h:1").unwrap();
         assert!(
-            matches!(&spec, StoreSpec::Etcd { user: Some(u), password: Some(p), tls: None, .. }
+            matches!(&spec, StoreSpec::Etcd(EtcdOptions { user: Some(u), password: Some(p), tls: None, .. })
             if u == "u:x" && p.expose() == "p@ss")
         );
         // A Bigtable URL has no password: one spliced in is refused, unseen.
