@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use lexikey::profile::KeyFormat;
-//! use lexikey::range::Pred;
+//! use lexikey::range::PredOp;
 //! use lexikey::spec::KeySpec;
 //!
 //! let spec = KeySpec::new(KeyFormat::parse("hex")?);
@@ -17,7 +17,7 @@
 //! assert_eq!(spec.encode(&comps)?, b"population#l80000000003A783C");
 //!
 //! let prefix = spec.parse_components(&["str:population"])?;
-//! let ranges = spec.ranges(&prefix, vec![spec.parse_pred("ge", "i64:1000000")?])?;
+//! let ranges = spec.ranges(&prefix, vec![spec.parse_pred(PredOp::Ge, "i64:1000000")?])?;
 //! assert_eq!(ranges[0].start.as_deref(), Some(&b"population#l80000000000F4240"[..]));
 //! assert_eq!(ranges[0].end.as_deref(), Some(&b"population$"[..]));
 //!
@@ -33,7 +33,7 @@ use crate::input;
 use crate::interop::{hbase, phoenix};
 use crate::kind::{self, Col, GeoOpts, Kind};
 use crate::profile::{self, Item, KeyFormat, Options, Profile, ProfileRange, Row};
-use crate::range::{Pred, RangeError, RangeQuery};
+use crate::range::{Pred, PredOp, RangeError, RangeQuery};
 use crate::salt::Salter;
 use crate::tuple;
 use crate::value::{Component, ParseError};
@@ -726,25 +726,22 @@ impl KeySpec {
         })
     }
 
-    /// Parses the predicate named `name` (`eq`, `ge`, `gt`, `le`, `lt`:
-    /// its value is a component; `prefix`: its value is the text of an
-    /// ascending string), naming it as the command line does
-    /// (`--ge "i64:x": …`).
+    /// Parses a predicate: `op`'s value is a component (`eq`, `ge`, `gt`,
+    /// `le`, `lt`) or, for [`PredOp::Prefix`], the text of an ascending
+    /// string; a component that does not parse is named as the command
+    /// line names it (`--ge "i64:x": …`).
     ///
     /// # Errors
-    /// An unknown name, a component that does not parse.
-    pub fn parse_pred(&self, name: &str, text: &str) -> Result<Pred<Comp>, ParseError> {
-        if name == "prefix" {
-            return Ok(Pred::Prefix(text.to_string(), crate::Dir::Asc));
-        }
-        let c = self
-            .parse(text)
-            .map_err(|e| ParseError::new(format!("--{name} {}: {e}", input::show_input(text))))?;
-        Pred::compare(name, c).ok_or_else(|| {
-            ParseError::new(format!(
-                "unknown predicate {name:?}: expected eq, ge, gt, le, lt or prefix"
-            ))
-        })
+    /// A component that does not parse.
+    pub fn parse_pred(&self, op: PredOp, text: &str) -> Result<Pred<Comp>, ParseError> {
+        let c = match op {
+            PredOp::Prefix => return Ok(Pred::Prefix(text.to_string(), crate::Dir::Asc)),
+            _ => self
+                .parse(text)
+                .map_err(|e| ParseError::new(format!("--{op} {}: {e}", input::show_input(text))))?,
+        };
+        // Every operator but Prefix is a comparison.
+        Pred::with_op(op, c).ok_or_else(|| ParseError::new(format!("--{op}: not a comparison")))
     }
 
     /// The key of `comps`, salted when the layout is; `name(i)` names

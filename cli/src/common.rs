@@ -75,8 +75,8 @@ pub(crate) fn binary_key(raw: &[u8], what: &str, buf: &mut Vec<u8>) -> Result<()
             ),
         };
         anyhow!(
-            "invalid {what} key \"{}\": {why} ({})",
-            show_key(raw),
+            "invalid {what} key {}: {why} ({})",
+            lexikey::show_key(raw),
             E::FORMS
         )
     })
@@ -267,16 +267,6 @@ pub(crate) fn push_component_text(
         out.extend_from_slice(scratch.as_bytes());
     }
     Ok(())
-}
-
-/// A short readable form of a key for error messages (escaped, at most
-/// about 80 characters).
-pub(crate) fn show_key(key: &[u8]) -> String {
-    let mut s = lexikey::escape_key(&key[..key.len().min(64)]);
-    if key.len() > 64 {
-        s.push_str("...");
-    }
-    s
 }
 
 /// The bytes of an argument (raw bytes on Unix, so that invalid UTF-8

@@ -377,9 +377,9 @@ fn key_from_hex(profile: Profile, raw: &[u8], max: usize, buf: &mut Vec<u8>) -> 
 
 fn invalid_key(profile: Profile, raw: &[u8], e: DecodeError) -> anyhow::Error {
     anyhow!(
-        "invalid {} key \"{}\": {e} (byte N of the key is hex digits 2N and 2N+1)",
+        "invalid {} key {}: {e} (byte N of the key is hex digits 2N and 2N+1)",
         profile.name(),
-        common::show_key(raw)
+        lexikey::show_key(raw)
     )
 }
 
@@ -620,7 +620,7 @@ pub(crate) fn ranges(profile: Profile, args: &RangeArgs) -> Result<Vec<KeyRange>
     let preds = args
         .preds
         .iter()
-        .map(|p| spec.parse_pred(p.op.name(), &p.value))
+        .map(|p| spec.parse_pred(p.op, &p.value))
         .collect::<Result<Vec<_>, _>>()?;
     spec.ranges(&prefix, preds)
         .map_err(|e| range_error(e, &texts, args))

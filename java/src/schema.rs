@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use lexikey::arg::ColType;
 use lexikey::interop::{hbase, phoenix};
 use lexikey::profile::{KeyFormat, Options, Profile};
-use lexikey::range::Pred;
+use lexikey::range::{Pred, PredOp};
 use lexikey::salt::{SaltMode, Salter};
 use lexikey::spec::{comp_text, range_message, Comp, KeySpec, RowError};
 use lexikey::{tuple, DecodeError, Format, KeyRange};
@@ -99,41 +99,10 @@ pub(crate) fn key_spec(fmt: KeyFormat, opts: &Opts) -> Result<KeySpec, Error> {
     spec.map_err(|e| arg_err(e.to_string()))
 }
 
-/// A predicate of a range query, by name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum PredKind {
-    Eq,
-    Ge,
-    Gt,
-    Le,
-    Lt,
-    Prefix,
-}
-
-impl PredKind {
-    /// The kind of the wire's code (`Predicate.Kind` ordinal).
-    pub(crate) fn from_code(c: u8) -> Option<PredKind> {
-        Some(match c {
-            0 => PredKind::Eq,
-            1 => PredKind::Ge,
-            2 => PredKind::Gt,
-            3 => PredKind::Le,
-            4 => PredKind::Lt,
-            5 => PredKind::Prefix,
-            _ => return None,
-        })
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            PredKind::Eq => "eq",
-            PredKind::Ge => "ge",
-            PredKind::Gt => "gt",
-            PredKind::Le => "le",
-            PredKind::Lt => "lt",
-            PredKind::Prefix => "prefix",
-        }
-    }
+/// The operator of the wire's code (`Predicate.Kind` ordinal, the order
+/// of [`PredOp::ALL`]).
+pub(crate) fn pred_op(code: u8) -> Option<PredOp> {
+    PredOp::ALL.get(usize::from(code)).copied()
 }
 
 /// A layout: how rows encode and keys decode.
@@ -309,7 +278,7 @@ impl Schema {
     pub(crate) fn ranges(
         &self,
         prefix: &[Host<'_>],
-        preds: &[(PredKind, Host<'_>)],
+        preds: &[(PredOp, Host<'_>)],
         all_buckets: bool,
     ) -> Result<Vec<KeyRange>, Error> {
         if self.salted && !all_buckets {
@@ -333,7 +302,7 @@ impl Schema {
         let mut texts = Vec::with_capacity(preds.len());
         for (kind, h) in preds {
             let what = format!("predicate {}", kind.name());
-            if *kind == PredKind::Prefix {
+            if *kind == PredOp::Prefix {
                 let Host::Str(s) = *h else {
                     return Err(encode_err(format!(
                         "{what}: expected a String, got {}",
@@ -346,7 +315,7 @@ impl Schema {
             }
             let c = field(next, h, &what)?;
             texts.push(comp_text(&c));
-            parsed.extend(Pred::compare(kind.name(), c));
+            parsed.extend(Pred::with_op(*kind, c));
         }
         let prefix_texts: Vec<String> = comps.iter().map(comp_text).collect();
         let refs: Vec<&str> = prefix_texts.iter().map(String::as_str).collect();

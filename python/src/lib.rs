@@ -21,7 +21,7 @@
 
 use lexikey::interop::{hbase, phoenix};
 use lexikey::profile::{KeyFormat, Options, Profile};
-use lexikey::range::Pred;
+use lexikey::range::{Pred, PredOp};
 use lexikey::render::{render as render_range, Dialect, RenderOptions};
 use lexikey::spec::{comp_text, range_message, Comp, KeySpec};
 use lexikey::KeyRange;
@@ -360,15 +360,15 @@ fn side<'py>(py: Python<'py>, text: bool, k: Option<&[u8]>) -> PyResult<Bound<'p
 /// The predicates of a range call (`ge`, `gt`, `le`, `lt`, `eq`, then
 /// `str_prefix`, in that order), each value made a component by `comp`.
 pub(crate) fn predicates(
-    named: [(&str, Option<&Bound<'_, PyAny>>); 5],
+    named: [(PredOp, Option<&Bound<'_, PyAny>>); 5],
     str_prefix: Option<&str>,
     comp: impl Fn(&Bound<'_, PyAny>) -> PyResult<Comp>,
 ) -> PyResult<Vec<Pred<Comp>>> {
     let mut preds = Vec::new();
-    for (name, v) in named {
+    for (op, v) in named {
         if let Some(v) = v {
             let c = comp(v)?;
-            preds.extend(Pred::compare(name, c));
+            preds.extend(Pred::with_op(op, c));
         }
     }
     if let Some(p) = str_prefix {
@@ -481,7 +481,13 @@ fn range<'py>(
     }
     let prefix = self::components(&spec, components)?;
     let preds = predicates(
-        [("ge", ge), ("gt", gt), ("le", le), ("lt", lt), ("eq", eq)],
+        [
+            (PredOp::Ge, ge),
+            (PredOp::Gt, gt),
+            (PredOp::Le, le),
+            (PredOp::Lt, lt),
+            (PredOp::Eq, eq),
+        ],
         str_prefix,
         |v| component(&spec, v),
     )?;

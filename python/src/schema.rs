@@ -7,7 +7,7 @@
 //! alike, one path each.
 
 use lexikey::profile::Profile;
-use lexikey::range::Pred;
+use lexikey::range::{Pred, PredOp};
 use lexikey::salt::{SaltMode, Salter};
 use lexikey::spec::{Comp, KeySpec, KeyValues};
 use lexikey::Format;
@@ -580,7 +580,13 @@ impl Schema {
             .collect::<PyResult<Vec<_>>>()?;
         let next = values.len();
         let preds = crate::predicates(
-            [("ge", ge), ("gt", gt), ("le", le), ("lt", lt), ("eq", eq)],
+            [
+                (PredOp::Ge, ge),
+                (PredOp::Gt, gt),
+                (PredOp::Le, le),
+                (PredOp::Lt, lt),
+                (PredOp::Eq, eq),
+            ],
             str_prefix,
             |v| self.field_comp(next, v, "range"),
         )?;

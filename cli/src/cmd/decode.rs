@@ -174,9 +174,9 @@ fn decode_key<'k>(
 /// command-line kind.
 fn invalid_component(format: Format, raw: &[u8], e: anyhow::Error) -> anyhow::Error {
     if format.is_text() {
-        anyhow!("invalid key \"{}\": {e}", common::show_key(raw))
+        anyhow!("invalid key {}: {e}", lexikey::show_key(raw))
     } else {
-        anyhow!("invalid binary key \"{}\": {e}", common::show_key(raw))
+        anyhow!("invalid binary key {}: {e}", lexikey::show_key(raw))
     }
 }
 
@@ -206,11 +206,11 @@ fn key_bytes<'a>(
 /// The message of a key that does not decode.
 fn invalid_key(format: Format, raw: &[u8], e: lexikey::DecodeError) -> anyhow::Error {
     if format.is_text() {
-        anyhow!("invalid key \"{}\": {e}", common::show_key(raw))
+        anyhow!("invalid key {}: {e}", lexikey::show_key(raw))
     } else {
         anyhow!(
-            "invalid binary key \"{}\": {e} (byte N of a binary key is hex digits 2N and 2N+1)",
-            common::show_key(raw)
+            "invalid binary key {}: {e} (byte N of a binary key is hex digits 2N and 2N+1)",
+            lexikey::show_key(raw)
         )
     }
 }

@@ -76,7 +76,7 @@ pub(crate) fn run(args: &RangeArgs, io: &mut Io<'_>) -> Result<()> {
             let preds = args
                 .preds
                 .iter()
-                .map(|p| spec.parse_pred(p.op.name(), &p.value))
+                .map(|p| spec.parse_pred(p.op, &p.value))
                 .collect::<Result<Vec<_>, _>>()?;
             let spec = spec.with_salter(salter)?;
             let ranges = spec
