@@ -10,6 +10,7 @@ use std::borrow::Cow;
 
 use lexikey::arg::ColType;
 use lexikey::interop::{hbase, phoenix};
+use lexikey::layout::{LayoutOption, OptionError};
 use lexikey::profile::{KeyFormat, Options, Profile};
 use lexikey::range::{Pred, PredOp};
 use lexikey::salt::{SaltMode, Salter};
@@ -38,12 +39,12 @@ pub(crate) struct Opts {
     pub(crate) round: bool,
 }
 
-/// The key layout of `fmt` with `opts`, each option refused where it does
-/// not apply (the core's [`KeySpec`] checks most).
+/// The key layout of `fmt` with `opts`, each option refused where the
+/// core's rules ([`lexikey::layout`]) refuse it.
 pub(crate) fn key_spec(fmt: KeyFormat, opts: &Opts) -> Result<KeySpec, Error> {
     let spec = KeySpec::new(fmt)
         .with_width(opts.width)
-        .map_err(|e| arg_err(e.to_string()))?
+        .map_err(refusal)?
         .with_max_key_len(MAX_KEY_LEN);
     let mut po = Options::default();
     if let Some(name) = &opts.hbase_numeric {
@@ -53,29 +54,22 @@ pub(crate) fn key_spec(fmt: KeyFormat, opts: &Opts) -> Result<KeySpec, Error> {
                  default) or \"legacy\" (HBase 2.4.x and older, before HBASE-26566)"
             ))
         })?;
-        if fmt != KeyFormat::Profile(Profile::Hbase) {
-            return Err(arg_err(format!(
-                "hbaseNumeric applies only to the hbase-ordered format, not {fmt}"
-            )));
-        }
+        LayoutOption::HbaseNumeric.check(fmt).map_err(refusal)?;
         po.hbase = hbase::Codec::new(n);
     }
     if opts.round {
-        if fmt != KeyFormat::Profile(Profile::Phoenix) {
-            return Err(arg_err(format!(
-                "round applies only to the phoenix format (a DECIMAL of more than 38 digits), \
-                 not {fmt}"
-            )));
-        }
+        LayoutOption::Round.check(fmt).map_err(refusal)?;
         po.rounding = phoenix::DecimalRounding::HalfUp;
     }
     let spec = match fmt {
-        KeyFormat::Native(f) => {
+        KeyFormat::Native(_) => {
             let salter = opts
                 .salt
                 .map(|n| {
+                    let n = LayoutOption::SaltBuckets
+                        .check_value(fmt, n)
+                        .map_err(refusal)?;
                     Salter::with_count(n, SaltMode::Fast)
-                        .map(|s| s.for_format(f))
                         .map_err(|e| arg_err(format!("invalid saltBuckets {n}: {e}")))
                 })
                 .transpose()?;
@@ -86,17 +80,55 @@ pub(crate) fn key_spec(fmt: KeyFormat, opts: &Opts) -> Result<KeySpec, Error> {
                 .salt
                 .map(|n| {
                     u16::try_from(n).map_err(|_| {
-                        arg_err(format!(
-                            "invalid salt buckets {n}: expected a number from 1 to 256 \
-                             (Phoenix's SALT_BUCKETS)"
-                        ))
+                        // Beyond any profile's buckets: Phoenix's range.
+                        refusal(OptionError::OutOfRange {
+                            option: LayoutOption::SaltBuckets,
+                            format: KeyFormat::Profile(Profile::Phoenix),
+                            value: n,
+                        })
                     })
                 })
                 .transpose()?;
             spec.with_profile_options(po)
         }
     };
-    spec.map_err(|e| arg_err(e.to_string()))
+    spec.map_err(refusal)
+}
+
+/// A layout option refused by the core's rules, in Java's spelling (the
+/// `Schema.with*` option, the formats by name; the width and a profile's
+/// salt buckets in the core's words).
+fn refusal(e: OptionError) -> Error {
+    use LayoutOption as O;
+    let only = |o: O| {
+        o.formats()
+            .iter()
+            .map(|f| f.name())
+            .collect::<Vec<_>>()
+            .join("|")
+    };
+    arg_err(match e {
+        OptionError::NotApplicable {
+            option: O::HbaseNumeric,
+            format,
+        } => format!(
+            "hbaseNumeric applies only to the {} format, not {format}",
+            only(O::HbaseNumeric)
+        ),
+        OptionError::NotApplicable {
+            option: O::Round,
+            format,
+        } => format!(
+            "round applies only to the {} format (a DECIMAL of more than 38 digits), not {format}",
+            only(O::Round)
+        ),
+        OptionError::OutOfRange {
+            option: O::SaltBuckets,
+            format: KeyFormat::Native(_),
+            value,
+        } => format!("invalid saltBuckets {value}: {e}"),
+        _ => e.to_string(),
+    })
 }
 
 /// The operator of the wire's code (`Predicate.Kind` ordinal, the order

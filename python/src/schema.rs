@@ -8,7 +8,6 @@
 
 use lexikey::profile::Profile;
 use lexikey::range::{Pred, PredOp};
-use lexikey::salt::{SaltMode, Salter};
 use lexikey::spec::{Comp, KeySpec, KeyValues};
 use lexikey::Format;
 use pyo3::basic::CompareOp;
@@ -21,50 +20,6 @@ use crate::conv;
 use crate::errors::{decode_err, encode_err, value_err};
 use crate::{key_bytes, Fidelity, Fmt};
 
-pub(crate) fn native_salter(format: Format, n: Option<u32>) -> PyResult<Option<Salter>> {
-    let Some(n) = n else { return Ok(None) };
-    if !(1..=255).contains(&n) {
-        return Err(value_err(format!(
-            "invalid salt_buckets {n}: expected a number from 1 to 255 (the salt is one bucket \
-             byte; the phoenix format takes up to 256)"
-        )));
-    }
-    let s = Salter::with_count(n, SaltMode::Fast).map_err(|e| value_err(e.to_string()))?;
-    Ok(Some(s.for_format(format)))
-}
-
-pub(crate) fn profile_salt(p: Profile, n: Option<u32>) -> PyResult<Option<u16>> {
-    let Some(n) = n else { return Ok(None) };
-    if p != Profile::Phoenix {
-        return Err(value_err(format!(
-            "salt_buckets applies only to the phoenix format among the interop profiles, not {}",
-            p.name()
-        )));
-    }
-    match u16::try_from(n) {
-        Ok(n @ 1..=256) => Ok(Some(n)),
-        _ => Err(value_err(format!(
-            "invalid salt_buckets {n}: expected a number from 1 to 256 (Phoenix's SALT_BUCKETS)"
-        ))),
-    }
-}
-
-pub(crate) fn check_width(fmt: Fmt, width: Option<u8>) -> PyResult<()> {
-    match (fmt, width) {
-        (_, None) | (Fmt::Native(Format::Decimal), Some(1..=20)) => Ok(()),
-        (Fmt::Native(Format::Decimal), Some(w)) => Err(value_err(format!(
-            "invalid width {w}: expected a number of decimal digits from 1 to 20"
-        ))),
-        (Fmt::Native(f), Some(_)) => Err(value_err(format!(
-            "width applies only to the decimal format (the {f} format has fixed widths)"
-        ))),
-        (Fmt::Profile(p), Some(_)) => Err(value_err(format!(
-            "width applies only to the decimal format (the {} profile fixes its own widths)",
-            p.name()
-        ))),
-    }
-}
-
 /// The key layout of `decode` (and `Schema`): `schema` is needed where the
 /// keys do not name their fields; `for_schema`: a `Schema` (an
 /// `fdb-tuple` schema lists element types, which `decode` refuses).
@@ -76,7 +31,6 @@ pub(crate) fn decode_spec(
     salt_buckets: Option<u32>,
     for_schema: bool,
 ) -> PyResult<KeySpec> {
-    check_width(fmt, width)?;
     let spec = fid.spec(fmt, width, salt_buckets)?;
     match (fmt, schema) {
         (Fmt::Native(f), None) if matches!(f, Format::Decimal | Format::Binary) => Err(value_err(
