@@ -55,6 +55,10 @@ pub enum LayoutOption {
     /// The schema of a range query: the native formats (a profile's
     /// components and predicates name their own types).
     RangeSchema,
+    /// The schema of keys to decode: every format but `fdb-tuple`, whose
+    /// keys are self-describing; needed by those whose keys do not name
+    /// their fields' types ([`LayoutOption::needed_by`]).
+    DecodeSchema,
 }
 
 /// The native formats.
@@ -79,6 +83,14 @@ impl LayoutOption {
                 KeyFormat::Profile(Profile::Phoenix),
             ],
             O::HbaseNumeric => &[KeyFormat::Profile(Profile::Hbase)],
+            O::DecodeSchema => &[
+                KeyFormat::Native(Format::Hex),
+                KeyFormat::Native(Format::Base64),
+                KeyFormat::Native(Format::Decimal),
+                KeyFormat::Native(Format::Binary),
+                KeyFormat::Profile(Profile::Hbase),
+                KeyFormat::Profile(Profile::Phoenix),
+            ],
             O::Round => &[KeyFormat::Profile(Profile::Phoenix)],
             O::Salter
             | O::FastSalt
@@ -87,6 +99,39 @@ impl LayoutOption {
             | O::Bbox
             | O::MaxRanges
             | O::RangeSchema => NATIVE,
+        }
+    }
+
+    /// The formats that cannot do without the option: the keys of
+    /// `decimal`, `binary`, `hbase-ordered` and `phoenix` do not name
+    /// their fields' types, so decoding them needs a schema.
+    pub fn needed_by(self) -> &'static [KeyFormat] {
+        match self {
+            LayoutOption::DecodeSchema => &[
+                KeyFormat::Native(Format::Decimal),
+                KeyFormat::Native(Format::Binary),
+                KeyFormat::Profile(Profile::Hbase),
+                KeyFormat::Profile(Profile::Phoenix),
+            ],
+            _ => &[],
+        }
+    }
+
+    /// Checks that the option is given where `format` needs it and not
+    /// given where it does not apply.
+    ///
+    /// # Errors
+    /// [`OptionError::Missing`], [`OptionError::NotApplicable`].
+    pub fn check_given(self, format: KeyFormat, given: bool) -> Result<(), OptionError> {
+        if given {
+            self.check(format)
+        } else if self.needed_by().contains(&format) {
+            Err(OptionError::Missing {
+                option: self,
+                format,
+            })
+        } else {
+            Ok(())
         }
     }
 
@@ -162,6 +207,14 @@ pub enum OptionError {
         /// The format it was given with.
         format: KeyFormat,
     },
+    /// The format needs the option ([`LayoutOption::needed_by`]).
+    #[error("{} keys need a schema to decode: they do not name their fields' types", .format)]
+    Missing {
+        /// The option.
+        option: LayoutOption,
+        /// The format.
+        format: KeyFormat,
+    },
     /// A number outside the option's [`LayoutOption::values`].
     #[error("{}", out_of_range(*.option, *.format, *.value))]
     OutOfRange {
@@ -178,18 +231,18 @@ impl OptionError {
     /// The option at fault.
     pub fn option(&self) -> LayoutOption {
         match self {
-            OptionError::NotApplicable { option, .. } | OptionError::OutOfRange { option, .. } => {
-                *option
-            }
+            OptionError::NotApplicable { option, .. }
+            | OptionError::Missing { option, .. }
+            | OptionError::OutOfRange { option, .. } => *option,
         }
     }
 
     /// The format it was given with.
     pub fn format(&self) -> KeyFormat {
         match self {
-            OptionError::NotApplicable { format, .. } | OptionError::OutOfRange { format, .. } => {
-                *format
-            }
+            OptionError::NotApplicable { format, .. }
+            | OptionError::Missing { format, .. }
+            | OptionError::OutOfRange { format, .. } => *format,
         }
     }
 }
@@ -226,6 +279,10 @@ fn not_applicable(option: LayoutOption, format: KeyFormat) -> String {
         O::RangeSchema => format!(
             "a range's schema applies to the native formats; {format} components name their own \
              types"
+        ),
+        O::DecodeSchema => format!(
+            "{format} keys are self-describing (each element has its type code): decoding takes \
+             no schema"
         ),
     }
 }
@@ -272,6 +329,7 @@ impl fmt::Display for LayoutOption {
             LayoutOption::Bbox => "geo box",
             LayoutOption::MaxRanges => "most ranges",
             LayoutOption::RangeSchema => "range schema",
+            LayoutOption::DecodeSchema => "decode schema",
         })
     }
 }
@@ -282,7 +340,7 @@ mod tests {
     use crate::profile::{KeyFormat, Profile};
     use crate::Format;
 
-    const ALL: [O; 11] = [
+    const ALL: [O; 12] = [
         O::Width,
         O::SaltBuckets,
         O::Salter,
@@ -294,6 +352,7 @@ mod tests {
         O::Bbox,
         O::MaxRanges,
         O::RangeSchema,
+        O::DecodeSchema,
     ];
 
     fn every_format() -> Vec<KeyFormat> {
@@ -313,6 +372,7 @@ mod tests {
                     O::SaltBuckets => f.profile().is_none() || f == phoenix,
                     O::HbaseNumeric => f == KeyFormat::Profile(Profile::Hbase),
                     O::Round => f == phoenix,
+                    O::DecodeSchema => f != KeyFormat::Profile(Profile::Fdb),
                     _ => f.profile().is_none(),
                 };
                 assert_eq!(o.applies_to(f), applies, "{o} with {f}");

@@ -218,8 +218,10 @@ fn only(o: O, profiles: bool) -> String {
 
 /// A refused option in the command line's words.
 pub(crate) fn refusal(e: OptionError) -> anyhow::Error {
-    let OptionError::NotApplicable { option, format } = e else {
-        return anyhow!("{e}");
+    let (option, format) = match e {
+        OptionError::NotApplicable { option, format } => (option, format),
+        OptionError::Missing { format, .. } => return missing_schema(format),
+        OptionError::OutOfRange { .. } => return anyhow!("{e}"),
     };
     let native = format.profile().is_none();
     anyhow!(match option {
@@ -269,8 +271,41 @@ pub(crate) fn refusal(e: OptionError) -> anyhow::Error {
             "--schema applies to range with the native formats; --format {format} components \
              and predicates name their own types, and the predicates must agree with each other"
         ),
+        O::DecodeSchema => format!(
+            "{format} keys are self-describing (each element has its type code): decode takes \
+             no --schema"
+        ),
         O::Salter => e.to_string(),
     })
+}
+
+/// `decode` without the `--schema` that keys of `format` need.
+fn missing_schema(format: KeyFormat) -> anyhow::Error {
+    match format {
+        KeyFormat::Native(f) => anyhow!(
+            "{f} keys carry no type tags: pass --schema TYPE[.desc],... (e.g. --schema str,i64)"
+        ),
+        KeyFormat::Profile(p) => {
+            let (what, e_g) = if p == lexikey::profile::Profile::Hbase {
+                ("fields", "numeric,text.desc")
+            } else {
+                ("columns", "varchar,bigint.desc")
+            };
+            anyhow!(
+                "{p} keys do not name their {what}: pass --schema TYPE[.desc],... (e.g. --schema \
+                 {e_g})"
+            )
+        }
+    }
+}
+
+/// `decode --schema` checked against the format: refused for `fdb-tuple`
+/// (self-describing keys), needed where keys do not name their types.
+///
+/// # Errors
+/// As said.
+pub(crate) fn check_decode_schema(format: KeyFormat, given: bool) -> Result<()> {
+    O::DecodeSchema.check_given(format, given).map_err(refusal)
 }
 
 #[cfg(test)]

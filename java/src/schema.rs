@@ -15,7 +15,7 @@ use lexikey::profile::{KeyFormat, Options, Profile};
 use lexikey::range::{Pred, PredOp};
 use lexikey::salt::{SaltMode, Salter};
 use lexikey::spec::{comp_text, range_message, Comp, KeySpec, RowError};
-use lexikey::{tuple, DecodeError, Format, KeyRange};
+use lexikey::{tuple, DecodeError, KeyRange};
 
 use crate::conv::{self, IntClass};
 use crate::errors::{arg_err, encode_err, Error};
@@ -127,6 +127,21 @@ fn refusal(e: OptionError) -> Error {
             format: KeyFormat::Native(_),
             value,
         } => format!("invalid saltBuckets {value}: {e}"),
+        OptionError::NotApplicable {
+            option: O::DecodeSchema,
+            format,
+        } => format!(
+            "{format} keys are self-describing (each element has its type code): decode takes \
+             no schema (pass null)"
+        ),
+        OptionError::Missing {
+            format: KeyFormat::Native(f),
+            ..
+        } => format!("{f} keys carry no type tags: pass a schema (e.g. \"str,i64\")"),
+        OptionError::Missing {
+            format: KeyFormat::Profile(p),
+            ..
+        } => format!("{p} keys do not name their fields: pass a schema"),
         _ => e.to_string(),
     })
 }
@@ -169,20 +184,12 @@ impl Schema {
     /// it, required where the keys carry no tags).
     pub(crate) fn decoder(base: &KeySpec, schema: Option<&str>) -> Result<Schema, Error> {
         let fmt = base.format();
-        match (fmt, schema) {
-            (KeyFormat::Native(f @ (Format::Decimal | Format::Binary)), None) => Err(arg_err(
-                format!("{f} keys carry no type tags: pass a schema (e.g. \"str,i64\")"),
-            )),
-            (KeyFormat::Profile(Profile::Fdb), Some(_)) => Err(arg_err(
-                "fdb-tuple keys are self-describing (each element has its type code): decode \
-                 takes no schema (pass null)",
-            )),
-            (KeyFormat::Profile(p), None) if p != Profile::Fdb => Err(arg_err(format!(
-                "{} keys do not name their fields: pass a schema",
-                p.name()
-            ))),
-            (_, None) => Ok(Schema::of(base.clone(), None, false)),
-            (_, Some(s)) => {
+        LayoutOption::DecodeSchema
+            .check_given(fmt, schema.is_some())
+            .map_err(refusal)?;
+        match schema {
+            None => Ok(Schema::of(base.clone(), None, false)),
+            Some(s) => {
                 let spec = base
                     .clone()
                     .with_schema(s)

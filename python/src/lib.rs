@@ -184,7 +184,17 @@ pub(crate) fn refusal(e: OptionError) -> PyErr {
                 "schema applies to range with the native formats; {format} components name \
                  their own types"
             ),
+            O::DecodeSchema => format!(
+                "{format} keys are self-describing (each element has its type code): decode \
+                 takes no schema"
+            ),
             _ => e.to_string(),
+        },
+        OptionError::Missing { format, .. } => match format {
+            Fmt::Native(f) => {
+                format!("{f} keys carry no type tags: pass a schema (e.g. schema=\"str,i64\")")
+            }
+            Fmt::Profile(p) => format!("{p} keys do not name their fields: pass a schema"),
         },
         OptionError::OutOfRange {
             option,

@@ -6,10 +6,9 @@
 //! [`KeySpec::ranges`] — for the native formats and the interop profiles
 //! alike, one path each.
 
-use lexikey::profile::Profile;
+use lexikey::layout::LayoutOption;
 use lexikey::range::{Pred, PredOp};
 use lexikey::spec::{Comp, KeySpec, KeyValues};
-use lexikey::Format;
 use pyo3::basic::CompareOp;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -32,24 +31,17 @@ pub(crate) fn decode_spec(
     for_schema: bool,
 ) -> PyResult<KeySpec> {
     let spec = fid.spec(fmt, width, salt_buckets)?;
-    match (fmt, schema) {
-        (Fmt::Native(f), None) if matches!(f, Format::Decimal | Format::Binary) => Err(value_err(
-            format!("{f} keys carry no type tags: pass a schema (e.g. schema=\"str,i64\")"),
-        )),
-        (Fmt::Native(_), None) if width.is_some() => Err(value_err(
+    if !for_schema {
+        LayoutOption::DecodeSchema
+            .check_given(fmt, schema.is_some())
+            .map_err(crate::refusal)?;
+    }
+    match schema {
+        None if width.is_some() => Err(value_err(
             "width needs a schema (it applies to the schema's integer fields)".into(),
         )),
-        (Fmt::Profile(Profile::Fdb), Some(_)) if !for_schema => Err(value_err(
-            "fdb-tuple keys are self-describing (each element has its type code): decode takes \
-             no schema"
-                .into(),
-        )),
-        (Fmt::Profile(p), None) if p != Profile::Fdb => Err(value_err(format!(
-            "{} keys do not name their fields: pass a schema",
-            p.name()
-        ))),
-        (_, None) => Ok(spec),
-        (_, Some(s)) => spec.with_schema(s).map_err(|e| value_err(e.to_string())),
+        None => Ok(spec),
+        Some(s) => spec.with_schema(s).map_err(|e| value_err(e.to_string())),
     }
 }
 

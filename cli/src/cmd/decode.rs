@@ -3,7 +3,7 @@
 
 use anyhow::{anyhow, bail, Result};
 use lexikey::arg::ColType;
-use lexikey::profile::{KeyFormat, Profile};
+use lexikey::profile::KeyFormat;
 use lexikey::spec::{KeyError, KeySpec};
 use lexikey::{Component, Format};
 
@@ -31,30 +31,14 @@ pub(crate) fn run(args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
     .with_max_key_len(common::max_key_len(k.max_key_len));
     let format = spec.format();
     let output = args.output()?;
-    let spec = match (format, k.schema.as_deref()) {
-        (KeyFormat::Profile(Profile::Fdb), Some(_)) => bail!(
-            "fdb-tuple keys are self-describing (each element has its type code): decode takes no --schema"
-        ),
-        (_, Some(s)) => spec.with_schema(s)?,
-        (KeyFormat::Native(f @ (Format::Decimal | Format::Binary)), None) => bail!(
-            "{f} keys carry no type tags: pass --schema TYPE[.desc],... (e.g. --schema str,i64)"
-        ),
-        (KeyFormat::Native(_), None) => {
+    layout::check_decode_schema(format, k.schema.is_some())?;
+    let spec = match k.schema.as_deref() {
+        Some(s) => spec.with_schema(s)?,
+        None => {
             if spec.width().is_some() {
                 bail!("--width needs --schema (it applies to the schema's integer fields)");
             }
             spec
-        }
-        (KeyFormat::Profile(Profile::Fdb), None) => spec,
-        (KeyFormat::Profile(p), None) => {
-            let (what, e_g) = if p == Profile::Hbase {
-                ("fields", "numeric,text.desc")
-            } else {
-                ("columns", "varchar,bigint.desc")
-            };
-            bail!(
-                "{p} keys do not name their {what}: pass --schema TYPE[.desc],... (e.g. --schema {e_g})"
-            )
         }
     };
     // The schema's native columns.
