@@ -1584,6 +1584,7 @@ impl KeySpec {
     /// The decoder's error at the offset of the byte at fault; a key
     /// longer than [`KeySpec::max_key_len`] at that length; an interop
     /// profile's key ([`KeySpec::decode`] decodes those).
+    #[inline]
     pub fn decode_into<'k>(
         &self,
         key: &'k [u8],
