@@ -60,6 +60,7 @@ pub mod input;
 pub mod interop;
 pub mod key;
 pub mod kind;
+pub mod layout;
 pub mod order;
 pub mod profile;
 pub mod queue;

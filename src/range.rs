@@ -299,18 +299,91 @@ pub enum Pred<V> {
     Prefix(String, Dir),
 }
 
-impl<V> Pred<V> {
-    /// The predicate's name, as the command line spells its option:
-    /// `eq`, `ge`, `gt`, `le`, `lt` or `prefix`.
-    pub fn name(&self) -> &'static str {
+/// The operator of a [`Pred`]: what every front end names a predicate by
+/// (the command line's `--ge`, Python's `ge=`, Java's `Predicate.Kind`),
+/// handed to [`crate::spec::KeySpec::parse_pred`] as it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PredOp {
+    /// [`Pred::Eq`].
+    Eq,
+    /// [`Pred::Ge`].
+    Ge,
+    /// [`Pred::Gt`].
+    Gt,
+    /// [`Pred::Le`].
+    Le,
+    /// [`Pred::Lt`].
+    Lt,
+    /// [`Pred::Prefix`].
+    Prefix,
+}
+
+impl PredOp {
+    /// Every operator, in this order (Java's `Predicate.Kind` ordinals).
+    pub const ALL: [PredOp; 6] = [
+        PredOp::Eq,
+        PredOp::Ge,
+        PredOp::Gt,
+        PredOp::Le,
+        PredOp::Lt,
+        PredOp::Prefix,
+    ];
+
+    /// The name, as the command line spells its option: `eq`, `ge`, `gt`,
+    /// `le`, `lt` or `prefix`.
+    pub fn name(self) -> &'static str {
         match self {
-            Pred::Eq(_) => "eq",
-            Pred::Ge(_) => "ge",
-            Pred::Gt(_) => "gt",
-            Pred::Le(_) => "le",
-            Pred::Lt(_) => "lt",
-            Pred::Prefix(..) => "prefix",
+            PredOp::Eq => "eq",
+            PredOp::Ge => "ge",
+            PredOp::Gt => "gt",
+            PredOp::Le => "le",
+            PredOp::Lt => "lt",
+            PredOp::Prefix => "prefix",
         }
+    }
+
+    /// The operator named `name` ([`PredOp::name`]).
+    pub fn from_name(name: &str) -> Option<PredOp> {
+        PredOp::ALL.into_iter().find(|op| op.name() == name)
+    }
+}
+
+impl std::fmt::Display for PredOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl<V> Pred<V> {
+    /// The predicate's operator.
+    pub fn op(&self) -> PredOp {
+        match self {
+            Pred::Eq(_) => PredOp::Eq,
+            Pred::Ge(_) => PredOp::Ge,
+            Pred::Gt(_) => PredOp::Gt,
+            Pred::Le(_) => PredOp::Le,
+            Pred::Lt(_) => PredOp::Lt,
+            Pred::Prefix(..) => PredOp::Prefix,
+        }
+    }
+
+    /// The predicate's name, as the command line spells its option:
+    /// `eq`, `ge`, `gt`, `le`, `lt` or `prefix` ([`PredOp::name`]).
+    pub fn name(&self) -> &'static str {
+        self.op().name()
+    }
+
+    /// The comparison `op` with `v`; `None` for [`PredOp::Prefix`] (whose
+    /// value is a text, not a `V`).
+    pub fn with_op(op: PredOp, v: V) -> Option<Pred<V>> {
+        Some(match op {
+            PredOp::Eq => Pred::Eq(v),
+            PredOp::Ge => Pred::Ge(v),
+            PredOp::Gt => Pred::Gt(v),
+            PredOp::Le => Pred::Le(v),
+            PredOp::Lt => Pred::Lt(v),
+            PredOp::Prefix => return None,
+        })
     }
 
     /// The value compared with (`None` for a prefix).
@@ -324,14 +397,7 @@ impl<V> Pred<V> {
     /// The comparison named `name` (`eq`, `ge`, `gt`, `le`, `lt`) with `v`;
     /// `None` for another name.
     pub fn compare(name: &str, v: V) -> Option<Pred<V>> {
-        Some(match name {
-            "eq" => Pred::Eq(v),
-            "ge" => Pred::Ge(v),
-            "gt" => Pred::Gt(v),
-            "le" => Pred::Le(v),
-            "lt" => Pred::Lt(v),
-            _ => return None,
-        })
+        Pred::with_op(PredOp::from_name(name)?, v)
     }
 
     /// The same predicate on `f(value)`.
@@ -773,5 +839,28 @@ fn text_or_byte_end(f: Format, key: &[u8]) -> Option<Vec<u8>> {
             .map(String::into_bytes)
     } else {
         prefix_end(key)
+    }
+}
+
+#[cfg(test)]
+mod pred_op_tests {
+    use super::{Pred, PredOp};
+
+    #[test]
+    fn operators_round_trip_their_names() {
+        for op in PredOp::ALL {
+            assert_eq!(PredOp::from_name(op.name()), Some(op));
+            assert_eq!(op.to_string(), op.name());
+            match Pred::with_op(op, 1) {
+                Some(p) => assert_eq!(p.op(), op),
+                None => assert_eq!(op, PredOp::Prefix),
+            }
+        }
+        assert_eq!(PredOp::from_name("ne"), None);
+        assert_eq!(Pred::compare("lt", 2), Some(Pred::Lt(2)));
+        assert_eq!(
+            Pred::<u8>::Prefix("a".into(), crate::Dir::Asc).name(),
+            "prefix"
+        );
     }
 }

@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use lexikey::profile::KeyFormat;
-//! use lexikey::range::Pred;
+//! use lexikey::range::PredOp;
 //! use lexikey::spec::KeySpec;
 //!
 //! let spec = KeySpec::new(KeyFormat::parse("hex")?);
@@ -17,7 +17,7 @@
 //! assert_eq!(spec.encode(&comps)?, b"population#l80000000003A783C");
 //!
 //! let prefix = spec.parse_components(&["str:population"])?;
-//! let ranges = spec.ranges(&prefix, vec![spec.parse_pred("ge", "i64:1000000")?])?;
+//! let ranges = spec.ranges(&prefix, vec![spec.parse_pred(PredOp::Ge, "i64:1000000")?])?;
 //! assert_eq!(ranges[0].start.as_deref(), Some(&b"population#l80000000000F4240"[..]));
 //! assert_eq!(ranges[0].end.as_deref(), Some(&b"population$"[..]));
 //!
@@ -32,8 +32,9 @@ use crate::arg::{self, Arg, ArgError, ColType};
 use crate::input;
 use crate::interop::{hbase, phoenix};
 use crate::kind::{self, Col, GeoOpts, Kind};
+use crate::layout::{LayoutOption, OptionError};
 use crate::profile::{self, Item, KeyFormat, Options, Profile, ProfileRange, Row};
-use crate::range::{Pred, RangeError, RangeQuery};
+use crate::range::{Pred, PredOp, RangeError, RangeQuery};
 use crate::salt::Salter;
 use crate::tuple;
 use crate::value::{Component, ParseError};
@@ -74,6 +75,12 @@ impl From<ParseError> for SpecError {
 
 impl From<crate::EncodeError> for SpecError {
     fn from(e: crate::EncodeError) -> Self {
+        SpecError(e.to_string())
+    }
+}
+
+impl From<OptionError> for SpecError {
+    fn from(e: OptionError) -> Self {
         SpecError(e.to_string())
     }
 }
@@ -137,20 +144,11 @@ impl KeySpec {
     /// applied to every integer component that has none of its own.
     ///
     /// # Errors
-    /// A width with another format, or out of range.
-    pub fn with_width(mut self, width: Option<u8>) -> Result<KeySpec, SpecError> {
+    /// A width with another format, or out of range
+    /// ([`LayoutOption::Width`]).
+    pub fn with_width(mut self, width: Option<u8>) -> Result<KeySpec, OptionError> {
         if let Some(w) = width {
-            if self.format != KeyFormat::Native(Format::Decimal) {
-                return Err(SpecError::new(format!(
-                    "a width applies only to the decimal format (the {} format has fixed widths)",
-                    self.format
-                )));
-            }
-            if !(1..=20).contains(&w) {
-                return Err(SpecError::new(format!(
-                    "invalid width {w}: expected a number of decimal digits from 1 to 20"
-                )));
-            }
+            LayoutOption::Width.check_value(self.format, u32::from(w))?;
         }
         self.width = width;
         self.sync_schema();
@@ -161,56 +159,38 @@ impl KeySpec {
     /// format's).
     ///
     /// # Errors
-    /// A salter with an interop profile (Phoenix's salt is
-    /// [`Options::salt`]).
-    pub fn with_salter(mut self, salter: Option<Salter>) -> Result<KeySpec, SpecError> {
-        match (self.format, salter) {
-            (KeyFormat::Profile(p), Some(_)) => Err(SpecError::new(format!(
-                "salting by a salter applies to the native formats, not {p} (phoenix: its own salt buckets)"
-            ))),
-            (KeyFormat::Native(f), s) => {
-                self.salter = s.map(|s| s.for_format(f));
-                Ok(self)
-            }
-            (KeyFormat::Profile(_), None) => {
-                self.salter = None;
-                Ok(self)
-            }
+    /// A salter with an interop profile ([`LayoutOption::Salter`]:
+    /// Phoenix's salt is [`Options::salt`]).
+    pub fn with_salter(mut self, salter: Option<Salter>) -> Result<KeySpec, OptionError> {
+        if salter.is_some() {
+            LayoutOption::Salter.check(self.format)?;
         }
+        self.salter = salter.map(|s| s.for_format(self.format.native()));
+        Ok(self)
     }
 
     /// The options of the interop profile.
     ///
     /// # Errors
-    /// Options that the format does not take (a salt other than Phoenix's,
-    /// or one outside 1–256; a non-default HBase codec or rounding with
-    /// another format).
-    pub fn with_profile_options(mut self, opts: Options) -> Result<KeySpec, SpecError> {
-        let p = self.format.profile();
+    /// Options that the format does not take: a salt other than Phoenix's,
+    /// or one outside 1–256 ([`LayoutOption::SaltBuckets`]); a non-default
+    /// HBase codec ([`LayoutOption::HbaseNumeric`]) or rounding
+    /// ([`LayoutOption::Round`]) with another format.
+    pub fn with_profile_options(mut self, opts: Options) -> Result<KeySpec, OptionError> {
         if let Some(n) = opts.salt {
-            if p != Some(Profile::Phoenix) {
-                return Err(SpecError::new(format!(
-                    "salt buckets of a profile apply only to phoenix, not {}",
-                    self.format
-                )));
+            if self.format.profile() != Some(Profile::Phoenix) {
+                return Err(OptionError::NotApplicable {
+                    option: LayoutOption::SaltBuckets,
+                    format: self.format,
+                });
             }
-            if !(1..=256).contains(&n) {
-                return Err(SpecError::new(format!(
-                    "invalid salt buckets {n}: expected a number from 1 to 256 (Phoenix's SALT_BUCKETS)"
-                )));
-            }
+            LayoutOption::SaltBuckets.check_value(self.format, u32::from(n))?;
         }
-        if opts.hbase != Default::default() && p != Some(Profile::Hbase) {
-            return Err(SpecError::new(format!(
-                "the HBase numeric encoding applies only to hbase-ordered, not {}",
-                self.format
-            )));
+        if opts.hbase != Default::default() {
+            LayoutOption::HbaseNumeric.check(self.format)?;
         }
-        if opts.rounding != Default::default() && p != Some(Profile::Phoenix) {
-            return Err(SpecError::new(format!(
-                "decimal rounding applies only to phoenix, not {}",
-                self.format
-            )));
+        if opts.rounding != Default::default() {
+            LayoutOption::Round.check(self.format)?;
         }
         self.profile = opts;
         self.sync_schema();
@@ -726,25 +706,22 @@ impl KeySpec {
         })
     }
 
-    /// Parses the predicate named `name` (`eq`, `ge`, `gt`, `le`, `lt`:
-    /// its value is a component; `prefix`: its value is the text of an
-    /// ascending string), naming it as the command line does
-    /// (`--ge "i64:x": …`).
+    /// Parses a predicate: `op`'s value is a component (`eq`, `ge`, `gt`,
+    /// `le`, `lt`) or, for [`PredOp::Prefix`], the text of an ascending
+    /// string; a component that does not parse is named as the command
+    /// line names it (`--ge "i64:x": …`).
     ///
     /// # Errors
-    /// An unknown name, a component that does not parse.
-    pub fn parse_pred(&self, name: &str, text: &str) -> Result<Pred<Comp>, ParseError> {
-        if name == "prefix" {
-            return Ok(Pred::Prefix(text.to_string(), crate::Dir::Asc));
-        }
-        let c = self
-            .parse(text)
-            .map_err(|e| ParseError::new(format!("--{name} {}: {e}", input::show_input(text))))?;
-        Pred::compare(name, c).ok_or_else(|| {
-            ParseError::new(format!(
-                "unknown predicate {name:?}: expected eq, ge, gt, le, lt or prefix"
-            ))
-        })
+    /// A component that does not parse.
+    pub fn parse_pred(&self, op: PredOp, text: &str) -> Result<Pred<Comp>, ParseError> {
+        let c = match op {
+            PredOp::Prefix => return Ok(Pred::Prefix(text.to_string(), crate::Dir::Asc)),
+            _ => self
+                .parse(text)
+                .map_err(|e| ParseError::new(format!("--{op} {}: {e}", input::show_input(text))))?,
+        };
+        // Every operator but Prefix is a comparison.
+        Pred::with_op(op, c).ok_or_else(|| ParseError::new(format!("--{op}: not a comparison")))
     }
 
     /// The key of `comps`, salted when the layout is; `name(i)` names
@@ -1063,6 +1040,158 @@ impl RowEncoder<'_> {
         res
     }
 
+    /// Appends the key of a row given as text to `out` (salted when the
+    /// layout is): `cells[i]` is the value of the schema's field `i` in its
+    /// type's syntax, the part after `TYPE:` of a component (what the
+    /// command line's `encode --stdin` reads, one tab-separated row a
+    /// line). Each value is parsed and written as the format writes it,
+    /// with no allocation per row for the native formats once the
+    /// encoder's buffers have grown. On error `out` is as it was.
+    ///
+    /// ```
+    /// use lexikey::profile::KeyFormat;
+    /// use lexikey::spec::KeySpec;
+    /// let spec = KeySpec::new(KeyFormat::parse("hex")?).with_schema("str,i64")?;
+    /// let mut enc = spec.encoder()?;
+    /// let mut key = Vec::new();
+    /// enc.encode_texts(&["population", "3831868"], &mut key)?;
+    /// assert_eq!(key, b"population#l80000000003A783C");
+    /// let err = enc.encode_texts(&["population", "x"], &mut key).unwrap_err();
+    /// assert_eq!(err.index, Some(1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A row of another length than the schema, a value that does not
+    /// parse as its column's type or that the format cannot write, a key
+    /// longer than [`KeySpec::max_key_len`] (naming the value that
+    /// contributes most in the native formats).
+    pub fn encode_texts(&mut self, cells: &[&str], out: &mut Vec<u8>) -> Result<(), RowError> {
+        if cells.len() != self.cols.len() {
+            return Err(RowError::key(ArgError::Invalid(format!(
+                "{} values; the schema has {} fields",
+                cells.len(),
+                self.cols.len()
+            ))));
+        }
+        let start = out.len();
+        let res = self.write_texts(cells, out).and_then(|()| {
+            tuple::check_len(&out[start..], self.spec.max_key_len)
+                .map_err(|e| RowError::key(self.name_largest_text(e, cells).into()))
+        });
+        if res.is_err() {
+            out.truncate(start);
+        }
+        res
+    }
+
+    /// [`RowEncoder::name_largest`] of a row of texts.
+    fn name_largest_text(&self, e: crate::EncodeError, cells: &[&str]) -> crate::EncodeError {
+        let (
+            crate::EncodeError::KeyTooLong {
+                len,
+                max,
+                largest: None,
+            },
+            Scratch::Native(format, _),
+        ) = (&e, &self.scratch)
+        else {
+            return e;
+        };
+        // Every value parsed when the key was written.
+        let comps: Vec<Component<'_>> = self
+            .cols
+            .iter()
+            .zip(cells)
+            .filter_map(|(ty, t)| match ty {
+                ColType::Native(col) => col.component(t, &self.spec.geo).ok(),
+                _ => None,
+            })
+            .collect();
+        crate::EncodeError::KeyTooLong {
+            len: *len,
+            max: *max,
+            largest: tuple::largest_component(*format, &comps, |i| self.cols[i].to_string()),
+        }
+    }
+
+    fn write_texts(&mut self, cells: &[&str], out: &mut Vec<u8>) -> Result<(), RowError> {
+        let spec = self.spec;
+        let cols = self.cols;
+        let parse = |i: usize, e: &dyn fmt::Display| {
+            RowError::at(i, &cols[i], ArgError::Invalid(e.to_string()))
+        };
+        match &mut self.scratch {
+            Scratch::Native(format, unsalted) => {
+                let format = *format;
+                let dst = match spec.salter {
+                    Some(_) => {
+                        unsalted.clear();
+                        &mut *unsalted
+                    }
+                    None => &mut *out,
+                };
+                match format {
+                    Format::Hex => text_hex(spec, cols, cells, dst)?,
+                    Format::Base64 => text_base64(spec, cols, cells, dst)?,
+                    Format::Decimal => text_decimal(spec, cols, cells, dst)?,
+                    Format::Binary => text_binary(spec, cols, cells, dst)?,
+                }
+                if let Some(s) = &spec.salter {
+                    s.salted_key_into(unsalted, out);
+                }
+                return Ok(());
+            }
+            Scratch::Fdb(elems) => {
+                for (i, ((ty, c), slot)) in cols.iter().zip(cells).zip(elems.iter_mut()).enumerate()
+                {
+                    *slot = crate::interop::fdb::parse_component(&format!("{ty}:{c}"))
+                        .map_err(|e| parse(i, &e))?;
+                }
+            }
+            Scratch::Hbase(fields, values) => {
+                for (i, ((f, c), slot)) in
+                    fields.iter().zip(cells).zip(values.iter_mut()).enumerate()
+                {
+                    *slot = hbase::parse_value(f.kind, c).map_err(|e| parse(i, &e))?;
+                }
+            }
+            Scratch::Phoenix(table, values) => {
+                let rounding = spec.profile.rounding;
+                for (i, ((col, c), slot)) in table
+                    .columns
+                    .iter()
+                    .zip(cells)
+                    .zip(values.iter_mut())
+                    .enumerate()
+                {
+                    *slot =
+                        phoenix::parse_value_with(col.ty, c, rounding).map_err(|e| parse(i, &e))?;
+                }
+            }
+        }
+        self.write_profile(out)
+    }
+
+    /// Writes the profile values held in the scratch.
+    fn write_profile(&mut self, out: &mut Vec<u8>) -> Result<(), RowError> {
+        let spec = self.spec;
+        match &self.scratch {
+            Scratch::Native(..) => Ok(()),
+            Scratch::Fdb(elems) => {
+                crate::interop::fdb::pack(elems, out);
+                Ok(())
+            }
+            Scratch::Hbase(fields, values) => spec
+                .profile
+                .hbase
+                .encode_struct(fields, values, out)
+                .map_err(|e| value_row_error(self.cols, e)),
+            Scratch::Phoenix(table, values) => phoenix::encode_row_key(table, values, out)
+                .map_err(|e| value_row_error(self.cols, e)),
+        }
+    }
+
     /// `e`, a key over the limit, naming the column that contributes most
     /// (native formats; cold path: each field encoded again on its own).
     fn name_largest(&mut self, e: crate::EncodeError, row: &[Arg<'_>]) -> crate::EncodeError {
@@ -1129,7 +1258,7 @@ impl RowEncoder<'_> {
                 if let Some(s) = &spec.salter {
                     s.salted_key_into(unsalted, out);
                 }
-                Ok(())
+                return Ok(());
             }
             Scratch::Fdb(elems) => {
                 for (i, ((ty, a), slot)) in cols.iter().zip(row).zip(elems.iter_mut()).enumerate() {
@@ -1142,18 +1271,12 @@ impl RowEncoder<'_> {
                     };
                     arg::set_fdb(slot, *t, *a).map_err(|e| RowError::at(i, ty, e))?;
                 }
-                crate::interop::fdb::pack(elems, out);
-                Ok(())
             }
             Scratch::Hbase(fields, values) => {
                 for (i, ((f, a), slot)) in fields.iter().zip(row).zip(values.iter_mut()).enumerate()
                 {
                     arg::set_hbase(slot, *f, *a).map_err(|e| RowError::at(i, &cols[i], e))?;
                 }
-                spec.profile
-                    .hbase
-                    .encode_struct(fields, values, out)
-                    .map_err(|e| value_row_error(cols, e))
             }
             Scratch::Phoenix(table, values) => {
                 let rounding = spec.profile.rounding;
@@ -1167,9 +1290,9 @@ impl RowEncoder<'_> {
                     arg::set_phoenix(slot, *c, *a, rounding)
                         .map_err(|e| RowError::at(i, &cols[i], e))?;
                 }
-                phoenix::encode_row_key(table, values, out).map_err(|e| value_row_error(cols, e))
             }
         }
+        self.write_profile(out)
     }
 }
 
@@ -1206,6 +1329,66 @@ native_writer!(write_binary, false, |c, o| {
     crate::format::binary::encode_component(c, o);
     Ok(())
 });
+
+/// [`write_native_texts`] of one format, its writer inlined into the
+/// loop.
+macro_rules! native_text_writer {
+    ($name:ident, $text:expr, $put:expr) => {
+        #[inline(never)]
+        fn $name(
+            spec: &KeySpec,
+            cols: &[ColType],
+            cells: &[&str],
+            dst: &mut Vec<u8>,
+        ) -> Result<(), RowError> {
+            write_native_texts(spec, cols, cells, dst, $text, $put)
+        }
+    };
+}
+
+native_text_writer!(text_hex, true, |c, o| {
+    crate::format::hex::encode_component(c, o);
+    Ok(())
+});
+native_text_writer!(text_base64, true, |c, o| {
+    crate::format::base64::encode_component(c, o);
+    Ok(())
+});
+native_text_writer!(text_decimal, true, crate::format::decimal::encode_component);
+native_text_writer!(text_binary, false, |c, o| {
+    crate::format::binary::encode_component(c, o);
+    Ok(())
+});
+
+/// The values of `cells` (texts) against native columns `cols`, each
+/// parsed and written by `put` (`text`: joined by the separator).
+#[inline(always)]
+fn write_native_texts(
+    spec: &KeySpec,
+    cols: &[ColType],
+    cells: &[&str],
+    dst: &mut Vec<u8>,
+    text: bool,
+    put: impl Fn(&Component<'_>, &mut Vec<u8>) -> Result<(), crate::error::EncodeError>,
+) -> Result<(), RowError> {
+    for (i, (ty, t)) in cols.iter().zip(cells).enumerate() {
+        let ColType::Native(col) = ty else {
+            return Err(RowError::at(
+                i,
+                ty,
+                ArgError::Invalid("not a native column".into()),
+            ));
+        };
+        let c = col
+            .component(t, &spec.geo)
+            .map_err(|e| RowError::at(i, ty, e.into()))?;
+        if i > 0 && text {
+            dst.push(crate::text::SEP);
+        }
+        put(&c, dst).map_err(|e| RowError::at(i, ty, e.into()))?;
+    }
+    Ok(())
+}
 
 /// The fields of `row` against native columns `cols`, each written by
 /// `put` (`text`: joined by the separator).
@@ -1343,6 +1526,136 @@ impl KeySpec {
             spec: self,
             decoded,
         })
+    }
+}
+
+/// A salted native key whose salt is well formed but not the bucket the
+/// rest of the key hashes to ([`KeySpec::decode_into`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WrongBucket {
+    /// The bucket the salt says.
+    pub found: u8,
+    /// The bucket of the rest of the key.
+    pub expected: u8,
+    /// The salter's bucket count.
+    pub buckets: u8,
+    /// The salter's hash.
+    pub mode: crate::salt::SaltMode,
+}
+
+/// Why a native key did not decode ([`KeySpec::decode_into`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeyError {
+    /// The key (or its salt) is malformed.
+    #[error("{0}")]
+    Decode(#[from] crate::DecodeError),
+    /// The rest of the key decodes, but its salt is not its bucket.
+    #[error(
+        "the salt at byte 0 is bucket {}, but the key's bucket is {} ({} buckets, {})",
+        .0.found, .0.expected, .0.buckets, .0.mode
+    )]
+    WrongBucket(WrongBucket),
+}
+
+impl KeySpec {
+    /// Decodes a key of a native format into `comps` (cleared first; no
+    /// allocation once it has grown), canonically, with the schema's
+    /// fields when there is one. A salted key is unsalted first (error
+    /// offsets are offsets into the whole key); when its salt is well
+    /// formed but not the key's bucket, the rest of the key is decoded
+    /// first, its error the likelier cause, and only then the salt
+    /// refused ([`KeyError::WrongBucket`]).
+    ///
+    /// ```
+    /// use lexikey::profile::KeyFormat;
+    /// use lexikey::salt::{SaltMode, Salter};
+    /// use lexikey::spec::{KeyError, KeySpec};
+    /// let spec = KeySpec::new(KeyFormat::parse("hex")?)
+    ///     .with_salter(Some(Salter::new(16, SaltMode::Fast)?))?;
+    /// let mut comps = Vec::new();
+    /// spec.decode_into(b"08#a", &mut comps)?;
+    /// assert_eq!(comps.len(), 1);
+    /// let Err(KeyError::WrongBucket(w)) = spec.decode_into(b"07#a", &mut comps) else { panic!() };
+    /// assert_eq!((w.found, w.expected), (7, 8));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The decoder's error at the offset of the byte at fault; a key
+    /// longer than [`KeySpec::max_key_len`] at that length; an interop
+    /// profile's key ([`KeySpec::decode`] decodes those).
+    #[inline]
+    pub fn decode_into<'k>(
+        &self,
+        key: &'k [u8],
+        comps: &mut Vec<Component<'k>>,
+    ) -> Result<(), KeyError> {
+        use crate::DecodeError as E;
+        comps.clear();
+        if key.len() > self.max_key_len {
+            return Err(E::TrailingBytes {
+                offset: self.max_key_len,
+            }
+            .into());
+        }
+        let KeyFormat::Native(f) = self.format else {
+            return Err(E::NonCanonical {
+                offset: 0,
+                reason: "an interop profile's key: decode it with KeySpec::decode",
+            }
+            .into());
+        };
+        let fields = self.schema.as_ref().map(|_| self.schema_fields.as_slice());
+        let Some(s) = &self.salter else {
+            return Ok(tuple::decode_into(f, key, fields, comps)?);
+        };
+        let n = s.salt_len();
+        let rest_into = |rest: &'k [u8], comps: &mut Vec<Component<'k>>| {
+            tuple::decode_into(f, rest, fields, comps).map_err(|e| KeyError::from(e.shift(n)))
+        };
+        match s.unsalt(key) {
+            Ok((_, rest)) => rest_into(rest, comps),
+            Err(E::NonCanonical { .. }) => {
+                let rest = &key[n..];
+                rest_into(rest, comps)?;
+                let found = if s.is_text() {
+                    // Two hex digits, checked by unsalt.
+                    std::str::from_utf8(&key[..2])
+                        .ok()
+                        .and_then(|h| u8::from_str_radix(h, 16).ok())
+                        .unwrap_or(u8::MAX)
+                } else {
+                    key[0]
+                };
+                Err(KeyError::WrongBucket(WrongBucket {
+                    found,
+                    expected: s.bucket(rest),
+                    buckets: s.buckets(),
+                    mode: s.mode(),
+                }))
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+impl<'k> KeyValues<'_, 'k> {
+    /// The decoded values of an interop profile's key (`None` for a
+    /// native format's).
+    pub fn profile_values(&self) -> Option<&profile::Decoded> {
+        match &self.decoded {
+            DecodedKey::Profile(d) => Some(d),
+            DecodedKey::Native(_) => None,
+        }
+    }
+
+    /// The components of a native format's key (`None` for an interop
+    /// profile's).
+    pub fn components(&self) -> Option<&[Component<'k>]> {
+        match &self.decoded {
+            DecodedKey::Native(c) => Some(c),
+            DecodedKey::Profile(_) => None,
+        }
     }
 }
 

@@ -909,3 +909,96 @@ proptest! {
         prop_assert_eq!(bulk, want_bulk);
     }
 }
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// A row of value texts (the command line's `encode --stdin`) writes
+    /// the key of its components parsed one by one, salted or not.
+    #[test]
+    fn text_rows_are_encode(
+        (format, tys) in prop_oneof![
+            (prop::sample::select(vec!["hex", "base64", "decimal", "binary"]), prop::collection::vec(prop::sample::select(NATIVE), 1..5)),
+            prop::collection::vec(prop::sample::select(FDB), 1..5).prop_map(|t| ("fdb-tuple", t)),
+            prop::collection::vec(prop::sample::select(HBASE), 1..5).prop_map(|t| ("hbase-ordered", t)),
+            prop::collection::vec(prop::sample::select(PHOENIX), 1..5).prop_map(|t| ("phoenix", t)),
+        ],
+        row in prop::collection::vec(args(), 4),
+        salt in prop::option::of(1u16..6),
+    ) {
+        let mut spec = spec(format);
+        if let Some(n) = salt {
+            spec = match format {
+                "phoenix" => spec.with_profile_options(Options { salt: Some(n), ..Options::default() }).expect("phoenix salt"),
+                "fdb-tuple" | "hbase-ordered" => spec,
+                _ => spec.with_salter(Some(Salter::with_count(u32::from(n), SaltMode::Fast).expect("buckets"))).expect("native salt"),
+            };
+        }
+        let Ok(spec) = spec.with_schema(&tys.join(",")) else { return Ok(()) };
+        // The value texts of the row, where every value has one.
+        let Some(cells) = tys
+            .iter()
+            .zip(&row)
+            .map(|(ty, a)| oracle(format, ty, a).and_then(|t| t.strip_prefix(&format!("{ty}:")).map(str::to_string)))
+            .collect::<Option<Vec<String>>>()
+        else {
+            return Ok(());
+        };
+        let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
+        let mut bulk = b"before".to_vec();
+        let by_rows = spec
+            .encoder()
+            .expect("a schema")
+            .encode_texts(&cells, &mut bulk)
+            .map(|()| bulk[6..].to_vec())
+            .map_err(|e| {
+                assert_eq!(bulk, b"before", "a failed row leaves the buffer as it was");
+                e.to_string()
+            });
+        let single = tys
+            .iter()
+            .zip(&cells)
+            .map(|(ty, v)| spec.parse(&format!("{ty}:{v}")).map_err(|e| e.to_string()))
+            .collect::<Result<Vec<_>, _>>()
+            .and_then(|comps| spec.encode(&comps).map_err(|e| e.to_string()));
+        match (&by_rows, &single) {
+            (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
+            (Err(_), Err(_)) => {}
+            _ => prop_assert!(false, "{format} {tys:?} {cells:?}: rows {by_rows:?}, single {single:?}"),
+        }
+    }
+}
+
+/// A native key decoded into reused components, salted: the salt of
+/// another bucket is reported after the rest of the key decodes, and a
+/// damaged rest first.
+#[test]
+fn decode_into_checks_the_salt_after_the_key() {
+    use lexikey::spec::KeyError;
+    let salted = spec("hex")
+        .with_schema("str,i64")
+        .expect("a schema")
+        .with_salter(Some(Salter::with_count(16, SaltMode::Fast).expect("buckets")))
+        .expect("a salter");
+    let comps = salted.parse_components(&["str:a", "i64:5"]).expect("components");
+    let key = salted.encode(&comps).expect("a key");
+    let mut out = Vec::new();
+    salted.decode_into(&key, &mut out).expect("its own key");
+    assert_eq!(out.len(), 2);
+    let mut other = key.clone();
+    other[1] = if other[1] == b'0' { b'1' } else { b'0' };
+    let Err(KeyError::WrongBucket(w)) = salted.decode_into(&other, &mut out) else {
+        panic!("a wrong bucket")
+    };
+    assert_eq!(w.buckets, 16);
+    assert_ne!(w.found, w.expected);
+    let mut damaged = other.clone();
+    damaged.push(b'!');
+    let mut again = Vec::new();
+    assert!(matches!(
+        salted.decode_into(&damaged, &mut again),
+        Err(KeyError::Decode(e)) if e.offset() > 3
+    ));
+    let fdb = spec("fdb-tuple");
+    assert!(fdb.decode_into(b"\x15\x01", &mut Vec::new()).is_err());
+}

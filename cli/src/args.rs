@@ -632,46 +632,8 @@ impl<T: Clone + Send + Sync + 'static> TypedValueParser for Choice<T> {
 // Range predicates, in command-line order
 // ---------------------------------------------------------------------------
 
-/// The operator of a range predicate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PredOp {
-    /// `--eq`
-    Eq,
-    /// `--ge`
-    Ge,
-    /// `--gt`
-    Gt,
-    /// `--le`
-    Le,
-    /// `--lt`
-    Lt,
-    /// `--prefix`
-    Prefix,
-}
-
-impl PredOp {
-    /// Every operator.
-    pub const ALL: [PredOp; 6] = [
-        PredOp::Eq,
-        PredOp::Ge,
-        PredOp::Gt,
-        PredOp::Le,
-        PredOp::Lt,
-        PredOp::Prefix,
-    ];
-
-    /// The option name (`ge`).
-    pub fn name(self) -> &'static str {
-        match self {
-            PredOp::Eq => "eq",
-            PredOp::Ge => "ge",
-            PredOp::Gt => "gt",
-            PredOp::Le => "le",
-            PredOp::Lt => "lt",
-            PredOp::Prefix => "prefix",
-        }
-    }
-}
+/// The operator of a range predicate (the library's).
+pub use lexikey::range::PredOp;
 
 /// One range predicate: `--ge i64:5`.
 #[derive(Debug, Clone, PartialEq, Eq)]

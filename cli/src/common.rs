@@ -1,4 +1,4 @@
-//! Helpers shared by the subcommands: format and width options, key and
+//! Helpers shared by the subcommands: key and
 //! value output (text and JSON), and the streaming line reader of bulk mode.
 
 use std::borrow::Cow;
@@ -10,27 +10,6 @@ use lexikey::{input, Component, Format, Value};
 /// Bulk output is written to standard output whenever this many bytes are
 /// pending.
 pub(crate) const FLUSH_AT: usize = 1 << 16;
-
-/// The `--width N` option: the decimal width of integer components. Only
-/// valid with `--format decimal` (other formats have fixed widths).
-///
-/// # Errors
-/// A width that is not a number from 1 to 20, or given with another format.
-pub(crate) fn width(width: Option<&str>, format: Format) -> Result<Option<u8>> {
-    let Some(w) = width else {
-        return Ok(None);
-    };
-    if format != Format::Decimal {
-        bail!(
-            "--width applies only to --format decimal (the {} format has fixed widths)",
-            format
-        );
-    }
-    match w.parse::<u8>() {
-        Ok(n @ 1..=20) => Ok(Some(n)),
-        _ => bail!("invalid width {w:?}: expected a number of decimal digits from 1 to 20"),
-    }
-}
 
 /// The `--max-key-len N` option: the longest key accepted, in bytes.
 /// Default: HBase's row-key limit, 32,767 ([`lexikey::tuple::HBASE_MAX_KEY_LEN`]);
@@ -75,8 +54,8 @@ pub(crate) fn binary_key(raw: &[u8], what: &str, buf: &mut Vec<u8>) -> Result<()
             ),
         };
         anyhow!(
-            "invalid {what} key \"{}\": {why} ({})",
-            show_key(raw),
+            "invalid {what} key {}: {why} ({})",
+            lexikey::show_key(raw),
             E::FORMS
         )
     })
@@ -269,14 +248,15 @@ pub(crate) fn push_component_text(
     Ok(())
 }
 
-/// A short readable form of a key for error messages (escaped, at most
-/// about 80 characters).
-pub(crate) fn show_key(key: &[u8]) -> String {
-    let mut s = lexikey::escape_key(&key[..key.len().min(64)]);
-    if key.len() > 64 {
-        s.push_str("...");
-    }
-    s
+/// Removes the `TYPE[.desc]:` of the component text written at
+/// `out[start..]`, leaving its value (`--values`).
+pub(crate) fn strip_type(out: &mut Vec<u8>, start: usize) {
+    // A type name holds no ':'; a bare type (a null) is all type.
+    let end = out[start..]
+        .iter()
+        .position(|&b| b == b':')
+        .map_or(out.len(), |i| start + i + 1);
+    out.drain(start..end);
 }
 
 /// The bytes of an argument (raw bytes on Unix, so that invalid UTF-8

@@ -22,9 +22,9 @@ pub mod args;
 mod cmd;
 mod common;
 mod help;
-mod interop;
 mod kinds;
-mod salting;
+mod layout;
+mod profile_out;
 
 /// Where a subcommand reads and writes.
 pub struct Io<'a> {

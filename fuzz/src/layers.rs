@@ -40,7 +40,7 @@ use lexikey::geo::Curve;
 use lexikey::interop::fdb;
 use lexikey::kind::{self, Col, GeoOpts, Kind};
 use lexikey::profile::{Item, KeyFormat, Options, Profile, ProfileRange};
-use lexikey::range::{KeyRange, Pred, RangeError};
+use lexikey::range::{KeyRange, Pred, PredOp, RangeError};
 use lexikey::spec::{Comp, KeySpec};
 use lexikey::{input, tuple, Format, Value};
 
@@ -319,7 +319,7 @@ pub fn check_range_profile(data: &[u8]) {
     for (name, text) in &case.preds {
         if *name == "prefix.desc" {
             preds.push(Pred::Prefix(text.clone(), lexikey::Dir::Desc));
-        } else if let Ok(pred) = spec.parse_pred(name, text) {
+        } else if let Some(Ok(pred)) = PredOp::from_name(name).map(|op| spec.parse_pred(op, text)) {
             preds.push(pred);
         }
     }

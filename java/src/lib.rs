@@ -38,7 +38,7 @@ mod schema;
 mod wire;
 
 use errors::{arg_err, boundary, encode_err, Error};
-use schema::{key_bytes, key_spec, Opts, PredKind, Schema};
+use schema::{key_bytes, key_spec, pred_op, Opts, Schema};
 use wire::{Reader, Writer};
 
 // ---------------------------------------------------------------------------
@@ -624,7 +624,7 @@ pub extern "system" fn Java_lexikey_Native_schemaRanges<'l>(
         let n = r.row_len()?;
         let mut preds = Vec::with_capacity(n);
         for _ in 0..n {
-            let kind = PredKind::from_code(r.u8()?)
+            let kind = pred_op(r.u8()?)
                 .ok_or_else(|| Error::State("lexikey: unknown predicate code".into()))?;
             preds.push((kind, r.cell()?));
         }

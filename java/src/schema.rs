@@ -10,11 +10,12 @@ use std::borrow::Cow;
 
 use lexikey::arg::ColType;
 use lexikey::interop::{hbase, phoenix};
+use lexikey::layout::{LayoutOption, OptionError};
 use lexikey::profile::{KeyFormat, Options, Profile};
-use lexikey::range::Pred;
+use lexikey::range::{Pred, PredOp};
 use lexikey::salt::{SaltMode, Salter};
 use lexikey::spec::{comp_text, range_message, Comp, KeySpec, RowError};
-use lexikey::{tuple, DecodeError, Format, KeyRange};
+use lexikey::{tuple, DecodeError, KeyRange};
 
 use crate::conv::{self, IntClass};
 use crate::errors::{arg_err, encode_err, Error};
@@ -38,12 +39,12 @@ pub(crate) struct Opts {
     pub(crate) round: bool,
 }
 
-/// The key layout of `fmt` with `opts`, each option refused where it does
-/// not apply (the core's [`KeySpec`] checks most).
+/// The key layout of `fmt` with `opts`, each option refused where the
+/// core's rules ([`lexikey::layout`]) refuse it.
 pub(crate) fn key_spec(fmt: KeyFormat, opts: &Opts) -> Result<KeySpec, Error> {
     let spec = KeySpec::new(fmt)
         .with_width(opts.width)
-        .map_err(|e| arg_err(e.to_string()))?
+        .map_err(refusal)?
         .with_max_key_len(MAX_KEY_LEN);
     let mut po = Options::default();
     if let Some(name) = &opts.hbase_numeric {
@@ -53,29 +54,22 @@ pub(crate) fn key_spec(fmt: KeyFormat, opts: &Opts) -> Result<KeySpec, Error> {
                  default) or \"legacy\" (HBase 2.4.x and older, before HBASE-26566)"
             ))
         })?;
-        if fmt != KeyFormat::Profile(Profile::Hbase) {
-            return Err(arg_err(format!(
-                "hbaseNumeric applies only to the hbase-ordered format, not {fmt}"
-            )));
-        }
+        LayoutOption::HbaseNumeric.check(fmt).map_err(refusal)?;
         po.hbase = hbase::Codec::new(n);
     }
     if opts.round {
-        if fmt != KeyFormat::Profile(Profile::Phoenix) {
-            return Err(arg_err(format!(
-                "round applies only to the phoenix format (a DECIMAL of more than 38 digits), \
-                 not {fmt}"
-            )));
-        }
+        LayoutOption::Round.check(fmt).map_err(refusal)?;
         po.rounding = phoenix::DecimalRounding::HalfUp;
     }
     let spec = match fmt {
-        KeyFormat::Native(f) => {
+        KeyFormat::Native(_) => {
             let salter = opts
                 .salt
                 .map(|n| {
+                    let n = LayoutOption::SaltBuckets
+                        .check_value(fmt, n)
+                        .map_err(refusal)?;
                     Salter::with_count(n, SaltMode::Fast)
-                        .map(|s| s.for_format(f))
                         .map_err(|e| arg_err(format!("invalid saltBuckets {n}: {e}")))
                 })
                 .transpose()?;
@@ -86,54 +80,76 @@ pub(crate) fn key_spec(fmt: KeyFormat, opts: &Opts) -> Result<KeySpec, Error> {
                 .salt
                 .map(|n| {
                     u16::try_from(n).map_err(|_| {
-                        arg_err(format!(
-                            "invalid salt buckets {n}: expected a number from 1 to 256 \
-                             (Phoenix's SALT_BUCKETS)"
-                        ))
+                        // Beyond any profile's buckets: Phoenix's range.
+                        refusal(OptionError::OutOfRange {
+                            option: LayoutOption::SaltBuckets,
+                            format: KeyFormat::Profile(Profile::Phoenix),
+                            value: n,
+                        })
                     })
                 })
                 .transpose()?;
             spec.with_profile_options(po)
         }
     };
-    spec.map_err(|e| arg_err(e.to_string()))
+    spec.map_err(refusal)
 }
 
-/// A predicate of a range query, by name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum PredKind {
-    Eq,
-    Ge,
-    Gt,
-    Le,
-    Lt,
-    Prefix,
+/// A layout option refused by the core's rules, in Java's spelling (the
+/// `Schema.with*` option, the formats by name; the width and a profile's
+/// salt buckets in the core's words).
+fn refusal(e: OptionError) -> Error {
+    use LayoutOption as O;
+    let only = |o: O| {
+        o.formats()
+            .iter()
+            .map(|f| f.name())
+            .collect::<Vec<_>>()
+            .join("|")
+    };
+    arg_err(match e {
+        OptionError::NotApplicable {
+            option: O::HbaseNumeric,
+            format,
+        } => format!(
+            "hbaseNumeric applies only to the {} format, not {format}",
+            only(O::HbaseNumeric)
+        ),
+        OptionError::NotApplicable {
+            option: O::Round,
+            format,
+        } => format!(
+            "round applies only to the {} format (a DECIMAL of more than 38 digits), not {format}",
+            only(O::Round)
+        ),
+        OptionError::OutOfRange {
+            option: O::SaltBuckets,
+            format: KeyFormat::Native(_),
+            value,
+        } => format!("invalid saltBuckets {value}: {e}"),
+        OptionError::NotApplicable {
+            option: O::DecodeSchema,
+            format,
+        } => format!(
+            "{format} keys are self-describing (each element has its type code): decode takes \
+             no schema (pass null)"
+        ),
+        OptionError::Missing {
+            format: KeyFormat::Native(f),
+            ..
+        } => format!("{f} keys carry no type tags: pass a schema (e.g. \"str,i64\")"),
+        OptionError::Missing {
+            format: KeyFormat::Profile(p),
+            ..
+        } => format!("{p} keys do not name their fields: pass a schema"),
+        _ => e.to_string(),
+    })
 }
 
-impl PredKind {
-    /// The kind of the wire's code (`Predicate.Kind` ordinal).
-    pub(crate) fn from_code(c: u8) -> Option<PredKind> {
-        Some(match c {
-            0 => PredKind::Eq,
-            1 => PredKind::Ge,
-            2 => PredKind::Gt,
-            3 => PredKind::Le,
-            4 => PredKind::Lt,
-            5 => PredKind::Prefix,
-            _ => return None,
-        })
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            PredKind::Eq => "eq",
-            PredKind::Ge => "ge",
-            PredKind::Gt => "gt",
-            PredKind::Le => "le",
-            PredKind::Lt => "lt",
-            PredKind::Prefix => "prefix",
-        }
-    }
+/// The operator of the wire's code (`Predicate.Kind` ordinal, the order
+/// of [`PredOp::ALL`]).
+pub(crate) fn pred_op(code: u8) -> Option<PredOp> {
+    PredOp::ALL.get(usize::from(code)).copied()
 }
 
 /// A layout: how rows encode and keys decode.
@@ -168,20 +184,12 @@ impl Schema {
     /// it, required where the keys carry no tags).
     pub(crate) fn decoder(base: &KeySpec, schema: Option<&str>) -> Result<Schema, Error> {
         let fmt = base.format();
-        match (fmt, schema) {
-            (KeyFormat::Native(f @ (Format::Decimal | Format::Binary)), None) => Err(arg_err(
-                format!("{f} keys carry no type tags: pass a schema (e.g. \"str,i64\")"),
-            )),
-            (KeyFormat::Profile(Profile::Fdb), Some(_)) => Err(arg_err(
-                "fdb-tuple keys are self-describing (each element has its type code): decode \
-                 takes no schema (pass null)",
-            )),
-            (KeyFormat::Profile(p), None) if p != Profile::Fdb => Err(arg_err(format!(
-                "{} keys do not name their fields: pass a schema",
-                p.name()
-            ))),
-            (_, None) => Ok(Schema::of(base.clone(), None, false)),
-            (_, Some(s)) => {
+        LayoutOption::DecodeSchema
+            .check_given(fmt, schema.is_some())
+            .map_err(refusal)?;
+        match schema {
+            None => Ok(Schema::of(base.clone(), None, false)),
+            Some(s) => {
                 let spec = base
                     .clone()
                     .with_schema(s)
@@ -309,7 +317,7 @@ impl Schema {
     pub(crate) fn ranges(
         &self,
         prefix: &[Host<'_>],
-        preds: &[(PredKind, Host<'_>)],
+        preds: &[(PredOp, Host<'_>)],
         all_buckets: bool,
     ) -> Result<Vec<KeyRange>, Error> {
         if self.salted && !all_buckets {
@@ -333,7 +341,7 @@ impl Schema {
         let mut texts = Vec::with_capacity(preds.len());
         for (kind, h) in preds {
             let what = format!("predicate {}", kind.name());
-            if *kind == PredKind::Prefix {
+            if *kind == PredOp::Prefix {
                 let Host::Str(s) = *h else {
                     return Err(encode_err(format!(
                         "{what}: expected a String, got {}",
@@ -346,7 +354,7 @@ impl Schema {
             }
             let c = field(next, h, &what)?;
             texts.push(comp_text(&c));
-            parsed.extend(Pred::compare(kind.name(), c));
+            parsed.extend(Pred::with_op(*kind, c));
         }
         let prefix_texts: Vec<String> = comps.iter().map(comp_text).collect();
         let refs: Vec<&str> = prefix_texts.iter().map(String::as_str).collect();

@@ -20,9 +20,11 @@
 //! keeps the contract's single `(start, end)`).
 
 use lexikey::interop::{hbase, phoenix};
+use lexikey::layout::{LayoutOption, OptionError};
 use lexikey::profile::{KeyFormat, Options, Profile};
-use lexikey::range::Pred;
+use lexikey::range::{Pred, PredOp};
 use lexikey::render::{render as render_range, Dialect, RenderOptions};
+use lexikey::salt::{SaltMode, Salter};
 use lexikey::spec::{comp_text, range_message, Comp, KeySpec};
 use lexikey::KeyRange;
 use pyo3::prelude::*;
@@ -85,19 +87,11 @@ pub(crate) struct Fidelity {
 
 impl Fidelity {
     /// The options `hbase_numeric` and `round` of a call in format `fmt`,
-    /// each refused where the command line refuses it.
+    /// each refused where the core's rules refuse it.
     pub(crate) fn new(fmt: Fmt, hbase_numeric: Option<&str>, round: bool) -> PyResult<Fidelity> {
-        let name = match fmt {
-            Fmt::Native(f) => f.to_string(),
-            Fmt::Profile(p) => p.name().to_string(),
-        };
         let mut fid = Fidelity::default();
         if let Some(v) = hbase_numeric {
-            if fmt != Fmt::Profile(Profile::Hbase) {
-                return Err(value_err(format!(
-                    "hbase_numeric applies only to the hbase-ordered format, not {name}"
-                )));
-            }
+            LayoutOption::HbaseNumeric.check(fmt).map_err(refusal)?;
             let n = hbase::NumericEncoding::from_name(v).ok_or_else(|| {
                 value_err(format!(
                     "invalid hbase_numeric {v:?}: expected \"current\" (HBase 2.5.0 and later, the \
@@ -107,12 +101,7 @@ impl Fidelity {
             fid.codec = hbase::Codec::new(n);
         }
         if round {
-            if fmt != Fmt::Profile(Profile::Phoenix) {
-                return Err(value_err(format!(
-                    "round applies only to the phoenix format (a DECIMAL of more than 38 \
-                     digits), not {name}"
-                )));
-            }
+            LayoutOption::Round.check(fmt).map_err(refusal)?;
             fid.rounding = phoenix::DecimalRounding::HalfUp;
         }
         Ok(fid)
@@ -128,21 +117,116 @@ impl Fidelity {
         width: Option<u8>,
         salt_buckets: Option<u32>,
     ) -> PyResult<KeySpec> {
-        schema::check_width(fmt, width)?;
         let spec = KeySpec::new(fmt)
             .with_width(width)
-            .map_err(|e| value_err(e.to_string()))?
+            .map_err(refusal)?
             .with_max_key_len(MAX_KEY_LEN);
+        let buckets = salt_buckets
+            .map(|n| LayoutOption::SaltBuckets.check_value(fmt, n))
+            .transpose()
+            .map_err(refusal)?;
         let spec = match fmt {
-            Fmt::Native(f) => spec.with_salter(schema::native_salter(f, salt_buckets)?),
-            Fmt::Profile(p) => spec.with_profile_options(Options {
-                salt: schema::profile_salt(p, salt_buckets)?,
+            Fmt::Native(_) => {
+                let salter = buckets
+                    .map(|n| Salter::with_count(n, SaltMode::Fast))
+                    .transpose()
+                    .map_err(|e| value_err(e.to_string()))?;
+                spec.with_salter(salter)
+            }
+            Fmt::Profile(_) => spec.with_profile_options(Options {
+                salt: buckets.and_then(|n| u16::try_from(n).ok()),
                 hbase: self.codec,
                 rounding: self.rounding,
             }),
         };
-        spec.map_err(|e| value_err(e.to_string()))
+        spec.map_err(refusal)
     }
+}
+
+/// A layout option refused by the core's rules ([`lexikey::layout`]), in
+/// Python's spelling: the keyword argument (`width`), the formats by name.
+pub(crate) fn refusal(e: OptionError) -> PyErr {
+    use LayoutOption as O;
+    // The format an option applies to, among the profiles when `profiles`.
+    let only = |o: O, profiles: bool| {
+        o.formats()
+            .iter()
+            .filter(|f| !profiles || f.profile().is_some())
+            .map(|f| f.name())
+            .collect::<Vec<_>>()
+            .join("|")
+    };
+    value_err(match e {
+        OptionError::NotApplicable { option, format } => match option {
+            O::Width if format.profile().is_none() => format!(
+                "width applies only to the {} format (the {format} format has fixed widths)",
+                only(option, false)
+            ),
+            O::Width => format!(
+                "width applies only to the {} format (the {format} profile fixes its own widths)",
+                only(option, false)
+            ),
+            O::HbaseNumeric => format!(
+                "hbase_numeric applies only to the {} format, not {format}",
+                only(option, false)
+            ),
+            O::Round => format!(
+                "round applies only to the {} format (a DECIMAL of more than 38 digits), not \
+                 {format}",
+                only(option, false)
+            ),
+            O::SaltBuckets => format!(
+                "salt_buckets applies only to the {} format among the interop profiles, not \
+                 {format}",
+                only(option, true)
+            ),
+            O::RangeSchema => format!(
+                "schema applies to range with the native formats; {format} components name \
+                 their own types"
+            ),
+            O::DecodeSchema => format!(
+                "{format} keys are self-describing (each element has its type code): decode \
+                 takes no schema"
+            ),
+            _ => e.to_string(),
+        },
+        OptionError::Missing { format, .. } => match format {
+            Fmt::Native(f) => {
+                format!("{f} keys carry no type tags: pass a schema (e.g. schema=\"str,i64\")")
+            }
+            Fmt::Profile(p) => format!("{p} keys do not name their fields: pass a schema"),
+        },
+        OptionError::OutOfRange {
+            option,
+            format,
+            value,
+        } => {
+            let r = option.values(format).unwrap_or(0..=0);
+            let (lo, hi) = (r.start(), r.end());
+            match (option, format) {
+                (O::Width, _) => format!(
+                    "invalid width {value}: expected a number of decimal digits from {lo} to {hi}"
+                ),
+                (O::SaltBuckets, Fmt::Native(_)) => {
+                    let phoenix = O::SaltBuckets
+                        .profiles()
+                        .filter_map(|p| O::SaltBuckets.values(Fmt::Profile(p)))
+                        .map(|r| *r.end())
+                        .max()
+                        .unwrap_or_default();
+                    format!(
+                        "invalid salt_buckets {value}: expected a number from {lo} to {hi} (the \
+                         salt is one bucket byte; the phoenix format takes up to {phoenix})"
+                    )
+                }
+                (O::SaltBuckets, Fmt::Profile(_)) => format!(
+                    "invalid salt_buckets {value}: expected a number from {lo} to {hi} \
+                     (Phoenix's SALT_BUCKETS)"
+                ),
+                _ => e.to_string(),
+            }
+        }
+    })
 }
 
 /// A key as the Python object a format returns: `str` for the text formats,
@@ -360,15 +444,15 @@ fn side<'py>(py: Python<'py>, text: bool, k: Option<&[u8]>) -> PyResult<Bound<'p
 /// The predicates of a range call (`ge`, `gt`, `le`, `lt`, `eq`, then
 /// `str_prefix`, in that order), each value made a component by `comp`.
 pub(crate) fn predicates(
-    named: [(&str, Option<&Bound<'_, PyAny>>); 5],
+    named: [(PredOp, Option<&Bound<'_, PyAny>>); 5],
     str_prefix: Option<&str>,
     comp: impl Fn(&Bound<'_, PyAny>) -> PyResult<Comp>,
 ) -> PyResult<Vec<Pred<Comp>>> {
     let mut preds = Vec::new();
-    for (name, v) in named {
+    for (op, v) in named {
         if let Some(v) = v {
             let c = comp(v)?;
-            preds.extend(Pred::compare(name, c));
+            preds.extend(Pred::with_op(op, c));
         }
     }
     if let Some(p) = str_prefix {
@@ -470,18 +554,19 @@ fn range<'py>(
     let fid = Fidelity::new(fmt, hbase_numeric, round)?;
     let mut spec = fid.spec(fmt, width, None)?;
     if let Some(s) = schema {
-        if !matches!(fmt, Fmt::Native(_)) {
-            return Err(value_err(format!(
-                "schema applies to range with the native formats; {fmt} components name their \
-                 own types"
-            )));
-        }
+        LayoutOption::RangeSchema.check(fmt).map_err(refusal)?;
         let cols = lexikey::kind::parse_schema(s, width).map_err(|e| value_err(e.to_string()))?;
         spec = spec.with_fields(Some(lexikey::kind::fields(&cols)));
     }
     let prefix = self::components(&spec, components)?;
     let preds = predicates(
-        [("ge", ge), ("gt", gt), ("le", le), ("lt", lt), ("eq", eq)],
+        [
+            (PredOp::Ge, ge),
+            (PredOp::Gt, gt),
+            (PredOp::Le, le),
+            (PredOp::Lt, lt),
+            (PredOp::Eq, eq),
+        ],
         str_prefix,
         |v| component(&spec, v),
     )?;

@@ -6,11 +6,9 @@
 //! [`KeySpec::ranges`] — for the native formats and the interop profiles
 //! alike, one path each.
 
-use lexikey::profile::Profile;
-use lexikey::range::Pred;
-use lexikey::salt::{SaltMode, Salter};
+use lexikey::layout::LayoutOption;
+use lexikey::range::{Pred, PredOp};
 use lexikey::spec::{Comp, KeySpec, KeyValues};
-use lexikey::Format;
 use pyo3::basic::CompareOp;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -20,50 +18,6 @@ use crate::bulk;
 use crate::conv;
 use crate::errors::{decode_err, encode_err, value_err};
 use crate::{key_bytes, Fidelity, Fmt};
-
-pub(crate) fn native_salter(format: Format, n: Option<u32>) -> PyResult<Option<Salter>> {
-    let Some(n) = n else { return Ok(None) };
-    if !(1..=255).contains(&n) {
-        return Err(value_err(format!(
-            "invalid salt_buckets {n}: expected a number from 1 to 255 (the salt is one bucket \
-             byte; the phoenix format takes up to 256)"
-        )));
-    }
-    let s = Salter::with_count(n, SaltMode::Fast).map_err(|e| value_err(e.to_string()))?;
-    Ok(Some(s.for_format(format)))
-}
-
-pub(crate) fn profile_salt(p: Profile, n: Option<u32>) -> PyResult<Option<u16>> {
-    let Some(n) = n else { return Ok(None) };
-    if p != Profile::Phoenix {
-        return Err(value_err(format!(
-            "salt_buckets applies only to the phoenix format among the interop profiles, not {}",
-            p.name()
-        )));
-    }
-    match u16::try_from(n) {
-        Ok(n @ 1..=256) => Ok(Some(n)),
-        _ => Err(value_err(format!(
-            "invalid salt_buckets {n}: expected a number from 1 to 256 (Phoenix's SALT_BUCKETS)"
-        ))),
-    }
-}
-
-pub(crate) fn check_width(fmt: Fmt, width: Option<u8>) -> PyResult<()> {
-    match (fmt, width) {
-        (_, None) | (Fmt::Native(Format::Decimal), Some(1..=20)) => Ok(()),
-        (Fmt::Native(Format::Decimal), Some(w)) => Err(value_err(format!(
-            "invalid width {w}: expected a number of decimal digits from 1 to 20"
-        ))),
-        (Fmt::Native(f), Some(_)) => Err(value_err(format!(
-            "width applies only to the decimal format (the {f} format has fixed widths)"
-        ))),
-        (Fmt::Profile(p), Some(_)) => Err(value_err(format!(
-            "width applies only to the decimal format (the {} profile fixes its own widths)",
-            p.name()
-        ))),
-    }
-}
 
 /// The key layout of `decode` (and `Schema`): `schema` is needed where the
 /// keys do not name their fields; `for_schema`: a `Schema` (an
@@ -76,26 +30,18 @@ pub(crate) fn decode_spec(
     salt_buckets: Option<u32>,
     for_schema: bool,
 ) -> PyResult<KeySpec> {
-    check_width(fmt, width)?;
     let spec = fid.spec(fmt, width, salt_buckets)?;
-    match (fmt, schema) {
-        (Fmt::Native(f), None) if matches!(f, Format::Decimal | Format::Binary) => Err(value_err(
-            format!("{f} keys carry no type tags: pass a schema (e.g. schema=\"str,i64\")"),
-        )),
-        (Fmt::Native(_), None) if width.is_some() => Err(value_err(
+    if !for_schema {
+        LayoutOption::DecodeSchema
+            .check_given(fmt, schema.is_some())
+            .map_err(crate::refusal)?;
+    }
+    match schema {
+        None if width.is_some() => Err(value_err(
             "width needs a schema (it applies to the schema's integer fields)".into(),
         )),
-        (Fmt::Profile(Profile::Fdb), Some(_)) if !for_schema => Err(value_err(
-            "fdb-tuple keys are self-describing (each element has its type code): decode takes \
-             no schema"
-                .into(),
-        )),
-        (Fmt::Profile(p), None) if p != Profile::Fdb => Err(value_err(format!(
-            "{} keys do not name their fields: pass a schema",
-            p.name()
-        ))),
-        (_, None) => Ok(spec),
-        (_, Some(s)) => spec.with_schema(s).map_err(|e| value_err(e.to_string())),
+        None => Ok(spec),
+        Some(s) => spec.with_schema(s).map_err(|e| value_err(e.to_string())),
     }
 }
 
@@ -580,7 +526,13 @@ impl Schema {
             .collect::<PyResult<Vec<_>>>()?;
         let next = values.len();
         let preds = crate::predicates(
-            [("ge", ge), ("gt", gt), ("le", le), ("lt", lt), ("eq", eq)],
+            [
+                (PredOp::Ge, ge),
+                (PredOp::Gt, gt),
+                (PredOp::Le, le),
+                (PredOp::Lt, lt),
+                (PredOp::Eq, eq),
+            ],
             str_prefix,
             |v| self.field_comp(next, v, "range"),
         )?;

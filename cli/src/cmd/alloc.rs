@@ -37,7 +37,7 @@ pub(crate) fn table_allocator(
     };
     let mut options = options;
     options.format = args.format.unwrap_or(lexikey::Format::Hex);
-    if let Some(s) = crate::salting::salter(&args.salt, options.format)? {
+    if let Some(s) = crate::layout::salter(&args.salt, options.format)? {
         options = options
             .with_salt_buckets(s.buckets())
             .with_salt_mode(s.mode());

@@ -2,14 +2,17 @@
 //! or one key per input line (bulk mode).
 
 use anyhow::{anyhow, bail, Result};
-use lexikey::salt::Salter;
-use lexikey::{tuple, Component, DecodeError, Field, Format};
+use lexikey::arg::ColType;
+use lexikey::profile::KeyFormat;
+use lexikey::spec::{KeyError, KeySpec};
+use lexikey::{Component, Format};
 
 use crate::args::{DecodeArgs, Output};
-use crate::common::{self, FLUSH_AT};
-use crate::kinds::{self, Col, GeoOpts};
+use crate::common::{self, strip_type, FLUSH_AT};
+use crate::kinds::{self, Col};
+use crate::layout::{self, LayoutArgs};
 use crate::progress::Progress;
-use crate::{interop, Io};
+use crate::{profile_out, Io};
 
 /// Runs `lexikey decode`.
 ///
@@ -17,44 +20,44 @@ use crate::{interop, Io};
 /// Usage errors and keys that do not decode.
 pub(crate) fn run(args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
     let k = &args.key;
-    if let Some(profile) = k.format.profile() {
-        return interop::decode(profile, args, io);
-    }
-    let (format, width, salter, geo) = super::encode::native_options(
-        &k.format,
-        &k.salt,
-        &k.geo,
-        k.hbase_numeric.as_deref(),
-        false,
-    )?;
+    let spec = layout::key_spec(&LayoutArgs {
+        format: &k.format,
+        salt: &k.salt,
+        geo: &k.geo,
+        hbase_numeric: k.hbase_numeric.as_deref(),
+        round: false,
+        bbox: (false, false),
+    })?
+    .with_max_key_len(common::max_key_len(k.max_key_len));
+    let format = spec.format();
     let output = args.output()?;
-    let json = output == Output::Json;
-    let max = common::max_key_len(k.max_key_len);
-    let cols = match k.schema.as_deref() {
-        Some(s) => Some(kinds::parse_schema(s, width)?),
-        None if matches!(format, Format::Decimal | Format::Binary) => {
-            bail!(
-                "{format} keys carry no type tags: pass --schema TYPE[.desc],... (e.g. --schema str,i64)"
-            )
-        }
+    layout::check_decode_schema(format, k.schema.is_some())?;
+    let spec = match k.schema.as_deref() {
+        Some(s) => spec.with_schema(s)?,
         None => {
-            if width.is_some() {
+            if spec.width().is_some() {
                 bail!("--width needs --schema (it applies to the schema's integer fields)");
             }
-            None
+            spec
         }
     };
-    kinds::check_geo_used(&geo, cols.as_deref().is_some_and(kinds::any_geo))?;
+    // The schema's native columns.
+    let cols: Option<Vec<Col>> = spec.schema().map(|s| {
+        s.iter()
+            .filter_map(|c| match c {
+                ColType::Native(col) => Some(*col),
+                _ => None,
+            })
+            .collect()
+    });
+    kinds::check_geo_used(spec.geo(), cols.as_deref().is_some_and(kinds::any_geo))?;
     let o = DecodeOpts {
-        format,
-        fields: cols.as_deref().map(kinds::fields),
+        schema: spec.schema().is_some(),
         // Only needed when a column is not a core type.
         cols: cols.filter(|c| c.iter().any(|c| !matches!(c.kind, kinds::Kind::Core(_)))),
-        salter,
-        geo,
-        json,
+        spec,
+        json: output == Output::Json,
         values: output == Output::Values,
-        max,
         warned: std::cell::Cell::new(false),
     };
     if k.stdin {
@@ -66,6 +69,10 @@ pub(crate) fn run(args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
     let key = match args.keys.as_slice() {
         [k] => k,
         [] => bail!("missing KEY: expected exactly one key (or --stdin for one key per line)"),
+        _ if format.profile().is_some() => bail!(
+            "decode takes exactly one KEY, got {} (use --stdin for many)",
+            args.keys.len()
+        ),
         _ => bail!(
             "decode takes exactly one KEY, got {} (use --stdin for many; quote a key that holds spaces)",
             args.keys.len()
@@ -73,23 +80,35 @@ pub(crate) fn run(args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
     };
     let raw = common::os_bytes(key);
     let mut hexbuf = Vec::new();
-    let bytes = key_bytes(format, &raw, &mut hexbuf, max)?;
+    let bytes = key_bytes(&o.spec, &raw, &mut hexbuf)?;
+    let mut out = Vec::with_capacity(64);
+    if format.profile().is_some() {
+        let v = o
+            .spec
+            .decode(bytes)
+            .map_err(|e| invalid_key(format, &raw, e))?;
+        if let Some(d) = v.profile_values() {
+            profile_out::push_decoded(d, o.json, o.values, false, &mut out)?;
+        }
+        io.stdout.write_all(&out)?;
+        return Ok(());
+    }
     let mut comps = Vec::new();
     decode_key(&o, &raw, bytes, &mut comps)?;
-    if o.fields.is_none() {
-        warn_damaged(format, &comps, None);
+    if !o.schema {
+        warn_damaged(format.native(), &comps, None);
     }
-    let mut out = Vec::with_capacity(64 * comps.len());
+    let geo = o.spec.geo();
     let mut scratch = String::new();
-    if json {
-        kinds::push_components_json(o.cols.as_deref(), &comps, &o.geo, &mut scratch, &mut out)
+    if o.json {
+        kinds::push_components_json(o.cols.as_deref(), &comps, geo, &mut scratch, &mut out)
             .map_err(|e| invalid_component(format, &raw, e))?;
         out.push(b'\n');
     } else {
         for (i, c) in comps.iter().enumerate() {
             let col = o.cols.as_ref().and_then(|cols| cols.get(i));
             let start = out.len();
-            kinds::push_component_text(col, c, b"\n", &o.geo, &mut scratch, &mut out).map_err(
+            kinds::push_component_text(col, c, b"\n", geo, &mut scratch, &mut out).map_err(
                 |e| match col {
                     Some(col) if !matches!(col.kind, kinds::Kind::Core(_)) => {
                         invalid_component(format, &raw, anyhow!("component {}: {e}", i + 1))
@@ -107,87 +126,63 @@ pub(crate) fn run(args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
     Ok(())
 }
 
-/// What decoding needs: the format, the schema, the salt, the geo grid and
-/// the output options.
+/// What decoding needs: the layout and the output options.
 struct DecodeOpts {
-    format: Format,
-    /// The core fields of `--schema`.
-    fields: Option<Vec<Field>>,
+    spec: KeySpec,
+    /// Whether `--schema` was given.
+    schema: bool,
     /// The columns of `--schema` when one is a command-line kind.
     cols: Option<Vec<Col>>,
-    salter: Option<Salter>,
-    geo: GeoOpts,
     json: bool,
     /// `--values`: the values alone, without `TYPE[.desc]:`.
     values: bool,
-    max: usize,
     /// Whether bulk mode warned of a damaged tagged value already.
     warned: std::cell::Cell<bool>,
 }
 
-/// Decodes `bytes` (the key; `raw` as given, for messages) into `comps`,
-/// checking and removing the salt first when the key is salted.
+/// Decodes `bytes` (a native key; `raw` as given, for messages) into
+/// `comps` ([`KeySpec::decode_into`]: a salted key's salt checked and
+/// removed).
 fn decode_key<'k>(
     o: &DecodeOpts,
     raw: &[u8],
     bytes: &'k [u8],
     comps: &mut Vec<Component<'k>>,
 ) -> Result<()> {
-    let Some(s) = o.salter else {
-        return tuple::decode_into(o.format, bytes, o.fields.as_deref(), comps)
-            .map_err(|e| invalid_key(o.format, raw, e));
-    };
-    let n = s.salt_len();
-    match s.unsalt(bytes) {
-        Ok((_, rest)) => tuple::decode_into(o.format, rest, o.fields.as_deref(), comps)
-            .map_err(|e| invalid_key(o.format, raw, e.shift(n))),
-        Err(DecodeError::NonCanonical { .. }) => {
-            // A well-formed salt, not the key's bucket: a damaged rest of
-            // the key is the likelier cause, so its own error comes first.
-            let rest = &bytes[n..];
-            tuple::decode_into(o.format, rest, o.fields.as_deref(), comps)
-                .map_err(|e| invalid_key(o.format, raw, e.shift(n)))?;
-            let found = if s.is_text() {
-                // Two hex digits, checked by unsalt.
-                u8::from_str_radix(std::str::from_utf8(&bytes[..2]).unwrap_or("?"), 16)
-                    .unwrap_or(u8::MAX)
-            } else {
-                bytes[0]
-            };
-            Err(invalid_component(
-                o.format,
-                raw,
-                anyhow!(
-                    "the salt at byte 0 is bucket {found}, but the key's bucket is {} \
-                     ({} buckets, --salt-mode {})",
-                    s.bucket(rest),
-                    s.buckets(),
-                    s.mode()
-                ),
-            ))
-        }
-        Err(e) => Err(invalid_key(o.format, raw, e)),
-    }
+    let format = o.spec.format();
+    o.spec.decode_into(bytes, comps).map_err(|e| match e {
+        KeyError::Decode(e) => invalid_key(format, raw, e),
+        KeyError::WrongBucket(w) => invalid_component(
+            format,
+            raw,
+            anyhow!(
+                "the salt at byte 0 is bucket {}, but the key's bucket is {} ({} buckets, \
+                 --salt-mode {})",
+                w.found,
+                w.expected,
+                w.buckets,
+                w.mode
+            ),
+        ),
+    })
 }
 
 /// The message of a key whose component is not a value of its
 /// command-line kind.
-fn invalid_component(format: Format, raw: &[u8], e: anyhow::Error) -> anyhow::Error {
+fn invalid_component(format: KeyFormat, raw: &[u8], e: anyhow::Error) -> anyhow::Error {
     if format.is_text() {
-        anyhow!("invalid key \"{}\": {e}", common::show_key(raw))
+        anyhow!("invalid key {}: {e}", lexikey::show_key(raw))
     } else {
-        anyhow!("invalid binary key \"{}\": {e}", common::show_key(raw))
+        anyhow!("invalid binary key {}: {e}", lexikey::show_key(raw))
     }
 }
 
-/// The key bytes: the text itself, or for `binary` the bytes of the hex
-/// text (either case), decoded into `buf`.
-fn key_bytes<'a>(
-    format: Format,
-    raw: &'a [u8],
-    buf: &'a mut Vec<u8>,
-    max: usize,
-) -> Result<&'a [u8]> {
+/// The key bytes: the text itself, or for a binary key (`binary` and the
+/// interop profiles) the bytes of the hex text (either case), decoded into
+/// `buf`.
+fn key_bytes<'a>(spec: &KeySpec, raw: &'a [u8], buf: &'a mut Vec<u8>) -> Result<&'a [u8]> {
+    let max = spec.max_key_len();
+    let format = spec.format();
     if format.is_text() {
         lexikey::tuple::check_len(raw, max)?;
         return Ok(raw);
@@ -199,19 +194,24 @@ fn key_bytes<'a>(
             raw.len() / 2
         );
     }
-    common::binary_key(raw, "binary", buf)?;
+    common::binary_key(raw, format.name(), buf)?;
     Ok(buf)
 }
 
 /// The message of a key that does not decode.
-fn invalid_key(format: Format, raw: &[u8], e: lexikey::DecodeError) -> anyhow::Error {
-    if format.is_text() {
-        anyhow!("invalid key \"{}\": {e}", common::show_key(raw))
-    } else {
-        anyhow!(
-            "invalid binary key \"{}\": {e} (byte N of a binary key is hex digits 2N and 2N+1)",
-            common::show_key(raw)
-        )
+fn invalid_key(format: KeyFormat, raw: &[u8], e: lexikey::DecodeError) -> anyhow::Error {
+    match format {
+        KeyFormat::Native(f) if f.is_text() => {
+            anyhow!("invalid key {}: {e}", lexikey::show_key(raw))
+        }
+        KeyFormat::Native(_) => anyhow!(
+            "invalid binary key {}: {e} (byte N of a binary key is hex digits 2N and 2N+1)",
+            lexikey::show_key(raw)
+        ),
+        KeyFormat::Profile(p) => anyhow!(
+            "invalid {p} key {}: {e} (byte N of the key is hex digits 2N and 2N+1)",
+            lexikey::show_key(raw)
+        ),
     }
 }
 
@@ -228,20 +228,26 @@ fn bulk(o: &DecodeOpts, progress: &Progress, io: &mut Io<'_>) -> Result<()> {
     let mut hexbuf: Vec<u8> = Vec::with_capacity(256);
     let mut store: Vec<Component<'static>> = Vec::with_capacity(8);
     let mut scratch = String::new();
+    let profile = o.spec.format().profile().is_some();
     let stdout = &mut *io.stdout;
     let res = common::for_each_line(io.stdin, |lineno, line| {
         let row_start = out.len();
-        let mut comps = recycle(std::mem::take(&mut store));
-        let r = row(
-            o,
-            lineno,
-            line,
-            &mut hexbuf,
-            &mut comps,
-            &mut scratch,
-            &mut out,
-        );
-        store = recycle(comps);
+        let r = if profile {
+            profile_row(o, line, &mut hexbuf, &mut out)
+        } else {
+            let mut comps = recycle(std::mem::take(&mut store));
+            let r = row(
+                o,
+                lineno,
+                line,
+                &mut hexbuf,
+                &mut comps,
+                &mut scratch,
+                &mut out,
+            );
+            store = recycle(comps);
+            r
+        };
         if let Err(e) = r {
             out.truncate(row_start);
             return Err(anyhow!("line {lineno}: {e:#}"));
@@ -251,6 +257,20 @@ fn bulk(o: &DecodeOpts, progress: &Progress, io: &mut Io<'_>) -> Result<()> {
     });
     stdout.write_all(&out)?;
     res
+}
+
+/// Decodes one bulk line of an interop profile into `out`.
+fn profile_row(o: &DecodeOpts, line: &[u8], hexbuf: &mut Vec<u8>, out: &mut Vec<u8>) -> Result<()> {
+    let format = o.spec.format();
+    let bytes = key_bytes(&o.spec, line, hexbuf)?;
+    let v = o
+        .spec
+        .decode(bytes)
+        .map_err(|e| invalid_key(format, line, e))?;
+    if let Some(d) = v.profile_values() {
+        profile_out::push_decoded(d, o.json, o.values, true, out)?;
+    }
+    Ok(())
 }
 
 /// Decodes one bulk line into `out`.
@@ -264,15 +284,17 @@ fn row<'k>(
     scratch: &mut String,
     out: &mut Vec<u8>,
 ) -> Result<()> {
-    let bytes = key_bytes(o.format, line, hexbuf, o.max)?;
+    let format = o.spec.format();
+    let bytes = key_bytes(&o.spec, line, hexbuf)?;
     decode_key(o, line, bytes, comps)?;
-    if o.fields.is_none() && !o.warned.get() && warn_damaged(o.format, comps, Some(lineno)) {
+    if !o.schema && !o.warned.get() && warn_damaged(format.native(), comps, Some(lineno)) {
         // Once per run: the first such line says it.
         o.warned.set(true);
     }
+    let geo = o.spec.geo();
     if o.json {
-        kinds::push_components_json(o.cols.as_deref(), comps, &o.geo, scratch, out)
-            .map_err(|e| invalid_component(o.format, line, e))?;
+        kinds::push_components_json(o.cols.as_deref(), comps, geo, scratch, out)
+            .map_err(|e| invalid_component(format, line, e))?;
     } else {
         for (i, c) in comps.iter().enumerate() {
             if i > 0 {
@@ -280,10 +302,10 @@ fn row<'k>(
             }
             let col = o.cols.as_ref().and_then(|cols| cols.get(i));
             let start = out.len();
-            kinds::push_component_text(col, c, b"\t\n", &o.geo, scratch, out).map_err(
+            kinds::push_component_text(col, c, b"\t\n", geo, scratch, out).map_err(
                 |e| match col {
                     Some(col) if !matches!(col.kind, kinds::Kind::Core(_)) => {
-                        invalid_component(o.format, line, anyhow!("component {}: {e}", i + 1))
+                        invalid_component(format, line, anyhow!("component {}: {e}", i + 1))
                     }
                     _ => anyhow!("component {}: {e}", i + 1),
                 },
@@ -295,17 +317,6 @@ fn row<'k>(
     }
     out.push(b'\n');
     Ok(())
-}
-
-/// Removes the `TYPE[.desc]:` of the component text written at
-/// `out[start..]`, leaving its value (`--values`).
-pub(crate) fn strip_type(out: &mut Vec<u8>, start: usize) {
-    // A type name holds no ':'; a bare type (a null) is all type.
-    let end = out[start..]
-        .iter()
-        .position(|&b| b == b':')
-        .map_or(out.len(), |i| start + i + 1);
-    out.drain(start..end);
 }
 
 /// Without a schema, a part of a hex or base64 key that is not a valid

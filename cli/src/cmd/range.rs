@@ -1,8 +1,37 @@
 //! `lexikey range`: the half-open key range `[start, end)` of a query on the
 //! component after a fixed tuple prefix, printed raw or in a store's syntax.
+//! Every format's ranges are the library's
+//! ([`KeySpec::ranges`](lexikey::spec::KeySpec::ranges)).
+//!
+//! # Ranges
+//!
+//! With `--format fdb-tuple|hbase-ordered|phoenix`, `range` computes
+//! `[start, end)` over the profile's keys: the keys whose
+//! leading components are the prefix components and whose next component
+//! satisfies every predicate. Every bound is exact (no key outside the
+//! answer lies inside the range, no key of the answer outside it):
+//!
+//! - **fdb-tuple**: with no predicate, FoundationDB's own
+//!   `Subspace(prefix).range()`: `[prefix + 00, prefix + FF)`, the tuples that
+//!   extend the prefix by at least one element (the prefix tuple itself is
+//!   not in it). Predicates compare elements in the tuple layer's order,
+//!   which orders types by type code (null < bytes < str < … < int < f32 <
+//!   f64 < bool < uuid < versionstamp). `--eq e` is `[p+pack(e),
+//!   p+pack(e)+FF)`: the tuple `(prefix…, e)` and every tuple extending it.
+//! - **hbase-ordered** and **phoenix**: with no predicate, every row whose
+//!   leading fields are the prefix, including the row whose remaining fields
+//!   are all null (which `Struct` and Phoenix write as the prefix alone).
+//!   Comparisons (`--ge`, `--gt`, `--le`, `--lt`, `--prefix`) never match a
+//!   null next field, as in SQL; `--eq TYPE` (a bare type: null) matches
+//!   the rows whose next field is null.
+//!
+//! Salted Phoenix tables (`--salt-buckets N`): the salt byte hashes the
+//! whole row key, so a range is one sub-range per bucket, `[b ‖ start,
+//! b ‖ end)` for `b` = 0 … N−1.
 
 use anyhow::{anyhow, bail, Result};
-use lexikey::range::RangeQuery;
+use lexikey::profile::KeyFormat;
+use lexikey::range::{RangeError, RangeQuery};
 use lexikey::render::{render_into, Dialect, RenderOptions};
 use lexikey::spec::Comp;
 use lexikey::{Component, Format, KeyRange, Value};
@@ -10,7 +39,8 @@ use lexikey::{Component, Format, KeyRange, Value};
 use crate::args::{utf8_positionals, PredOp, RangeArgs};
 use crate::common;
 use crate::kinds::{self, GeoOpts};
-use crate::{interop, Io};
+use crate::layout::{self, LayoutArgs};
+use crate::Io;
 
 /// Runs `lexikey range`.
 ///
@@ -18,51 +48,72 @@ use crate::{interop, Io};
 /// Usage errors, components that do not parse or encode, predicates that
 /// disagree, an empty range.
 pub(crate) fn run(args: &RangeArgs, io: &mut Io<'_>) -> Result<()> {
-    if let Some(profile) = args.format.profile() {
-        return run_profile(profile, args, io);
-    }
-    let (format, width, salter, geo) = super::encode::native_options(
-        &args.format,
-        &args.salt,
-        &args.geo,
-        args.hbase_numeric.as_deref(),
-        args.round,
-    )?;
-    let (dialect, opts) = render_options(args, format.is_text())?;
-    if args.splits {
-        return splits(args, salter, dialect, &opts, io);
-    }
+    let layout = LayoutArgs {
+        format: &args.format,
+        salt: &args.salt,
+        geo: &args.geo,
+        hbase_numeric: args.hbase_numeric.as_deref(),
+        round: args.round,
+        bbox: (args.bbox.is_some(), args.max_ranges.is_some()),
+    };
+    let format = layout::key_format(&args.format);
+    let (spec, dialect, opts) = match format {
+        KeyFormat::Native(f) => {
+            let spec = layout::key_spec(&layout)?;
+            let (dialect, opts) = render_options(args, f.is_text())?;
+            if args.splits {
+                return splits(args, spec.salter(), dialect, &opts, io);
+            }
+            (spec, dialect, opts)
+        }
+        KeyFormat::Profile(_) => {
+            let (dialect, opts) = render_options(args, false)?;
+            if args.splits {
+                bail!(
+                    "--splits is for the salted tables of lexikey alloc (formats hex, base64, \
+                     decimal, binary); Phoenix splits a SALT_BUCKETS table itself"
+                );
+            }
+            let spec = layout::key_spec(&layout)?;
+            if args.schema.is_some() {
+                layout::check_range_schema(format)?;
+            }
+            (spec, dialect, opts)
+        }
+    };
+    let salted = spec.salter().is_some() || spec.profile_options().salt.is_some();
     let texts = utf8_positionals(&args.components, "PREFIX_COMPONENT")?;
     let fields = match args.schema.as_deref() {
-        Some(s) => Some(kinds::fields(&kinds::parse_schema(s, width)?)),
+        Some(s) => Some(kinds::fields(&kinds::parse_schema(s, spec.width())?)),
         None => None,
     };
-    let spec =
-        super::encode::native_spec(format, width, None, geo, usize::MAX)?.with_fields(fields);
+    let spec = spec.with_max_key_len(usize::MAX).with_fields(fields);
     let comps = spec.parse_components(&texts)?;
-    super::encode::ts_hints(
-        texts
-            .iter()
-            .copied()
-            .chain(args.preds.iter().map(|p| p.value.as_str())),
-    );
     let bbox = args.bbox.as_deref();
-    if bbox.is_none() && args.max_ranges.is_some() {
-        bail!("--max-ranges applies to --bbox");
+    if let KeyFormat::Native(_) = format {
+        super::encode::ts_hints(
+            texts
+                .iter()
+                .copied()
+                .chain(args.preds.iter().map(|p| p.value.as_str())),
+        );
+        if bbox.is_none() && args.max_ranges.is_some() {
+            bail!("--max-ranges applies to --bbox");
+        }
+        let geo_pred = args
+            .preds
+            .iter()
+            .any(|p| p.op != PredOp::Prefix && kinds::is_geo_component(&p.value));
+        kinds::check_geo_used(
+            spec.geo(),
+            super::encode::any_geo(&comps) || geo_pred || bbox.is_some(),
+        )?;
     }
-    let geo_pred = args
-        .preds
-        .iter()
-        .any(|p| p.op != PredOp::Prefix && kinds::is_geo_component(&p.value));
-    kinds::check_geo_used(
-        &geo,
-        super::encode::any_geo(&comps) || geo_pred || bbox.is_some(),
-    )?;
-    let (ranges, cover) = match bbox {
-        Some(b) => {
+    let (ranges, cover) = match (bbox, format) {
+        (Some(b), KeyFormat::Native(f)) => {
             let prefix = natives(&comps);
-            let (logical, cover) = bbox_ranges(format, &prefix, b, args, width, &geo)?;
-            let ranges = match salter {
+            let (logical, cover) = bbox_ranges(f, &prefix, b, args, spec.width(), spec.geo())?;
+            let ranges = match spec.salter() {
                 // Bucket-major: every range of bucket 0, then bucket 1, ...:
                 // the physical ranges in key order.
                 Some(s) => (0..s.buckets())
@@ -72,16 +123,15 @@ pub(crate) fn run(args: &RangeArgs, io: &mut Io<'_>) -> Result<()> {
             };
             (ranges, Some(cover))
         }
-        None => {
+        _ => {
             let preds = args
                 .preds
                 .iter()
-                .map(|p| spec.parse_pred(p.op.name(), &p.value))
+                .map(|p| spec.parse_pred(p.op, &p.value))
                 .collect::<Result<Vec<_>, _>>()?;
-            let spec = spec.with_salter(salter)?;
             let ranges = spec
                 .ranges(&comps, preds)
-                .map_err(|e| crate::interop::range_error(e, &texts, args))?;
+                .map_err(|e| range_error(e, &texts, args))?;
             (ranges, None)
         }
     };
@@ -93,10 +143,17 @@ pub(crate) fn run(args: &RangeArgs, io: &mut Io<'_>) -> Result<()> {
         )
         .into_bytes();
     }
-    let multi = salter.is_some() || cover.is_some();
+    let multi = salted || cover.is_some();
     note_whole_table(dialect, &ranges);
     print_ranges(
-        format, &ranges, multi, dialect, &opts, args.json, &extra, io,
+        format.native(),
+        &ranges,
+        multi,
+        dialect,
+        &opts,
+        args.json,
+        &extra,
+        io,
     )?;
     if let (Some(c), false) = (&cover, args.json) {
         eprintln!(
@@ -109,6 +166,13 @@ pub(crate) fn run(args: &RangeArgs, io: &mut Io<'_>) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The command line's message of a range error: components and predicates
+/// named by their text ([`lexikey::spec::range_message`]).
+fn range_error(e: RangeError, texts: &[&str], args: &RangeArgs) -> anyhow::Error {
+    let preds: Vec<&str> = args.preds.iter().map(|p| p.value.as_str()).collect();
+    anyhow!(lexikey::spec::range_message(&e, texts, &preds))
 }
 
 /// Prints `ranges`: as text, each rendered in turn (raw: a pair of lines
@@ -281,36 +345,6 @@ fn splits(
     let out = lexikey::render::render_splits(dialect, &salter.split_points(), opts)?;
     io.stdout.write_all(out.as_bytes())?;
     Ok(())
-}
-
-/// `range --format PROFILE`: binary keys; a salted Phoenix table gives one
-/// range per bucket, rendered one after another (raw: a pair of lines per
-/// bucket, bucket 0 first).
-fn run_profile(
-    profile: lexikey::profile::Profile,
-    args: &RangeArgs,
-    io: &mut Io<'_>,
-) -> Result<()> {
-    let (dialect, opts) = render_options(args, false)?;
-    if args.splits {
-        bail!(
-            "--splits is for the salted tables of lexikey alloc (formats hex, base64, decimal, \
-             binary); Phoenix splits a SALT_BUCKETS table itself"
-        );
-    }
-    let ranges = interop::ranges(profile, args)?;
-    note_whole_table(dialect, &ranges);
-    let multi = args.salt.salt_buckets.is_some();
-    print_ranges(
-        Format::Binary,
-        &ranges,
-        multi,
-        dialect,
-        &opts,
-        args.json,
-        &[],
-        io,
-    )
 }
 
 fn side_json(format: Format, key: Option<&[u8]>, out: &mut Vec<u8>) -> Result<()> {

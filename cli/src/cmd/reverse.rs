@@ -15,7 +15,7 @@ use crate::Io;
 pub(crate) fn run(args: &ReverseArgs, io: &mut Io<'_>) -> Result<()> {
     let given_format = args.format.is_some();
     let format = args.format.unwrap_or(lexikey::Format::Hex);
-    let width = common::width(args.width.as_deref(), format)?;
+    let width = crate::layout::width(args.width.as_deref(), format)?;
     let ns = utf8_positionals(&args.n, "N")?;
     let n = match ns.as_slice() {
         [n] => *n,
