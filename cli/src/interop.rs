@@ -33,14 +33,14 @@
 //! b ‖ end)` for `b` = 0 … N−1.
 
 use anyhow::{anyhow, bail, Result};
-use lexikey::interop::{fdb, hbase, phoenix};
-use lexikey::profile::KeyFormat;
-use lexikey::profile::{
+use lexikey::frontend::profile::KeyFormat;
+use lexikey::frontend::profile::{
     component_texts, decode_key, encode_row, parse_cells, parse_schema, Decoded, Options, Profile,
     Schema,
 };
+use lexikey::frontend::spec::KeySpec;
+use lexikey::interop::{fdb, hbase, phoenix};
 use lexikey::range::RangeError;
-use lexikey::spec::KeySpec;
 use lexikey::{DecodeError, KeyRange};
 
 use crate::args::{DecodeArgs, EncodeArgs, KeyArgs, RangeArgs, SaltArgs};
@@ -131,7 +131,7 @@ fn salt_option(profile: Profile, given: &Given<'_>) -> Result<Option<u16>> {
             profile.name()
         );
     }
-    if mode == Some(lexikey::salt::SaltMode::Fast) {
+    if mode == Some(lexikey::store::salt::SaltMode::Fast) {
         bail!("--salt-mode fast does not apply to --format phoenix, whose salt is always Phoenix's hash");
     }
     match v.parse::<u16>() {
@@ -627,8 +627,8 @@ pub(crate) fn ranges(profile: Profile, args: &RangeArgs) -> Result<Vec<KeyRange>
 }
 
 /// The command line's message of a range error: components and predicates
-/// named by their text ([`lexikey::spec::range_message`]).
+/// named by their text ([`lexikey::frontend::spec::range_message`]).
 pub(crate) fn range_error(e: RangeError, texts: &[&str], args: &RangeArgs) -> anyhow::Error {
     let preds: Vec<&str> = args.preds.iter().map(|p| p.value.as_str()).collect();
-    anyhow!(lexikey::spec::range_message(&e, texts, &preds))
+    anyhow!(lexikey::frontend::spec::range_message(&e, texts, &preds))
 }

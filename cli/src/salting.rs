@@ -15,7 +15,7 @@
 //! hash).
 
 use anyhow::{anyhow, bail, Result};
-use lexikey::salt::Salter;
+use lexikey::store::salt::Salter;
 use lexikey::Format;
 
 use crate::args::SaltArgs;

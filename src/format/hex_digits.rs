@@ -4,12 +4,12 @@
 //! and back ([`hex16`], [`unhex16`]: SWAR, and SSE2 on x86_64 — the one
 //! `unsafe` call of the crate, see [`unhex16`]).
 //!
-//! A lower module than every format: it depends only on [`crate::text`]'s
+//! A lower module than every format: it depends only on [`crate::format::text`]'s
 //! `Body`/`Sink` traits and the error type.
 
 use crate::bytes::{hex_pairs, upper_hex_value, UPPER_HEX};
 use crate::error::DecodeError;
-use crate::text::{Body, Sink};
+use crate::format::text::{Body, Sink};
 
 /// Two UPPERCASE hex digits for every byte value.
 static PAIRS: [[u8; 2]; 256] = hex_pairs(UPPER_HEX);

@@ -688,16 +688,18 @@ pub(crate) fn decode_tagged<'k, B: Body>(
             // holds the first bit of the byte.
             let at = |i: usize| 1 + (B::encoded_len(i)).min(input.len().saturating_sub(2));
             let (d, used) =
-                crate::dec::Dec::read_binary(&bytes, field.dir.is_desc()).map_err(|e| match e {
-                    DecodeError::Truncated { expected, .. } => DecodeError::Truncated {
-                        offset: input.len(),
-                        expected,
+                crate::value::big_decimal::Dec::read_binary(&bytes, field.dir.is_desc()).map_err(
+                    |e| match e {
+                        DecodeError::Truncated { expected, .. } => DecodeError::Truncated {
+                            offset: input.len(),
+                            expected,
+                        },
+                        e => {
+                            let o = at(e.offset());
+                            e.with_offset(o)
+                        }
                     },
-                    e => {
-                        let o = at(e.offset());
-                        e.with_offset(o)
-                    }
-                })?;
+                )?;
             if used != bytes.len() {
                 return Err(DecodeError::TrailingBytes { offset: at(used) });
             }

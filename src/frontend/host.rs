@@ -13,12 +13,12 @@
 //! wrong, so that each host words them in its own terms ("expected an int
 //! for i64, got bool" in Python, with the host's type name).
 //!
-//! The paths that use these rules are on [`KeySpec`](crate::spec::KeySpec):
-//! [`KeySpec::typed`](crate::spec::KeySpec::typed) (a `(type, value)`
-//! pair), [`KeySpec::arg`](crate::spec::KeySpec::arg) (a plain value or a
-//! `TYPE:VALUE` text), [`KeySpec::field`](crate::spec::KeySpec::field) (the
+//! The paths that use these rules are on [`KeySpec`](crate::frontend::spec::KeySpec):
+//! [`KeySpec::typed`](crate::frontend::spec::KeySpec::typed) (a `(type, value)`
+//! pair), [`KeySpec::arg`](crate::frontend::spec::KeySpec::arg) (a plain value or a
+//! `TYPE:VALUE` text), [`KeySpec::field`](crate::frontend::spec::KeySpec::field) (the
 //! value of a schema's field) and the bulk writer
-//! [`RowEncoder`](crate::spec::RowEncoder), which writes a row of `Arg`s
+//! [`RowEncoder`](crate::frontend::spec::RowEncoder), which writes a row of `Arg`s
 //! straight into a caller's buffer with no allocation per row. Decoding
 //! gives [`Out`] values, the same kinds of value the other way.
 //!
@@ -41,9 +41,9 @@
 //! no null.
 //!
 //! ```
-//! use lexikey::arg::Arg;
-//! use lexikey::profile::KeyFormat;
-//! use lexikey::spec::KeySpec;
+//! use lexikey::frontend::host::Arg;
+//! use lexikey::frontend::profile::KeyFormat;
+//! use lexikey::frontend::spec::KeySpec;
 //!
 //! // A schema, and rows of host values written straight into a buffer.
 //! let spec = KeySpec::new(KeyFormat::parse("hex")?).with_schema("str,i64.desc,ts")?;
@@ -61,12 +61,12 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::dec::Dec;
-use crate::input;
+use crate::frontend::native::{Col, GeoOpts, Kind};
+use crate::frontend::profile::{KeyFormat, Profile};
 use crate::interop::{fdb, hbase, phoenix};
-use crate::kind::{Col, GeoOpts, Kind};
-use crate::profile::{KeyFormat, Profile};
-use crate::timeid::is_uuid7;
+use crate::kinds::timeid::is_uuid7;
+use crate::value::big_decimal::Dec;
+use crate::value::literal;
 use crate::value::{ParseError, Type, Value};
 
 // ---------------------------------------------------------------------------
@@ -333,7 +333,7 @@ impl From<crate::EncodeError> for ArgError {
 // ---------------------------------------------------------------------------
 
 /// An `fdb-tuple` element type as a schema or a `(type, value)` pair names
-/// it ([`crate::profile::FDB_TYPES`]).
+/// it ([`crate::frontend::profile::FDB_TYPES`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FdbType {
     /// `null`.
@@ -369,7 +369,7 @@ pub enum FdbType {
 }
 
 impl FdbType {
-    /// Every type, in [`crate::profile::FDB_TYPES`] order.
+    /// Every type, in [`crate::frontend::profile::FDB_TYPES`] order.
     pub const ALL: [FdbType; 15] = [
         FdbType::Null,
         FdbType::Bytes,
@@ -535,7 +535,7 @@ fn parse_fdb_type(n: &str) -> Result<FdbType, ParseError> {
     FdbType::from_name(n).ok_or_else(|| {
         ParseError::new(format!(
             "unknown fdb-tuple type {n:?}: expected one of {}",
-            crate::profile::FDB_TYPES.join(", ")
+            crate::frontend::profile::FDB_TYPES.join(", ")
         ))
     })
 }
@@ -773,7 +773,7 @@ pub fn native_value<'a>(col: &Col, arg: Arg<'a>, geo: &GeoOpts) -> Result<Value<
                 } else {
                     // The message of the UUID's text, which says why.
                     let mut s = String::new();
-                    input::format_uuid(u, &mut s);
+                    literal::format_uuid(u, &mut s);
                     Err(col
                         .parse_value(&s, geo)
                         .err()
@@ -906,7 +906,7 @@ pub(crate) fn set_fdb(slot: &mut fdb::Element, ty: FdbType, arg: Arg<'_>) -> Res
             Err(_) => {
                 return Err(bad(format!(
                     "invalid versionstamp value {}: expected 24 hex digits",
-                    input::show_input(&crate::to_hex(b))
+                    literal::show_input(&crate::to_hex(b))
                 )))
             }
         },
@@ -926,7 +926,7 @@ pub(crate) fn set_fdb(slot: &mut fdb::Element, ty: FdbType, arg: Arg<'_>) -> Res
                 fdb::Int::from_sign_magnitude(negative, magnitude).ok_or_else(|| {
                     bad(format!(
                         "invalid integer {}: more than 255 bytes of magnitude",
-                        input::show_input(&int_text(arg).unwrap_or_default())
+                        literal::show_input(&int_text(arg).unwrap_or_default())
                     ))
                 })?,
             )
@@ -941,7 +941,7 @@ pub(crate) fn set_fdb(slot: &mut fdb::Element, ty: FdbType, arg: Arg<'_>) -> Res
                 Some(_) => {
                     return Err(bad(format!(
                         "invalid {name} value {}: out of range",
-                        input::show_input(&int_text(arg).unwrap_or_default())
+                        literal::show_input(&int_text(arg).unwrap_or_default())
                     )))
                 }
                 None => return Err(want(Want::Int)),
@@ -989,7 +989,7 @@ pub(crate) fn set_hbase(
             Some(Some(v)) if v >= lo && v <= hi => Ok(v as i64),
             Some(_) => Err(bad(format!(
                 "invalid {kind} value {}",
-                input::show_input(&int_text(arg).unwrap_or_default())
+                literal::show_input(&int_text(arg).unwrap_or_default())
             ))),
             None => Err(want(Want::Int)),
         }
@@ -1075,7 +1075,7 @@ pub(crate) fn set_phoenix(
                 Some(None) => {
                     return Err(bad(format!(
                         "{ty} value {} is out of range ({lo} to {hi})",
-                        input::show_input(&int_text(arg).unwrap_or_default())
+                        literal::show_input(&int_text(arg).unwrap_or_default())
                     )))
                 }
                 None => return Err(want(Want::Int)),
@@ -1120,7 +1120,7 @@ pub(crate) fn set_phoenix(
         },
         (T::Char(n), Arg::Str(s)) => {
             phoenix::check_char(s, n)
-                .map_err(|e| bad(format!("{ty} value {}: {e}", input::show_input(s))))?;
+                .map_err(|e| bad(format!("{ty} value {}: {e}", literal::show_input(s))))?;
             match slot {
                 V::Char(buf) => {
                     buf.clear();
@@ -1142,7 +1142,7 @@ pub(crate) fn set_phoenix(
             if b.len() > usize::from(n) {
                 return Err(bad(format!(
                     "{ty} value {}: longer than {n} bytes",
-                    input::show_input(&crate::to_hex(b))
+                    literal::show_input(&crate::to_hex(b))
                 )));
             }
             *slot = V::Binary(b.to_vec());
@@ -1170,7 +1170,7 @@ pub(crate) fn set_phoenix(
 /// Cleared and refilled, it allocates nothing once it has grown.
 ///
 /// ```
-/// use lexikey::arg::{Arg, Rows};
+/// use lexikey::frontend::host::{Arg, Rows};
 /// let mut rows = Rows::new(2);
 /// rows.push_str("a");
 /// rows.push(Arg::Int(5));
@@ -1579,7 +1579,7 @@ pub fn native_out<'a>(
     Ok(match (col.map(|c| c.kind), v) {
         (Some(Kind::Ulid), Value::Uuid(u)) => {
             let mut s = String::new();
-            crate::timeid::Ulid(*u).encode_into(&mut s);
+            crate::kinds::timeid::Ulid(*u).encode_into(&mut s);
             Out::Str(Cow::Owned(s))
         }
         (Some(Kind::Uuid7), Value::Uuid(u)) => {

@@ -20,7 +20,7 @@
 //! the whole `u64`). All take `.desc`.
 //!
 //! ```
-//! use lexikey::kind::{parse_component, GeoOpts};
+//! use lexikey::frontend::native::{parse_component, GeoOpts};
 //! use lexikey::{tuple, Format};
 //!
 //! let geo = GeoOpts::new(None, Some(16))?;
@@ -36,9 +36,9 @@ use std::fmt::Write as _;
 
 use std::borrow::Cow;
 
-use crate::geo::{Curve, Grid};
-use crate::input;
-use crate::timeid::{is_uuid7, Ulid};
+use crate::kinds::geo::{Curve, Grid};
+use crate::kinds::timeid::{is_uuid7, Ulid};
+use crate::value::literal;
 use crate::value::{Component, Dir, Field, ParseError, Type, Value};
 
 /// The result of this module's parsers: the error is a one-line message.
@@ -177,7 +177,7 @@ impl Col {
                     .0,
             ),
             Kind::Uuid7 => {
-                let u = input::parse_uuid(text).map_err(|_| {
+                let u = literal::parse_uuid(text).map_err(|_| {
                     anyhow!(
                         "invalid uuid7 {text:?}: expected 8-4-4-4-12 hex digits with version 7, \
                          e.g. 017f22e2-79b0-7cc3-98c4-dc0c0c07398f"
@@ -220,16 +220,16 @@ impl Col {
             (Kind::Uuid7, Value::Uuid(u)) => {
                 if !is_uuid7(*u) {
                     let mut s = String::new();
-                    input::format_uuid(*u, &mut s);
+                    literal::format_uuid(*u, &mut s);
                     bail!("{s} is not a UUIDv7: {}", why_not_v7(*u));
                 }
-                input::format_uuid(*u, out);
+                literal::format_uuid(*u, out);
             }
             (Kind::Geo, Value::U64(code)) => {
                 let (lat, lon) = geo.point(*code)?;
                 let _ = write!(out, "{lat},{lon}");
             }
-            _ => input::write_value(v, out),
+            _ => literal::write_value(v, out),
         }
         Ok(())
     }
@@ -450,6 +450,6 @@ pub fn apply_width(c: &mut Component<'_>, width: Option<u8>) {
 pub fn parse_field(ty: Type, text: &str) -> Result<Value<'_>> {
     match ty {
         Type::Str => Ok(Value::Str(Cow::Borrowed(text))),
-        _ => input::parse_value(ty, text),
+        _ => literal::parse_value(ty, text),
     }
 }

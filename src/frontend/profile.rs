@@ -40,10 +40,10 @@
 //!
 //! Salted Phoenix tables: the salt byte hashes the whole row key, so a
 //! range is one sub-range per bucket, `[b ‖ start, b ‖ end)` for `b` = 0 …
-//! N−1 ([`crate::salt::salted_range`]).
+//! N−1 ([`crate::store::salt::salted_range`]).
 //!
 //! ```
-//! use lexikey::profile::{parse_item, Options, Profile, ProfileRange};
+//! use lexikey::frontend::profile::{parse_item, Options, Profile, ProfileRange};
 //! use lexikey::range::Pred;
 //!
 //! // FoundationDB: users aged 18 to 64, as Subspace(("users",)) keys.
@@ -133,7 +133,7 @@ impl fmt::Display for Profile {
 /// the one name type of every front end's `format` option.
 ///
 /// ```
-/// use lexikey::profile::{KeyFormat, Profile};
+/// use lexikey::frontend::profile::{KeyFormat, Profile};
 /// use lexikey::Format;
 /// assert_eq!(KeyFormat::parse("base64")?, KeyFormat::Native(Format::Base64));
 /// assert_eq!(KeyFormat::parse("phoenix")?, KeyFormat::Profile(Profile::Phoenix));
@@ -558,7 +558,7 @@ fn value_error(e: ValueError, name: impl Fn(usize) -> String) -> String {
 /// messages.
 ///
 /// ```
-/// use lexikey::profile::{encode_row, parse_components, Options, Profile};
+/// use lexikey::frontend::profile::{encode_row, parse_components, Options, Profile};
 /// let o = Options::default();
 /// let row = parse_components(Profile::Phoenix, &["varchar:a", "bigint.desc:1"], &o)?;
 /// let key = encode_row(&row, &o, |i| format!("component {}", i + 1))?;
@@ -684,7 +684,7 @@ pub enum Decoded {
 /// reads a tuple (keys are self-describing).
 ///
 /// ```
-/// use lexikey::profile::{component_texts, decode_key, parse_schema, Profile};
+/// use lexikey::frontend::profile::{component_texts, decode_key, parse_schema, Profile};
 /// let schema = parse_schema(Profile::Hbase, "numeric,text", None)?;
 /// let key = [0x18, 0x02, 0x34, b'f', b'o', b'o', 0x00];
 /// let d = decode_key(Some(&schema), &key, Default::default())?;
@@ -824,7 +824,7 @@ impl ProfileRange {
             None => vec![range],
             // n <= 256 (checked above): every bucket is a byte.
             Some(n) => (0..n)
-                .map(|b| crate::salt::salted_range(&[b as u8], &range))
+                .map(|b| crate::store::salt::salted_range(&[b as u8], &range))
                 .collect(),
         })
     }

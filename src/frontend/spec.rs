@@ -8,9 +8,9 @@
 //! from typed values), and the results and errors into its own idiom.
 //!
 //! ```
-//! use lexikey::profile::KeyFormat;
+//! use lexikey::frontend::profile::KeyFormat;
 //! use lexikey::range::Pred;
-//! use lexikey::spec::KeySpec;
+//! use lexikey::frontend::spec::KeySpec;
 //!
 //! let spec = KeySpec::new(KeyFormat::parse("hex")?);
 //! let comps = spec.parse_components(&["str:population", "i64:3831868"])?;
@@ -28,14 +28,14 @@
 
 use std::fmt;
 
-use crate::arg::{self, Arg, ArgError, ColType};
-use crate::input;
+use crate::frontend::host::{self as arg, Arg, ArgError, ColType};
+use crate::frontend::native::{self as kind, Col, GeoOpts, Kind};
+use crate::frontend::profile::{self, Item, KeyFormat, Options, Profile, ProfileRange, Row};
 use crate::interop::{hbase, phoenix};
-use crate::kind::{self, Col, GeoOpts, Kind};
-use crate::profile::{self, Item, KeyFormat, Options, Profile, ProfileRange, Row};
 use crate::range::{Pred, RangeError, RangeQuery};
-use crate::salt::Salter;
+use crate::store::salt::Salter;
 use crate::tuple;
+use crate::value::literal as input;
 use crate::value::{Component, ParseError};
 use crate::{Format, KeyRange};
 
@@ -256,9 +256,9 @@ impl KeySpec {
     /// unsalted key would ([`KeySpec::merge_order`]).
     ///
     /// ```
-    /// use lexikey::profile::KeyFormat;
-    /// use lexikey::salt::{SaltMode, Salter};
-    /// use lexikey::spec::KeySpec;
+    /// use lexikey::frontend::profile::KeyFormat;
+    /// use lexikey::store::salt::{SaltMode, Salter};
+    /// use lexikey::frontend::spec::KeySpec;
     /// let spec = KeySpec::new(KeyFormat::parse("hex")?)
     ///     .with_schema("str")?
     ///     .with_salter(Some(Salter::new(16, SaltMode::Fast)?))?;
@@ -308,9 +308,9 @@ impl KeySpec {
     /// runs, which the sort merges in about `n log(runs)` comparisons.
     ///
     /// ```
-    /// use lexikey::profile::KeyFormat;
-    /// use lexikey::salt::{SaltMode, Salter};
-    /// use lexikey::spec::KeySpec;
+    /// use lexikey::frontend::profile::KeyFormat;
+    /// use lexikey::store::salt::{SaltMode, Salter};
+    /// use lexikey::frontend::spec::KeySpec;
     /// let spec = KeySpec::new(KeyFormat::parse("hex")?)
     ///     .with_schema("str")?
     ///     .with_salter(Some(Salter::new(16, SaltMode::Fast)?))?;
@@ -345,7 +345,7 @@ impl KeySpec {
     }
 
     /// Parses one `TYPE[.desc]:VALUE` component in the format's syntax
-    /// (the kinds of [`crate::kind`] for the native formats, the profile's
+    /// (the kinds of [`crate::frontend::native`] for the native formats, the profile's
     /// own otherwise), the width applied; the error is the parser's own.
     ///
     /// # Errors
@@ -388,7 +388,7 @@ impl KeySpec {
     }
 
     // -----------------------------------------------------------------------
-    // Typed values (crate::arg)
+    // Typed values (crate::frontend::host)
     // -----------------------------------------------------------------------
 
     /// Parses a column type `TYPE[.desc]` in the format's syntax (a native
@@ -405,12 +405,12 @@ impl KeySpec {
     }
 
     /// The component of type `ty` holding the host value `arg` (the rules
-    /// of [`crate::arg`]): a `(type, value)` pair.
+    /// of [`crate::frontend::host`]): a `(type, value)` pair.
     ///
     /// ```
-    /// use lexikey::arg::Arg;
-    /// use lexikey::profile::KeyFormat;
-    /// use lexikey::spec::KeySpec;
+    /// use lexikey::frontend::host::Arg;
+    /// use lexikey::frontend::profile::KeyFormat;
+    /// use lexikey::frontend::spec::KeySpec;
     /// let fdb = KeySpec::new(KeyFormat::parse("fdb-tuple")?);
     /// let c = fdb.typed(&fdb.col_type("int")?, Arg::BigInt { negative: true, magnitude: &[1, 0, 0, 0, 0, 0, 0, 0, 0] })?;
     /// assert_eq!(c.to_string(), "int:-18446744073709551616");
@@ -488,7 +488,7 @@ impl KeySpec {
     /// [`ArgError::PlainIntOutOfRange`] for an integer beyond `i64` in the
     /// native formats.
     pub fn plain_type(&self, a: Arg<'_>) -> Result<ColType, ArgError> {
-        use crate::arg::ArgKind as K;
+        use crate::frontend::host::ArgKind as K;
         let none = || ArgError::NoPlainType {
             kind: a.kind(),
             format: self.format,
@@ -558,9 +558,9 @@ impl KeySpec {
     /// [`KeySpec::plain_type`].
     ///
     /// ```
-    /// use lexikey::arg::Arg;
-    /// use lexikey::profile::KeyFormat;
-    /// use lexikey::spec::KeySpec;
+    /// use lexikey::frontend::host::Arg;
+    /// use lexikey::frontend::profile::KeyFormat;
+    /// use lexikey::frontend::spec::KeySpec;
     /// let spec = KeySpec::new(KeyFormat::parse("hex")?);
     /// let comps = [spec.arg(Arg::Str("population"))?, spec.arg(Arg::Str("i64.desc:5"))?];
     /// assert_eq!(spec.encode(&comps)?, b"population#L7FFFFFFFFFFFFFFA");
@@ -1001,7 +1001,7 @@ enum Scratch {
 
 /// Writes rows of [`Arg`]s against a [`KeySpec`]'s schema into a caller's
 /// buffer ([`KeySpec::encoder`]): the bulk path of every binding. Each
-/// value is converted by the rules of [`crate::arg`] and written as the
+/// value is converted by the rules of [`crate::frontend::host`] and written as the
 /// format writes it — the bytes of [`KeySpec::encode`] of the same
 /// components — with no text in between and, once the encoder's buffers
 /// have grown, no allocation per row (strings are copied into reused
@@ -1009,9 +1009,9 @@ enum Scratch {
 /// native formats).
 ///
 /// ```
-/// use lexikey::arg::Arg;
-/// use lexikey::profile::KeyFormat;
-/// use lexikey::spec::KeySpec;
+/// use lexikey::frontend::host::Arg;
+/// use lexikey::frontend::profile::KeyFormat;
+/// use lexikey::frontend::spec::KeySpec;
 /// let spec = KeySpec::new(KeyFormat::parse("fdb-tuple")?).with_schema("str,int")?;
 /// let mut enc = spec.encoder()?;
 /// let mut keys = Vec::new();
@@ -1244,7 +1244,7 @@ fn write_native(
             width: col.field.width,
         };
         if i > 0 && text {
-            dst.push(crate::text::SEP);
+            dst.push(crate::format::text::SEP);
         }
         put(&c, dst).map_err(|e| RowError::at(i, ty, e.into()))?;
     }
@@ -1273,7 +1273,7 @@ fn value_row_error(cols: &[ColType], e: crate::interop::ValueError) -> RowError 
 // ---------------------------------------------------------------------------
 
 /// The values of a key decoded against a [`KeySpec`] ([`KeySpec::decode`]):
-/// each value's type label, its host-neutral [`Out`](crate::arg::Out)
+/// each value's type label, its host-neutral [`Out`](crate::frontend::host::Out)
 /// value and the byte offset where its component starts.
 #[derive(Debug, Clone)]
 pub struct KeyValues<'s, 'k> {
@@ -1295,9 +1295,9 @@ impl KeySpec {
     /// into the whole key).
     ///
     /// ```
-    /// use lexikey::arg::Out;
-    /// use lexikey::profile::KeyFormat;
-    /// use lexikey::spec::KeySpec;
+    /// use lexikey::frontend::host::Out;
+    /// use lexikey::frontend::profile::KeyFormat;
+    /// use lexikey::frontend::spec::KeySpec;
     /// let spec = KeySpec::new(KeyFormat::parse("hex")?).with_schema("str,ts")?;
     /// let v = spec.decode(b"event#t8000018F34069E00")?;
     /// assert_eq!((v.len(), v.label(1)), (2, "ts".to_string()));

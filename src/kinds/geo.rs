@@ -8,7 +8,7 @@
 //! get nearby keys:
 //!
 //! ```
-//! use lexikey::geo::{Curve, Grid};
+//! use lexikey::kinds::geo::{Curve, Grid};
 //! use lexikey::{tuple, Component, Format};
 //!
 //! let grid = Grid::new(Curve::Hilbert, 16)?;
@@ -42,11 +42,11 @@
 //! decomposition relies on it.
 //!
 //! ```
-//! use lexikey::geo::{Curve, Grid};
+//! use lexikey::kinds::geo::{Curve, Grid};
 //! // Morton at 5 bits per axis is a 2-character geohash: "ez" = 01101 11111.
 //! let g = Grid::new(Curve::Morton, 5)?;
 //! assert_eq!(g.encode(42.6, -5.6)?, 0b01101_11111);
-//! # Ok::<(), lexikey::geo::GeoError>(())
+//! # Ok::<(), lexikey::kinds::geo::GeoError>(())
 //! ```
 //!
 //! # A bounding box as key ranges ([`Grid::bbox_ranges`])
@@ -253,7 +253,7 @@ const fn gather(v: u64) -> u32 {
 /// higher bit of each pair.
 ///
 /// ```
-/// use lexikey::geo::{morton_decode, morton_encode};
+/// use lexikey::kinds::geo::{morton_decode, morton_encode};
 /// assert_eq!(morton_encode(0b11, 0b00), 0b1010);
 /// assert_eq!(morton_encode(0b00, 0b11), 0b0101);
 /// assert_eq!(morton_decode(0b1010), (0b11, 0b00));
@@ -285,7 +285,7 @@ fn hilbert_rot(n: u64, x: &mut u64, y: &mut u64, rx: u64, ry: u64) {
 /// If `bits` is 0 or above 32, or `x`/`y` is not below `2^bits`.
 ///
 /// ```
-/// use lexikey::geo::hilbert_encode;
+/// use lexikey::kinds::geo::hilbert_encode;
 /// // The order-1 curve: (0,0) → (0,1) → (1,1) → (1,0).
 /// let codes: Vec<u64> = [(0, 0), (0, 1), (1, 1), (1, 0)].iter().map(|&(x, y)| hilbert_encode(1, x, y)).collect();
 /// assert_eq!(codes, [0, 1, 2, 3]);
@@ -337,12 +337,12 @@ pub fn hilbert_decode(bits: u8, d: u64) -> (u32, u32) {
 /// A grid of `2^bits × 2^bits` cells numbered along a [`Curve`].
 ///
 /// ```
-/// use lexikey::geo::{Curve, Grid};
+/// use lexikey::kinds::geo::{Curve, Grid};
 /// let g = Grid::new(Curve::Morton, 1)?;
 /// // Four cells: south-west 0, north-west 1, south-east 2, north-east 3.
 /// assert_eq!([g.encode(-45.0, -90.0)?, g.encode(45.0, -90.0)?, g.encode(-45.0, 90.0)?, g.encode(45.0, 90.0)?], [0, 1, 2, 3]);
 /// assert!(Grid::new(Curve::Morton, 33).is_err());
-/// # Ok::<(), lexikey::geo::GeoError>(())
+/// # Ok::<(), lexikey::kinds::geo::GeoError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Grid {
@@ -529,7 +529,7 @@ impl Grid {
     /// [`GeoError::EmptyBox`] (`min_lat > max_lat`), [`GeoError::NoRanges`].
     ///
     /// ```
-    /// use lexikey::geo::{Curve, Grid};
+    /// use lexikey::kinds::geo::{Curve, Grid};
     /// let g = Grid::new(Curve::Hilbert, 16)?;
     /// // San Francisco, at most 4 ranges.
     /// let cover = g.bbox_ranges(37.70, -122.52, 37.82, -122.35, 4)?;
@@ -540,7 +540,7 @@ impl Grid {
     /// let one = g.bbox_ranges(37.70, -122.52, 37.82, -122.35, 1)?;
     /// assert_eq!(one.ranges.len(), 1);
     /// assert!(one.over_coverage >= cover.over_coverage);
-    /// # Ok::<(), lexikey::geo::GeoError>(())
+    /// # Ok::<(), lexikey::kinds::geo::GeoError>(())
     /// ```
     pub fn bbox_ranges(
         &self,
@@ -716,10 +716,10 @@ fn fill_gaps(ranges: Vec<(u64, u64)>, max: usize) -> Vec<(u64, u64)> {
 /// [`GeoError::Precision`] and those of [`Grid::bbox_ranges`].
 ///
 /// ```
-/// use lexikey::geo::{bbox_ranges, Curve};
+/// use lexikey::kinds::geo::{bbox_ranges, Curve};
 /// let (ranges, over) = bbox_ranges(Curve::Morton, -90.0, -180.0, 90.0, 180.0, 8, 4)?;
 /// assert_eq!((ranges, over), (vec![(0, 0xFFFF)], 0.0)); // the whole globe
-/// # Ok::<(), lexikey::geo::GeoError>(())
+/// # Ok::<(), lexikey::kinds::geo::GeoError>(())
 /// ```
 #[allow(clippy::too_many_arguments)]
 pub fn bbox_ranges(
@@ -745,7 +745,7 @@ pub fn bbox_ranges(
 /// [`RangeError`] when the prefix does not encode in `format`.
 ///
 /// ```
-/// use lexikey::geo::key_ranges;
+/// use lexikey::kinds::geo::key_ranges;
 /// use lexikey::{Component, Format};
 /// let r = key_ranges(Format::Hex, &[Component::asc("places")], &[(0x10, 0x1F)])?;
 /// assert_eq!(r[0].start.as_deref(), Some(&b"places#u0000000000000010"[..]));

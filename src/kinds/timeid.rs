@@ -12,10 +12,10 @@
 //! | | bits 127–80 | bits 79–0 | text |
 //! |---|---|---|---|
 //! | [`Ulid`] | `unix_ts_ms` | 80 random bits | 26 Crockford base32 symbols |
-//! | UUIDv7 ([`uuid7`]) | `unix_ts_ms` | `ver`=`0111` (4), `rand_a` (12), `var`=`10` (2), `rand_b` (62) | `8-4-4-4-12` hex ([`crate::input::format_uuid`]) |
+//! | UUIDv7 ([`uuid7`]) | `unix_ts_ms` | `ver`=`0111` (4), `rand_a` (12), `var`=`10` (2), `rand_b` (62) | `8-4-4-4-12` hex ([`crate::value::literal::format_uuid`]) |
 //!
 //! ```
-//! use lexikey::timeid::Ulid;
+//! use lexikey::kinds::timeid::Ulid;
 //! use lexikey::{tuple, Component, Format};
 //!
 //! let id = Ulid::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV")?;
@@ -72,7 +72,7 @@
 //! millisecond).
 //!
 //! ```
-//! use lexikey::timeid::{uuid7_timestamp, Ulid, UlidGenerator, Uuid7Generator};
+//! use lexikey::kinds::timeid::{uuid7_timestamp, Ulid, UlidGenerator, Uuid7Generator};
 //!
 //! let mut ids = UlidGenerator::with_sources(|| 1_469_922_850_259_i64, || 0_u64);
 //! let a = ids.generate()?;
@@ -85,7 +85,7 @@
 //! assert_eq!(u, 0x017F22E2_79B0_7000_8000_000000000000);
 //! assert_eq!(uuid7_timestamp(u), Some(1_645_557_742_000));
 //! assert!(uuids.generate()? > u);
-//! # Ok::<(), lexikey::timeid::TimeIdError>(())
+//! # Ok::<(), lexikey::kinds::timeid::TimeIdError>(())
 //! ```
 //!
 //! # Newest first: descending or reverse timestamps
@@ -243,7 +243,7 @@ const EXPECT_LEN: &str = "26 Crockford base32 symbols";
 /// of the ID's key component ([`Ulid::component`]) in every format.
 ///
 /// ```
-/// use lexikey::timeid::Ulid;
+/// use lexikey::kinds::timeid::Ulid;
 /// let id = Ulid::from_parts(1_469_922_850_259, 0x2F8E_4A10_5C26_6D5B_3E9A)?;
 /// assert_eq!(id.to_string(), "01ARZ3NDEK5Y74M42W4SPNPFMT");
 /// assert_eq!(id.random(), 0x2F8E_4A10_5C26_6D5B_3E9A);
@@ -261,7 +261,7 @@ impl Ulid {
     /// The largest ULID, `7ZZZZZZZZZZZZZZZZZZZZZZZZZ`.
     ///
     /// ```
-    /// use lexikey::timeid::Ulid;
+    /// use lexikey::kinds::timeid::Ulid;
     /// assert_eq!(Ulid::MAX, Ulid(u128::MAX));
     /// assert_eq!(Ulid::MAX.to_string(), "7ZZZZZZZZZZZZZZZZZZZZZZZZZ");
     /// ```
@@ -310,7 +310,7 @@ impl Ulid {
     /// `Display` writes).
     ///
     /// ```
-    /// use lexikey::timeid::Ulid;
+    /// use lexikey::kinds::timeid::Ulid;
     /// assert_eq!(Ulid(1).encode(), "00000000000000000000000001");
     /// assert_eq!(Ulid(1 << 80).encode(), "00000000010000000000000000");
     /// ```
@@ -334,7 +334,7 @@ impl Ulid {
     /// this.
     ///
     /// ```
-    /// use lexikey::timeid::Ulid;
+    /// use lexikey::kinds::timeid::Ulid;
     /// use lexikey::DecodeError;
     /// let id = Ulid::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV")?;
     /// assert_eq!(Ulid::parse("01arz3ndektsv4rrffq69g5fav")?, id);
@@ -361,7 +361,7 @@ impl Ulid {
     /// `parse_strict(s)?.encode() == s`.
     ///
     /// ```
-    /// use lexikey::timeid::Ulid;
+    /// use lexikey::kinds::timeid::Ulid;
     /// use lexikey::DecodeError;
     /// let s = "01ARZ3NDEKTSV4RRFFQ69G5FAV";
     /// assert_eq!(Ulid::parse_strict(s)?.encode(), s);
@@ -389,7 +389,7 @@ impl Ulid {
     /// `Component::desc(id)` gives newest-first keys.
     ///
     /// ```
-    /// use lexikey::timeid::Ulid;
+    /// use lexikey::kinds::timeid::Ulid;
     /// use lexikey::{tuple, Component, Format};
     /// let id = Ulid::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV")?;
     /// assert_eq!(tuple::encode(Format::Base64, &[id.component()])?, b"g-KNyDfMIpbOBNTytZk9xLk");
@@ -535,15 +535,15 @@ const RAND_B_MAX: u64 = (1 << 62) - 1;
 /// `rand_b` (62).
 ///
 /// ```
-/// use lexikey::timeid::{uuid7, uuid7_timestamp};
-/// use lexikey::input::format_uuid;
+/// use lexikey::kinds::timeid::{uuid7, uuid7_timestamp};
+/// use lexikey::value::literal::format_uuid;
 /// // The test vector of RFC 9562, Appendix A.6.
 /// let u = uuid7(0x017F22E279B0, 0xCC3, 0x18C4DC0C0C07398F)?;
 /// let mut s = String::new();
 /// format_uuid(u, &mut s);
 /// assert_eq!(s, "017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
 /// assert_eq!(uuid7_timestamp(u), Some(1_645_557_742_000));
-/// # Ok::<(), lexikey::timeid::TimeIdError>(())
+/// # Ok::<(), lexikey::kinds::timeid::TimeIdError>(())
 /// ```
 ///
 /// # Errors
@@ -578,7 +578,7 @@ pub const fn is_uuid7(u: u128) -> bool {
 /// not a UUIDv7 (see [`is_uuid7`]).
 ///
 /// ```
-/// use lexikey::timeid::uuid7_timestamp;
+/// use lexikey::kinds::timeid::uuid7_timestamp;
 /// assert_eq!(uuid7_timestamp(0x017F22E2_79B0_7CC3_98C4_DC0C0C07398F), Some(1_645_557_742_000));
 /// assert_eq!(uuid7_timestamp(0x017F22E2_79B0_4CC3_98C4_DC0C0C07398F), None); // version 4
 /// ```
@@ -651,7 +651,7 @@ impl<F: FnMut() -> u64> RandomSource for F {
 /// lexikey needs no `rand` dependency.
 ///
 /// ```
-/// use lexikey::timeid::{RandomSource, SplitMix64};
+/// use lexikey::kinds::timeid::{RandomSource, SplitMix64};
 /// let mut r = SplitMix64::new(0);
 /// assert_eq!(r.next_u64(), 0xE220A8397B1DCDAF);
 /// ```
@@ -708,7 +708,7 @@ impl RandomSource for SplitMix64 {
 /// the first are predictable (+1), as the ULID spec's monotonic mode is.
 ///
 /// ```
-/// use lexikey::timeid::{TimeIdError, Ulid, UlidGenerator};
+/// use lexikey::kinds::timeid::{TimeIdError, Ulid, UlidGenerator};
 /// let mut g = UlidGenerator::with_sources(|| 42_i64, || u64::MAX);
 /// let first = g.generate()?;
 /// assert_eq!(first, Ulid::from_parts(42, Ulid::MAX_RANDOM)?);
@@ -823,12 +823,12 @@ const COUNTER_MAX: u64 = (1 << COUNTER_BITS) - 1;
 /// IDs share a clock reading.
 ///
 /// ```
-/// use lexikey::timeid::{uuid7_parts, Uuid7Generator};
+/// use lexikey::kinds::timeid::{uuid7_parts, Uuid7Generator};
 /// let mut g = Uuid7Generator::with_sources(|| 1_645_557_742_000_i64, || 0_u64);
 /// let (a, b) = (g.generate()?, g.generate()?);
 /// assert_eq!(uuid7_parts(a), Some((1_645_557_742_000, 0, 0)));
 /// assert_eq!(uuid7_parts(b), Some((1_645_557_742_000, 0, 1 << 32))); // counter + 1
-/// # Ok::<(), lexikey::timeid::TimeIdError>(())
+/// # Ok::<(), lexikey::kinds::timeid::TimeIdError>(())
 /// ```
 pub struct Uuid7Generator<C = SystemClock, R = SplitMix64> {
     clock: C,

@@ -90,6 +90,8 @@ impl fmt::Debug for KeyRange {
     }
 }
 
+pub mod render;
+
 pub use crate::bytes::prefix_end;
 
 /// The smallest **valid UTF-8** string greater than every string that starts
@@ -279,7 +281,7 @@ impl Bounds {
 /// A predicate on the component after a range's fixed prefix: the one
 /// predicate type of every range builder — `Pred<Component>` for the
 /// native formats ([`RangeQuery`]) and `Pred<profile::Item>` for the
-/// interop profiles ([`crate::profile::ProfileRange`]). Predicates are on
+/// interop profiles ([`crate::frontend::profile::ProfileRange`]). Predicates are on
 /// values: the builders turn them into key bounds, swapping the sides for a
 /// descending component.
 #[derive(Debug, Clone, PartialEq)]
@@ -500,7 +502,7 @@ impl<'a> RangeQuery<'a> {
         crate::tuple::encode_into(f, self.prefix, &mut x)?;
         let plen = x.len();
         if text && !self.prefix.is_empty() {
-            x.push(crate::text::SEP);
+            x.push(crate::format::text::SEP);
         }
         // Bounds from the predicates; `None` = the prefix's own bound. Every
         // predicate's bounds lie inside the prefix range, so intersecting
@@ -584,7 +586,9 @@ impl RangeQuery<'_> {
                     "component {} is {} {n} ({}), but {}",
                     i + 1,
                     article(&n),
-                    crate::input::show_input(&crate::input::value_to_string(&c.value)),
+                    crate::value::literal::show_input(&crate::value::literal::value_to_string(
+                        &c.value
+                    )),
                     field_name(i)
                 )));
             }
@@ -600,9 +604,11 @@ impl RangeQuery<'_> {
             };
             let (ty, dir, shown) = match p {
                 Pred::Prefix(t, d) => (Type::Str, *d, t.clone()),
-                Pred::Eq(c) | Pred::Ge(c) | Pred::Gt(c) | Pred::Le(c) | Pred::Lt(c) => {
-                    (c.value.ty(), c.dir, crate::input::value_to_string(&c.value))
-                }
+                Pred::Eq(c) | Pred::Ge(c) | Pred::Gt(c) | Pred::Le(c) | Pred::Lt(c) => (
+                    c.value.ty(),
+                    c.dir,
+                    crate::value::literal::value_to_string(&c.value),
+                ),
             };
             if (ty, dir) != (f.ty, f.dir) {
                 let n = name(ty, dir);
@@ -611,7 +617,7 @@ impl RangeQuery<'_> {
                     p.name(),
                     article(&n),
                     if shown.len() > 64 {
-                        crate::input::show_input(&shown)
+                        crate::value::literal::show_input(&shown)
                     } else {
                         shown
                     },
@@ -644,7 +650,7 @@ fn pred_bounds(f: Format, p: &Pred<Component<'_>>, x: &[u8]) -> Result<Sides, Ra
         if f.is_text() {
             let mut e = Vec::with_capacity(at.len() + 1);
             e.extend_from_slice(at);
-            e.push(crate::text::SEP_END);
+            e.push(crate::format::text::SEP_END);
             Some(e)
         } else {
             prefix_end(at)
@@ -733,7 +739,7 @@ fn str_prefix_bounds(
     text: &str,
     dir: Dir,
 ) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
-    use crate::text::Body;
+    use crate::format::text::Body;
     let mut lo = x.to_vec();
     match (f, dir) {
         (Format::Binary, Dir::Asc) => {
@@ -745,7 +751,7 @@ fn str_prefix_bounds(
             crate::format::binary::encode_component(&Component::desc(text), &mut lo);
             lo.truncate(lo.len() - 2);
         }
-        (_, Dir::Asc) => crate::text::escape_into(text.as_bytes(), &mut lo),
+        (_, Dir::Asc) => crate::format::text::escape_into(text.as_bytes(), &mut lo),
         (Format::Base64, Dir::Desc) => {
             // Zero-padded body: the smallest body of any string starting
             // with `text`; the largest has the unused bits set, so the end
@@ -756,7 +762,9 @@ fn str_prefix_bounds(
             let end = text_or_byte_end(f, &hi);
             return (Some(lo), end);
         }
-        (_, Dir::Desc) => crate::digits::Hex::encode(text.as_bytes(), true, true, &mut lo),
+        (_, Dir::Desc) => {
+            crate::format::hex_digits::Hex::encode(text.as_bytes(), true, true, &mut lo)
+        }
     }
     let end = text_or_byte_end(f, &lo);
     ((!lo.is_empty()).then_some(lo), end)

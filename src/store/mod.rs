@@ -5,6 +5,10 @@
 //! in the `lexikey-stores` crate and pass one shared conformance suite.
 //! Keys compare as unsigned bytes, lexicographically, in every store.
 
+pub mod alloc;
+pub mod queue;
+pub mod salt;
+
 use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::sync::Mutex;
@@ -92,7 +96,7 @@ pub trait Store: Send + Sync {
     /// The smallest key of each of `ranges`, in their order: what
     /// [`Store::first_key`] returns for each (so exactly `ranges.len()`
     /// answers). A salted allocator asks this before every insert, one
-    /// range per salt bucket ([`crate::alloc`]).
+    /// range per salt bucket ([`crate::store::alloc`]).
     ///
     /// The default asks one range after the other. Adapters that can ask
     /// for all of them at once override it — one pipeline, one read-only
@@ -120,7 +124,7 @@ pub trait Store: Send + Sync {
 
     /// Whether [`Store::put_all_if_absent`] writes several keys in one
     /// atomic transaction. The allocator's
-    /// [`insert_many`](crate::alloc::Allocator::insert_many) commits a
+    /// [`insert_many`](crate::store::alloc::Allocator::insert_many) commits a
     /// batch of IDs at once only on a store that says `true`; on the
     /// others it inserts the IDs one at a time. The default is `false`;
     /// the transactional adapters (redb, RocksDB, SlateDB, PostgreSQL) and

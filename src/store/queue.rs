@@ -6,7 +6,7 @@
 //! every format big-endian, so key order is `(q, seq)` order:
 //!
 //! ```
-//! use lexikey::queue::{IdWidth, QueueKeys};
+//! use lexikey::store::queue::{IdWidth, QueueKeys};
 //! use lexikey::{Component, Format};
 //!
 //! let queues = QueueKeys::new(Format::Hex, &[Component::asc("queue")], IdWidth::U32)?;
@@ -20,7 +20,7 @@
 //! let binary = QueueKeys::new(Format::Binary, &[Component::asc("q")], IdWidth::U32)?;
 //! assert_eq!(binary.key(7, 1)?, b"q\x00\x01\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00\x00\x01");
 //! assert_eq!(binary.range(7)?.end.as_deref(), Some(&b"q\x00\x01\x00\x00\x00\x08"[..]));
-//! # Ok::<(), lexikey::queue::QueueError>(())
+//! # Ok::<(), lexikey::store::queue::QueueError>(())
 //! ```
 //!
 //! # Why the upper bound is the next queue
@@ -77,12 +77,12 @@
 //! print their keys and the range of the queue with its next-queue bound,
 //! `consume` the first, then `next_after` the last processed seq.
 
-use crate::alloc::last_key;
 use crate::error::{DecodeError, EncodeError};
+use crate::format::text::{SEP, SEP_END};
 use crate::format::Format;
 use crate::range::{prefix_end, KeyRange};
+use crate::store::alloc::last_key;
 use crate::store::{Store, StoreError};
-use crate::text::{SEP, SEP_END};
 use crate::tuple;
 use crate::value::{Component, Field, Type, Value};
 
@@ -193,7 +193,7 @@ impl QueueMeta {
     /// The stored form: `"FIRST NEXT"`.
     ///
     /// ```
-    /// use lexikey::queue::QueueMeta;
+    /// use lexikey::store::queue::QueueMeta;
     /// let m = QueueMeta { first: 3, next: 7 };
     /// assert_eq!(m.to_bytes(), b"3 7");
     /// assert_eq!(QueueMeta::parse(b"3 7"), Some(m));
@@ -294,7 +294,7 @@ impl QueueKeys {
     /// could fall in a queue's key space; [`QueueError::Encode`].
     ///
     /// ```
-    /// use lexikey::queue::{IdWidth, QueueKeys};
+    /// use lexikey::store::queue::{IdWidth, QueueKeys};
     /// use lexikey::{Component, Format};
     /// let q = QueueKeys::new(Format::Binary, &[Component::asc("q")], IdWidth::U32)?
     ///     .with_meta_prefix(&[Component::asc("qmeta")])?;
@@ -302,7 +302,7 @@ impl QueueKeys {
     /// // The queues' own prefix is refused: its keys are queue keys.
     /// assert!(QueueKeys::new(Format::Binary, &[Component::asc("q")], IdWidth::U32)?
     ///     .with_meta_prefix(&[Component::asc("q")]).is_err());
-    /// # Ok::<(), lexikey::queue::QueueError>(())
+    /// # Ok::<(), lexikey::store::queue::QueueError>(())
     /// ```
     pub fn with_meta_prefix(mut self, meta_prefix: &[Component<'_>]) -> Result<Self, QueueError> {
         if meta_prefix.is_empty() {
@@ -466,7 +466,7 @@ impl QueueKeys {
     /// the key leaves the prefix, then the id's and the seq's own errors.
     ///
     /// ```
-    /// use lexikey::queue::{IdWidth, QueueKeys};
+    /// use lexikey::store::queue::{IdWidth, QueueKeys};
     /// use lexikey::{Component, Format};
     /// let q = QueueKeys::new(Format::Hex, &[Component::asc("queue")], IdWidth::U32)?;
     /// assert_eq!(q.decode(b"queue#w00000007#u0000000000000001")?, (7, 1));
@@ -589,11 +589,11 @@ impl QueueKeys {
     /// [`QueueKeys::with_meta_prefix`]; [`QueueError::IdOutOfRange`].
     ///
     /// ```
-    /// use lexikey::queue::{IdWidth, QueueKeys};
+    /// use lexikey::store::queue::{IdWidth, QueueKeys};
     /// use lexikey::{Component, Format};
     /// let q = QueueKeys::new(Format::Hex, &[Component::asc("queue")], IdWidth::U32)?;
     /// assert_eq!(q.meta_key(7)?, b"queue$meta#w00000007");
-    /// # Ok::<(), lexikey::queue::QueueError>(())
+    /// # Ok::<(), lexikey::store::queue::QueueError>(())
     /// ```
     pub fn meta_key(&self, q: u64) -> Result<Vec<u8>, QueueError> {
         self.check(q)?;
@@ -657,7 +657,7 @@ impl QueueKeys {
     /// [`QueueKeys::meta_key`].
     ///
     /// ```
-    /// use lexikey::queue::{IdWidth, QueueKeys, QueueMeta};
+    /// use lexikey::store::queue::{IdWidth, QueueKeys, QueueMeta};
     /// use lexikey::store::MemStore;
     /// use lexikey::{Component, Format};
     /// let queues = QueueKeys::new(Format::Hex, &[Component::asc("queue")], IdWidth::U32)?;
@@ -674,7 +674,7 @@ impl QueueKeys {
     /// // Drained queues keep counting: seqs are never reused.
     /// queues.consume(&store, 7, 2)?;
     /// assert_eq!(queues.push(&store, 7, b"resize d.png")?, 3);
-    /// # Ok::<(), lexikey::queue::QueueError>(())
+    /// # Ok::<(), lexikey::store::queue::QueueError>(())
     /// ```
     pub fn push<S: Store + ?Sized>(
         &self,

@@ -1,6 +1,6 @@
 //! Salting: spread writes over N buckets, and read them back in key order.
 //!
-//! An upside-down table (newest row first, see [`crate::alloc`]) or any key
+//! An upside-down table (newest row first, see [`crate::store::alloc`]) or any key
 //! that starts with a timestamp sends every write to the same region of the
 //! store: one server takes all the load (a *hot spot*). Salting puts a
 //! *bucket* in front of each key, derived from a hash of the key itself, so
@@ -23,7 +23,7 @@
 //! text key reads like a tuple whose first component is the bucket.
 //!
 //! ```
-//! use lexikey::salt::{SaltMode, Salter};
+//! use lexikey::store::salt::{SaltMode, Salter};
 //! use lexikey::{tuple, Component, Format};
 //!
 //! let key = tuple::encode(Format::Hex, &[Component::asc("events"), Component::asc(42_i64)])?;
@@ -87,7 +87,7 @@
 //! spread, and a merged read still returns the newest events first:
 //!
 //! ```
-//! use lexikey::salt::{SaltMode, Salter};
+//! use lexikey::store::salt::{SaltMode, Salter};
 //! use lexikey::store::{MemStore, Store};
 //! use lexikey::{reverse, tuple, Component, Format, KeyRange};
 //!
@@ -175,11 +175,11 @@ pub struct BucketsError {
 /// `#` for text formats). See the [module docs](self).
 ///
 /// ```
-/// use lexikey::salt::{SaltMode, Salter};
+/// use lexikey::store::salt::{SaltMode, Salter};
 /// let s = Salter::new(8, SaltMode::Fast)?;
 /// assert_eq!((s.buckets(), s.mode(), s.salt_len()), (8, SaltMode::Fast, 1));
 /// assert!(Salter::new(0, SaltMode::Fast).is_err());
-/// # Ok::<(), lexikey::salt::BucketsError>(())
+/// # Ok::<(), lexikey::store::salt::BucketsError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Salter {
@@ -189,7 +189,7 @@ pub struct Salter {
 }
 
 /// The text salt's separator (the component separator).
-const TEXT_SEP: u8 = crate::text::SEP;
+const TEXT_SEP: u8 = crate::format::text::SEP;
 
 /// The fast hash, steps 1 and 2 of [`SaltMode::Fast`].
 fn fast_hash(key: &[u8]) -> u64 {
@@ -269,7 +269,7 @@ impl Salter {
     /// any salt.
     ///
     /// ```
-    /// use lexikey::salt::{SaltMode, Salter};
+    /// use lexikey::store::salt::{SaltMode, Salter};
     /// // Phoenix vectors from its documented algorithm: Arrays.hashCode over
     /// // signed bytes, then abs(hash % N).
     /// let p = Salter::new(7, SaltMode::Phoenix)?;
@@ -278,7 +278,7 @@ impl Salter {
     /// assert_eq!(p.bucket(&[0x80]), 7); // 31 + (-128) = -97; |-97 % 10| = 7
     /// let f = Salter::new(16, SaltMode::Fast)?;
     /// assert_eq!([f.bucket(b""), f.bucket(b"a"), f.bucket(b"b")], [14, 8, 6]);
-    /// # Ok::<(), lexikey::salt::BucketsError>(())
+    /// # Ok::<(), lexikey::store::salt::BucketsError>(())
     /// ```
     pub fn bucket(&self, key_without_salt: &[u8]) -> u8 {
         match self.mode {
@@ -312,16 +312,16 @@ impl Salter {
     /// in key order (`01#`, `02#`, … in the text formats; bytes 1, 2, … in
     /// binary). Every key of bucket `b` starts with `salt(b)`, so the split
     /// at `salt(b)` is the boundary between buckets `b - 1` and `b`.
-    /// [`crate::render::render_splits`] prints the command that creates
+    /// [`crate::range::render::render_splits`] prints the command that creates
     /// such a table.
     ///
     /// ```
-    /// use lexikey::salt::{SaltMode, Salter};
+    /// use lexikey::store::salt::{SaltMode, Salter};
     /// use lexikey::Format;
     /// let s = Salter::new(3, SaltMode::Fast)?;
     /// assert_eq!(s.split_points(), [vec![1u8], vec![2]]);
     /// assert_eq!(s.for_format(Format::Hex).split_points(), [b"01#".to_vec(), b"02#".to_vec()]);
-    /// # Ok::<(), lexikey::salt::BucketsError>(())
+    /// # Ok::<(), lexikey::store::salt::BucketsError>(())
     /// ```
     pub fn split_points(&self) -> Vec<Vec<u8>> {
         (1..self.buckets).map(|b| self.salt(b)).collect()
@@ -362,7 +362,7 @@ impl Salter {
     ///   `>= buckets()` or is not the bucket the key hashes to.
     ///
     /// ```
-    /// use lexikey::salt::{SaltMode, Salter};
+    /// use lexikey::store::salt::{SaltMode, Salter};
     /// use lexikey::Format;
     /// let s = Salter::new(16, SaltMode::Fast)?.for_format(Format::Hex);
     /// assert_eq!(s.unsalt(b"08#a")?, (8, &b"a"[..]));
@@ -438,14 +438,14 @@ impl Salter {
     /// gives no range at all, rather than N empty ones.
     ///
     /// ```
-    /// use lexikey::salt::{SaltMode, Salter};
+    /// use lexikey::store::salt::{SaltMode, Salter};
     /// use lexikey::{Format, KeyRange};
     /// let s = Salter::new(3, SaltMode::Fast)?.for_format(Format::Hex);
     /// let r = s.ranges(&KeyRange::prefix(b"events#"));
     /// assert_eq!(format!("{r:?}"), "[[00#events#, 00#events$), [01#events#, 01#events$), [02#events#, 02#events$)]");
     /// let b = Salter::new(2, SaltMode::Phoenix)?;
     /// assert_eq!(format!("{:?}", b.ranges(&KeyRange::all())), r#"[[\x00, \x01), [\x01, \x02)]"#);
-    /// # Ok::<(), lexikey::salt::BucketsError>(())
+    /// # Ok::<(), lexikey::store::salt::BucketsError>(())
     /// ```
     pub fn ranges(&self, logical: &KeyRange) -> Vec<KeyRange> {
         if logical.is_empty() || logical.end.as_deref() == Some(&[][..]) {
@@ -610,7 +610,7 @@ where
 /// shorter than `salt_len` is yielded empty.
 ///
 /// ```
-/// use lexikey::salt::merge_sorted;
+/// use lexikey::store::salt::merge_sorted;
 /// let bucket0 = vec![(b"\x00a".to_vec(), 1), (b"\x00d".to_vec(), 4)];
 /// let bucket1 = vec![(b"\x01b".to_vec(), 2), (b"\x01c".to_vec(), 3)];
 /// let merged: Vec<_> = merge_sorted(vec![bucket0.into_iter(), bucket1.into_iter()], 1).collect();
@@ -628,7 +628,7 @@ where
 /// largest unsalted key first.
 ///
 /// ```
-/// use lexikey::salt::merge_sorted_desc;
+/// use lexikey::store::salt::merge_sorted_desc;
 /// let bucket0 = vec![(b"00#d".to_vec(), ()), (b"00#a".to_vec(), ())];
 /// let bucket1 = vec![(b"01#c".to_vec(), ()), (b"01#b".to_vec(), ())];
 /// let keys: Vec<_> = merge_sorted_desc(vec![bucket0.into_iter(), bucket1.into_iter()], 3)
@@ -648,7 +648,7 @@ where
 /// `salt` itself and an unbounded end the end of the bucket
 /// (`prefix_end(salt)`). The one bucket range of every salted key layout
 /// ([`Salter::bucket_range`], Phoenix's `SALT_BUCKETS` in
-/// [`crate::profile::ProfileRange`]).
+/// [`crate::frontend::profile::ProfileRange`]).
 ///
 /// ```
 /// use lexikey::{salt::salted_range, KeyRange};

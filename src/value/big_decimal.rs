@@ -76,7 +76,7 @@
 //! descending): `1.5` → `n0380011E`.
 //!
 //! ```
-//! use lexikey::dec::Dec;
+//! use lexikey::value::big_decimal::Dec;
 //! use lexikey::{tuple, Component, Format};
 //!
 //! let price: Dec = "10.50".parse()?;
@@ -250,7 +250,7 @@ impl Dec {
     /// [`Dec::MAX_DIGITS`] / [`Dec::MAX_EXP`]; the message says where.
     ///
     /// ```
-    /// use lexikey::dec::Dec;
+    /// use lexikey::value::big_decimal::Dec;
     /// assert_eq!(Dec::parse("1.50e2")?.to_string(), "150");
     /// assert_eq!(Dec::parse("-0")?, Dec::parse("0.000")?);
     /// assert!(Dec::parse("1,5").is_err());
@@ -335,7 +335,7 @@ impl Dec {
     /// NaN and infinities, which are not numbers a decimal can hold.
     ///
     /// ```
-    /// use lexikey::dec::Dec;
+    /// use lexikey::value::big_decimal::Dec;
     /// assert_eq!(Dec::from_f64_exact(0.5)?.to_string(), "0.5");
     /// assert_eq!(Dec::from_f64_exact(0.1)?.to_string(), "0.1000000000000000055511151231257827021181583404541015625");
     /// assert_eq!(Dec::from_f64_exact(1e21)?.to_string(), "1000000000000000000000");

@@ -10,7 +10,7 @@
 //! | `bytes` | hex (either case), even length | lowercase hex |
 //! | `ts` | RFC 3339 (`2024-05-01T12:00:00Z`, `…+02:00`, up to 3 fraction digits) or integer milliseconds | RFC 3339 UTC with milliseconds |
 //! | `uuid` | hyphenated, either case | hyphenated lowercase |
-//! | `dec` | decimal notation of any size: `-12.50`, `.5`, `1e-40` ([`Dec::parse`](crate::dec::Dec::parse)) | plain notation, trailing zeros dropped: `-12.5`, `0.5`, `0.0…01` |
+//! | `dec` | decimal notation of any size: `-12.50`, `.5`, `1e-40` ([`Dec::parse`](crate::value::big_decimal::Dec::parse)) | plain notation, trailing zeros dropped: `-12.5`, `0.5`, `0.0…01` |
 
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -79,7 +79,7 @@ pub fn parse_value(ty: Type, text: &str) -> Result<Value<'static>, ParseError> {
         Type::Bytes => Value::Bytes(Cow::Owned(parse_hex(text)?)),
         Type::Ts => Value::Ts(parse_ts(text)?),
         Type::Uuid => Value::Uuid(parse_uuid(text)?),
-        Type::Dec => Value::Dec(crate::dec::Dec::parse(text)?),
+        Type::Dec => Value::Dec(crate::value::big_decimal::Dec::parse(text)?),
     })
 }
 
@@ -99,7 +99,7 @@ fn check_float(ty: Type, text: &str, infinite: bool, zero: bool) -> Result<(), P
         return Err(ParseError::new(format!(
             "invalid {ty} value {}: out of range for {ty} (its largest finite value is {max}; \
              write inf or -inf for the infinities)",
-            crate::input::show_input(text)
+            crate::value::literal::show_input(text)
         )));
     }
     let mantissa = body.split('e').next().unwrap_or("");
@@ -107,7 +107,7 @@ fn check_float(ty: Type, text: &str, infinite: bool, zero: bool) -> Result<(), P
         return Err(ParseError::new(format!(
             "invalid {ty} value {}: too small for {ty}, it would be read as 0 (the smallest \
              non-zero {ty} is {min})",
-            crate::input::show_input(text)
+            crate::value::literal::show_input(text)
         )));
     }
     Ok(())
@@ -117,7 +117,7 @@ fn check_float(ty: Type, text: &str, infinite: bool, zero: bool) -> Result<(), P
 /// then `…(N bytes)` — a message never echoes megabytes.
 ///
 /// ```
-/// use lexikey::input::show_input;
+/// use lexikey::value::literal::show_input;
 /// assert_eq!(show_input("i64:5"), "\"i64:5\"");
 /// assert_eq!(show_input(&"9".repeat(100)), format!("\"{}\"…(100 bytes)", "9".repeat(64)));
 /// ```
@@ -207,7 +207,7 @@ impl std::error::Error for HexError {}
 ///
 /// ```
 /// let mut out = b"key=".to_vec();
-/// lexikey::input::push_hex(b"\x00\xAB", &mut out);
+/// lexikey::value::literal::push_hex(b"\x00\xAB", &mut out);
 /// assert_eq!(out, b"key=00ab");
 /// ```
 #[inline]
@@ -235,7 +235,7 @@ pub fn write_hex(bytes: &[u8], out: &mut String) {
 /// else [`HexError::BadDigit`] at the first byte that is not a hex digit.
 ///
 /// ```
-/// use lexikey::input::{decode_hex_into, HexError};
+/// use lexikey::value::literal::{decode_hex_into, HexError};
 /// let mut out = Vec::new();
 /// decode_hex_into(b"00aB", &mut out)?;
 /// assert_eq!(out, [0x00, 0xAB]);
@@ -289,7 +289,7 @@ impl BinaryKeyError {
 /// every other byte must be printable ASCII.
 ///
 /// ```
-/// use lexikey::input::decode_binary_key;
+/// use lexikey::value::literal::decode_binary_key;
 /// let mut k = Vec::new();
 /// for text in ["61620001", "0x61620001", "0X61620001", r"ab\x00\x01", r"\x61b\x00\x01"] {
 ///     k.clear();
@@ -431,7 +431,7 @@ impl std::error::Error for BinaryKeyTextError {}
 /// ([`decode_binary_key`]), with the bindings' messages and byte offsets.
 ///
 /// ```
-/// use lexikey::input::binary_key_from_text;
+/// use lexikey::value::literal::binary_key_from_text;
 /// assert_eq!(binary_key_from_text(br"ab\x00").unwrap(), b"ab\x00");
 /// let e = binary_key_from_text(b"61x2").unwrap_err();
 /// assert_eq!(e.offset(), 1);
@@ -505,7 +505,7 @@ pub fn format_uuid(u: u128, out: &mut String) {
 /// 1–31; any year), by Howard Hinnant's algorithm; negative before 1970.
 ///
 /// ```
-/// use lexikey::input::{civil_from_days, days_from_civil};
+/// use lexikey::value::literal::{civil_from_days, days_from_civil};
 /// assert_eq!(days_from_civil(1970, 1, 1), 0);
 /// assert_eq!(days_from_civil(2000, 3, 1), 11_017);
 /// assert_eq!(civil_from_days(11_017), (2000, 3, 1));
@@ -541,7 +541,7 @@ pub fn civil_from_days(z: i64) -> (i64, i64, i64) {
 /// would be silently dropped, so it is refused).
 ///
 /// ```
-/// use lexikey::input::parse_ts;
+/// use lexikey::value::literal::parse_ts;
 /// assert_eq!(parse_ts("1970-01-01T00:00:01.5Z")?, 1500);
 /// assert_eq!(parse_ts("2024-02-29T01:00:00+01:00")?, 1709164800000);
 /// assert_eq!(parse_ts("-1")?, -1);
@@ -717,7 +717,7 @@ pub fn format_ts(ms: i64, out: &mut String) {
 /// 1970 in milliseconds), or `None`.
 ///
 /// ```
-/// use lexikey::input::ts_seconds_hint;
+/// use lexikey::value::literal::ts_seconds_hint;
 /// assert!(ts_seconds_hint("1714564800").unwrap().contains("1714564800s"));
 /// assert_eq!(ts_seconds_hint("1714564800000"), None);
 /// assert_eq!(ts_seconds_hint("1714564800s"), None);

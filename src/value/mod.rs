@@ -18,7 +18,10 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
 
-pub use crate::dec::Dec;
+pub mod big_decimal;
+pub mod literal;
+
+pub use big_decimal::Dec;
 
 /// The type of a key component.
 ///

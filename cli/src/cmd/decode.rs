@@ -2,7 +2,7 @@
 //! or one key per input line (bulk mode).
 
 use anyhow::{anyhow, bail, Result};
-use lexikey::salt::Salter;
+use lexikey::store::salt::Salter;
 use lexikey::{tuple, Component, DecodeError, Field, Format};
 
 use crate::args::{DecodeArgs, Output};
@@ -326,7 +326,7 @@ fn warn_damaged(format: Format, comps: &[Component<'_>], lineno: Option<u64>) ->
             "lexikey: warning: {at}component {} ({}) reads as a str but looks like a damaged \
              {ty}: pass --schema to decode strictly",
             i + 1,
-            lexikey::input::show_input(s)
+            lexikey::value::literal::show_input(s)
         );
         return true;
     }

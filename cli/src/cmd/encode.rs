@@ -2,10 +2,10 @@
 //! input line (bulk mode).
 
 use anyhow::{anyhow, bail, Result};
-use lexikey::profile::KeyFormat;
-use lexikey::salt::Salter;
-use lexikey::spec::{Comp, KeySpec};
-use lexikey::{text::SEP, tuple, Format};
+use lexikey::frontend::profile::KeyFormat;
+use lexikey::frontend::spec::{Comp, KeySpec};
+use lexikey::store::salt::Salter;
+use lexikey::{format::text::SEP, tuple, Format};
 
 use crate::args::{utf8_positionals, EncodeArgs, GeoArgs, KeyFormatArgs, SaltArgs};
 use crate::common::{self, FLUSH_AT};
@@ -246,14 +246,14 @@ fn buf_clear_if(buf: &mut Vec<u8>, clear: bool) {
 
 /// Prints a one-line hint on stderr for each `ts` component given as a
 /// bare integer that is only plausible as seconds (it is read as
-/// milliseconds: [`lexikey::input::ts_seconds_hint`]).
+/// milliseconds: [`lexikey::value::literal::ts_seconds_hint`]).
 pub(crate) fn ts_hints<'a>(texts: impl Iterator<Item = &'a str>) {
     for t in texts {
         let Some((spec, value)) = t.split_once(':') else {
             continue;
         };
         if matches!(spec, "ts" | "ts.asc" | "ts.desc") {
-            if let Some(h) = lexikey::input::ts_seconds_hint(value) {
+            if let Some(h) = lexikey::value::literal::ts_seconds_hint(value) {
                 eprintln!("lexikey: hint: {h}");
             }
         }

@@ -2,9 +2,9 @@
 //! component after a fixed tuple prefix, printed raw or in a store's syntax.
 
 use anyhow::{anyhow, bail, Result};
+use lexikey::frontend::spec::Comp;
+use lexikey::range::render::{render_into, Dialect, RenderOptions};
 use lexikey::range::RangeQuery;
-use lexikey::render::{render_into, Dialect, RenderOptions};
-use lexikey::spec::Comp;
 use lexikey::{Component, Format, KeyRange, Value};
 
 use crate::args::{utf8_positionals, PredOp, RangeArgs};
@@ -185,7 +185,7 @@ fn bbox_ranges(
     args: &RangeArgs,
     width: Option<u8>,
     geo: &GeoOpts,
-) -> Result<(Vec<KeyRange>, lexikey::geo::Cover)> {
+) -> Result<(Vec<KeyRange>, lexikey::kinds::geo::Cover)> {
     if let Some(p) = args.preds.first() {
         bail!(
             "--bbox is the predicate on the geo component after the prefix: it takes no --{}",
@@ -200,7 +200,7 @@ fn bbox_ranges(
         .map_err(|e| anyhow!("invalid --bbox {bbox:?}: {e}"))?;
     let code = |c: u64| {
         let mut comp = Component::asc(Value::U64(c));
-        lexikey::kind::apply_width(&mut comp, width);
+        lexikey::frontend::native::apply_width(&mut comp, width);
         comp
     };
     let ranges = cover
@@ -258,7 +258,7 @@ fn render_options(args: &RangeArgs, text: bool) -> Result<(Dialect, RenderOption
 /// alloc --salt-buckets N` writes it) split at every bucket boundary.
 fn splits(
     args: &RangeArgs,
-    salter: Option<lexikey::salt::Salter>,
+    salter: Option<lexikey::store::salt::Salter>,
     dialect: Dialect,
     opts: &RenderOptions,
     io: &mut Io<'_>,
@@ -278,7 +278,7 @@ fn splits(
     if let Some((_, what)) = other.iter().find(|(given, _)| *given) {
         bail!("--splits prints a table's split points: it takes no {what}");
     }
-    let out = lexikey::render::render_splits(dialect, &salter.split_points(), opts)?;
+    let out = lexikey::range::render::render_splits(dialect, &salter.split_points(), opts)?;
     io.stdout.write_all(out.as_bytes())?;
     Ok(())
 }
@@ -287,7 +287,7 @@ fn splits(
 /// range per bucket, rendered one after another (raw: a pair of lines per
 /// bucket, bucket 0 first).
 fn run_profile(
-    profile: lexikey::profile::Profile,
+    profile: lexikey::frontend::profile::Profile,
     args: &RangeArgs,
     io: &mut Io<'_>,
 ) -> Result<()> {

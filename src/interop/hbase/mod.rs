@@ -1842,7 +1842,7 @@ pub fn parse_value(kind: Kind, text: &str) -> Result<Value, ParseError> {
         Kind::Float64 => Value::Float64(text.parse().map_err(|_| bad())?),
         Kind::Numeric => Value::Numeric(Numeric::parse(text)?),
         Kind::Text => Value::Text(text.to_string()),
-        Kind::BlobVar | Kind::BlobCopy => Value::Bytes(crate::input::parse_hex(text)?),
+        Kind::BlobVar | Kind::BlobCopy => Value::Bytes(crate::value::literal::parse_hex(text)?),
     })
 }
 

@@ -1593,7 +1593,7 @@ pub fn parse_value_with(
             _ => return Err(bad()),
         },
         Type::Date | Type::Time | Type::UnsignedDate | Type::UnsignedTime => {
-            Value::Date(crate::input::parse_ts(text)?)
+            Value::Date(crate::value::literal::parse_ts(text)?)
         }
         Type::Timestamp | Type::UnsignedTimestamp => {
             let (ms, nanos) = parse_timestamp(text)?;
@@ -1609,7 +1609,7 @@ pub fn parse_value_with(
             Value::Char(text.to_string())
         }
         Type::Binary(n) => {
-            let b = crate::input::parse_hex(text)?;
+            let b = crate::value::literal::parse_hex(text)?;
             if b.len() > usize::from(n) {
                 return Err(ParseError::new(format!(
                     "{ty} value {text:?}: longer than {n} bytes"
@@ -1618,7 +1618,7 @@ pub fn parse_value_with(
             Value::Binary(b)
         }
         _ => {
-            let b = crate::input::parse_hex(text)?;
+            let b = crate::value::literal::parse_hex(text)?;
             if b.is_empty() {
                 Value::Null
             } else {
@@ -1632,14 +1632,14 @@ pub fn parse_value_with(
 /// digits after the third are the nanoseconds within the millisecond.
 fn parse_timestamp(text: &str) -> Result<(i64, u32), ParseError> {
     let Some(dot) = text.find('.').filter(|_| text.contains('T')) else {
-        return Ok((crate::input::parse_ts(text)?, 0));
+        return Ok((crate::value::literal::parse_ts(text)?, 0));
     };
     let frac_len = text[dot + 1..]
         .bytes()
         .take_while(|c| c.is_ascii_digit())
         .count();
     if frac_len <= 3 {
-        return Ok((crate::input::parse_ts(text)?, 0));
+        return Ok((crate::value::literal::parse_ts(text)?, 0));
     }
     if frac_len > 9 {
         return Err(ParseError::new(format!(
@@ -1649,14 +1649,14 @@ fn parse_timestamp(text: &str) -> Result<(i64, u32), ParseError> {
     let extra = &text[dot + 4..dot + 1 + frac_len];
     let nanos: u32 = format!("{extra:0<6}").parse().unwrap_or(0);
     let ms_text = format!("{}{}", &text[..dot + 4], &text[dot + 1 + frac_len..]);
-    Ok((crate::input::parse_ts(&ms_text)?, nanos))
+    Ok((crate::value::literal::parse_ts(&ms_text)?, nanos))
 }
 
 /// A `TIMESTAMP` as RFC 3339 UTC: milliseconds, then the nanoseconds
 /// within the millisecond (six more digits) when there are any.
 pub(crate) fn timestamp_text(ms: i64, nanos: u32) -> String {
     let mut s = String::new();
-    crate::input::format_ts(ms, &mut s);
+    crate::value::literal::format_ts(ms, &mut s);
     if nanos > 0 && s.ends_with('Z') {
         s.pop();
         s.push_str(&format!("{nanos:06}Z"));
@@ -1682,7 +1682,7 @@ pub fn format_component(column: Column, value: &Value) -> String {
         Value::Bool(b) => b.to_string(),
         Value::Date(ms) => {
             let mut s = String::new();
-            crate::input::format_ts(*ms, &mut s);
+            crate::value::literal::format_ts(*ms, &mut s);
             s
         }
         Value::Timestamp(ms, nanos) => timestamp_text(*ms, *nanos),

@@ -44,7 +44,7 @@
 //! | [`cbt`](Dialect::Cbt) | `cbt read t start='population#l80000000000F4240' end='population$'` |
 //!
 //! ```
-//! use lexikey::render::{render, Dialect, RenderOptions};
+//! use lexikey::range::render::{render, Dialect, RenderOptions};
 //! use lexikey::KeyRange;
 //!
 //! let range = KeyRange::new(
@@ -97,7 +97,7 @@ pub enum Dialect {
     /// (hex). `limit` and `reversed` are ignored.
     ///
     /// ```
-    /// # use lexikey::render::{render, Dialect, RenderOptions};
+    /// # use lexikey::range::render::{render, Dialect, RenderOptions};
     /// # use lexikey::KeyRange;
     /// let r = KeyRange::new(Some(b"\x00\x01".to_vec()), None)?;
     /// assert_eq!(render(Dialect::Raw, &r, &RenderOptions::new())?, "0001\n\n");
@@ -143,7 +143,7 @@ pub enum Dialect {
     /// and is printed as a plain string.
     ///
     /// ```
-    /// # use lexikey::render::{render, Dialect, RenderOptions};
+    /// # use lexikey::range::render::{render, Dialect, RenderOptions};
     /// # use lexikey::KeyRange;
     /// let r = KeyRange::new(Some(b"a\x00".to_vec()), Some(b"b'#{x}".to_vec()))?;
     /// let o = RenderOptions::new().table("t1").limit(10);
@@ -193,7 +193,7 @@ pub enum Dialect {
     /// with any clustering columns before it restricted by `=`.
     ///
     /// ```
-    /// # use lexikey::render::{render, Dialect, RenderOptions};
+    /// # use lexikey::range::render::{render, Dialect, RenderOptions};
     /// # use lexikey::KeyRange;
     /// let r = KeyRange::new(Some(b"it's".to_vec()), None)?;
     /// let o = RenderOptions::new().text(true).table("ks.Events").limit(5).reversed(true);
@@ -217,7 +217,7 @@ pub enum Dialect {
     /// bounds with `SeekToLast`/`Prev`).
     ///
     /// ```
-    /// # use lexikey::render::{render, Dialect, RenderOptions};
+    /// # use lexikey::range::render::{render, Dialect, RenderOptions};
     /// # use lexikey::KeyRange;
     /// let r = KeyRange::new(Some(b"0xff".to_vec()), Some(b"zz".to_vec()))?;
     /// assert_eq!(
@@ -252,7 +252,7 @@ pub enum Dialect {
     /// `"sort_order":"DESCEND","sort_target":"KEY"` when asked.
     ///
     /// ```
-    /// # use lexikey::render::{render, Dialect, RenderOptions};
+    /// # use lexikey::range::render::{render, Dialect, RenderOptions};
     /// # use lexikey::KeyRange;
     /// let r = KeyRange::new(Some(b"it's".to_vec()), None)?;
     /// assert_eq!(
@@ -275,7 +275,7 @@ pub enum Dialect {
     /// not paste it after `redis-cli` on a shell command line.
     ///
     /// ```
-    /// # use lexikey::render::{render, Dialect, RenderOptions};
+    /// # use lexikey::range::render::{render, Dialect, RenderOptions};
     /// # use lexikey::KeyRange;
     /// let r = KeyRange::new(None, Some(b"a b\x00".to_vec()))?;
     /// assert_eq!(
@@ -307,7 +307,7 @@ pub enum Dialect {
     /// `[a-z_][a-z0-9_]*` and not a keyword, else double-quoted.
     ///
     /// ```
-    /// # use lexikey::render::{render, Dialect, RenderOptions};
+    /// # use lexikey::range::render::{render, Dialect, RenderOptions};
     /// # use lexikey::KeyRange;
     /// let r = KeyRange::new(Some(b"\x01\xff".to_vec()), Some(b"\x02".to_vec()))?;
     /// assert_eq!(
@@ -342,7 +342,7 @@ pub enum Dialect {
     /// emulator.
     ///
     /// ```
-    /// # use lexikey::render::{render, Dialect, RenderOptions};
+    /// # use lexikey::range::render::{render, Dialect, RenderOptions};
     /// # use lexikey::KeyRange;
     /// let r = KeyRange::prefix(b"\x01\xFF");
     /// assert_eq!(render(Dialect::Cbt, &r, &RenderOptions::new())?, "cbt read t prefix=$'\\x01\\xFF'\n");
@@ -374,10 +374,10 @@ impl Dialect {
     /// `sql`, `cbt`.
     ///
     /// ```
-    /// use lexikey::render::Dialect;
+    /// use lexikey::range::render::Dialect;
     /// assert_eq!(Dialect::Rocksdb.name(), "rocksdb");
     /// assert_eq!(Dialect::parse(Dialect::Sql.name())?, Dialect::Sql);
-    /// # Ok::<(), lexikey::render::RenderError>(())
+    /// # Ok::<(), lexikey::range::render::RenderError>(())
     /// ```
     pub const fn name(self) -> &'static str {
         match self {
@@ -398,10 +398,10 @@ impl Dialect {
     /// [`RenderError::UnknownDialect`] for any other name.
     ///
     /// ```
-    /// use lexikey::render::Dialect;
+    /// use lexikey::range::render::Dialect;
     /// assert_eq!(Dialect::parse("HBase")?, Dialect::Hbase);
     /// assert!(Dialect::parse("mongo").is_err());
-    /// # Ok::<(), lexikey::render::RenderError>(())
+    /// # Ok::<(), lexikey::range::render::RenderError>(())
     /// ```
     pub fn parse(name: &str) -> Result<Dialect, RenderError> {
         Dialect::ALL
@@ -442,7 +442,7 @@ impl TryFrom<&str> for Dialect {
 /// key may be any string.
 ///
 /// ```
-/// use lexikey::render::RenderOptions;
+/// use lexikey::range::render::RenderOptions;
 /// let o = RenderOptions::new().text(true).table("events").limit(100).reversed(true);
 /// assert_eq!(o.table.as_deref(), Some("events"));
 /// assert_eq!((o.text, o.limit, o.reversed), (true, Some(100), true));
@@ -671,7 +671,7 @@ pub enum RenderError {
 
 /// The command that creates table `opts.table` (default `t`) split before
 /// each of `splits` (in order, each non-empty): for a salted table, the
-/// first key of every bucket but the first ([`crate::salt::Salter::split_points`]),
+/// first key of every bucket but the first ([`crate::store::salt::Salter::split_points`]),
 /// so each bucket starts in a region (tablet) of its own, as the salted
 /// write spread assumes. One line:
 ///
@@ -693,8 +693,8 @@ pub enum RenderError {
 /// [`RenderError::InvalidName`] as for [`render`].
 ///
 /// ```
-/// use lexikey::render::{render_splits, Dialect, RenderOptions};
-/// use lexikey::salt::{SaltMode, Salter};
+/// use lexikey::range::render::{render_splits, Dialect, RenderOptions};
+/// use lexikey::store::salt::{SaltMode, Salter};
 /// use lexikey::Format;
 /// let s = Salter::new(4, SaltMode::Fast)?.for_format(Format::Hex);
 /// let o = RenderOptions::new().table("ids");
@@ -789,7 +789,7 @@ pub fn render_splits(
 /// - [`RenderError::InvalidLimit`]: a limit of 0 or above `i32::MAX`.
 ///
 /// ```
-/// use lexikey::render::{render, Dialect, RenderError, RenderOptions};
+/// use lexikey::range::render::{render, Dialect, RenderError, RenderOptions};
 /// use lexikey::KeyRange;
 /// let r = KeyRange::prefix(b"usa#");
 /// assert_eq!(
@@ -991,7 +991,7 @@ fn raw(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), Render
 /// interpolate); every other byte as `\xNN`. The result is printable ASCII.
 ///
 /// ```
-/// use lexikey::render::ruby_literal;
+/// use lexikey::range::render::ruby_literal;
 /// assert_eq!(ruby_literal(b"usa#ca"), "'usa#ca'");
 /// assert_eq!(ruby_literal(b"it's #{x}\x00\xff"), r#""it's \#{x}\x00\xFF""#);
 /// ```
@@ -1623,7 +1623,7 @@ fn rocksdb(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), Re
 /// etcd's JSON gateway expects for `bytes` fields.
 ///
 /// ```
-/// use lexikey::render::base64;
+/// use lexikey::range::render::base64;
 /// assert_eq!(base64(b""), "");
 /// assert_eq!(base64(b"\0"), "AA==");
 /// assert_eq!(base64(b"foobar"), "Zm9vYmFy");
@@ -1658,7 +1658,7 @@ pub fn base64(bytes: &[u8]) -> String {
 /// ASCII.
 ///
 /// ```
-/// use lexikey::render::shell_quote;
+/// use lexikey::range::render::shell_quote;
 /// assert_eq!(shell_quote(b"it's $(x)").as_deref(), Some(r"'it'\''s $(x)'"));
 /// assert_eq!(shell_quote(b"a\n\xff'").as_deref(), Some(r"$'a\x0A\xFF\''"));
 /// assert_eq!(shell_quote(b""), Some("''".to_string()));
@@ -1843,7 +1843,7 @@ fn cbt(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), Render
 /// every byte outside printable ASCII. The result is printable ASCII.
 ///
 /// ```
-/// use lexikey::render::redis_quote;
+/// use lexikey::range::render::redis_quote;
 /// assert_eq!(redis_quote(b"[usa#"), "[usa#");
 /// assert_eq!(redis_quote(b"[a b\"\0"), r#""[a b\"\x00""#);
 /// assert_eq!(redis_quote(b""), r#""""#);

@@ -7,7 +7,7 @@
 //! so handing out *decreasing* IDs puts each new row first. In hex:
 //!
 //! ```
-//! use lexikey::alloc::{Allocator, AllocatorConfig};
+//! use lexikey::store::alloc::{Allocator, AllocatorConfig};
 //! use lexikey::store::MemStore;
 //! use lexikey::{Component, Format};
 //!
@@ -20,7 +20,7 @@
 //! assert_eq!(comments.key(second), b"comments#uFFFFFFFFFFFFFFFE");
 //! assert_eq!(comments.newest()?, Some((second, b"me too".to_vec())));
 //! assert_eq!(comments.oldest()?, Some((first, b"first!".to_vec())));
-//! # Ok::<(), lexikey::alloc::AllocError>(())
+//! # Ok::<(), lexikey::store::alloc::AllocError>(())
 //! ```
 //!
 //! The rows of a table are exactly the keys of
@@ -115,7 +115,7 @@
 //! Consecutive IDs are consecutive keys, so every insert of an unsalted
 //! table writes to the same place — the first key of the table, one region
 //! of an HBase or Bigtable table, one server: a *hot spot*. A salted table
-//! spreads its rows over N buckets ([`crate::salt`]) and keeps every other
+//! spreads its rows over N buckets ([`crate::store::salt`]) and keeps every other
 //! promise:
 //!
 //! - **Row keys.** Row `id` lives at `salt(b) + key(id)`, where `key(id)`
@@ -313,11 +313,11 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use crate::error::{DecodeError, EncodeError};
+use crate::format::text::SEP;
 use crate::format::Format;
 use crate::range::{prefix_end, KeyRange};
-use crate::salt::{merge_sorted, SaltMode, Salter};
+use crate::store::salt::{merge_sorted, SaltMode, Salter};
 use crate::store::{Cas, Store, StoreError};
-use crate::text::SEP;
 use crate::tuple;
 use crate::value::{Component, Field, Type, Value};
 
@@ -402,9 +402,9 @@ pub enum AllocError {
         /// The salt record's key.
         key: Vec<u8>,
         /// The table's salt (bucket count, hash), as its record says.
-        table: (u8, crate::salt::SaltMode),
+        table: (u8, crate::store::salt::SaltMode),
         /// This allocator's salt (`None`: unsalted).
-        client: Option<(u8, crate::salt::SaltMode)>,
+        client: Option<(u8, crate::store::salt::SaltMode)>,
     },
     /// A salted allocator was opened on a table that already holds keys
     /// written without salt: the table is unsalted. Nothing was written.
@@ -425,8 +425,8 @@ pub enum AllocError {
 
 fn salt_mismatch_message(
     key: &[u8],
-    table: &(u8, crate::salt::SaltMode),
-    client: &Option<(u8, crate::salt::SaltMode)>,
+    table: &(u8, crate::store::salt::SaltMode),
+    client: &Option<(u8, crate::store::salt::SaltMode)>,
 ) -> String {
     let opened = match client {
         None => "without salt".to_string(),
@@ -448,7 +448,7 @@ fn salt_mismatch_message(
 /// the `with_*` methods (or set the public fields).
 ///
 /// ```
-/// use lexikey::alloc::AllocatorConfig;
+/// use lexikey::store::alloc::AllocatorConfig;
 /// use lexikey::{Component, Format};
 /// let c = AllocatorConfig::new(Format::Decimal, &[Component::asc("q")]).with_start(999).with_guard(true);
 /// assert_eq!((c.start, c.floor, c.guard), (999, 0, true));
@@ -544,12 +544,12 @@ impl AllocatorConfig {
     /// Sets [`AllocatorConfig::salt`]: rows salted over `salter`'s buckets.
     ///
     /// ```
-    /// use lexikey::alloc::AllocatorConfig;
-    /// use lexikey::salt::{SaltMode, Salter};
+    /// use lexikey::store::alloc::AllocatorConfig;
+    /// use lexikey::store::salt::{SaltMode, Salter};
     /// use lexikey::{Component, Format};
     /// let c = AllocatorConfig::new(Format::Hex, &[Component::asc("q")]).with_salt(Salter::new(16, SaltMode::Fast)?);
     /// assert_eq!(c.salt.map(|s| s.buckets()), Some(16));
-    /// # Ok::<(), lexikey::salt::BucketsError>(())
+    /// # Ok::<(), lexikey::store::salt::BucketsError>(())
     /// ```
     pub fn with_salt(mut self, salter: Salter) -> Self {
         self.salt = Some(salter);
@@ -656,12 +656,12 @@ impl AllocatorConfig {
 /// [`AllocError::Encode`] when the prefix does not encode.
 ///
 /// ```
-/// use lexikey::alloc::default_guard_key;
+/// use lexikey::store::alloc::default_guard_key;
 /// use lexikey::{Component, Format};
 /// let p = [Component::asc("comments")];
 /// assert_eq!(default_guard_key(Format::Hex, &p)?, b"comments$lwm");
 /// assert_eq!(default_guard_key(Format::Binary, &p)?, b"comments\x00");
-/// # Ok::<(), lexikey::alloc::AllocError>(())
+/// # Ok::<(), lexikey::store::alloc::AllocError>(())
 /// ```
 pub fn default_guard_key(format: Format, prefix: &[Component<'_>]) -> Result<Vec<u8>, AllocError> {
     if prefix.is_empty() {
@@ -709,8 +709,8 @@ pub const SALT_RECORD_SUFFIX: &[u8] = b"!salt";
 /// The value of a salt record: `buckets=N mode=fast|phoenix`.
 ///
 /// ```
-/// use lexikey::alloc::salt_record;
-/// use lexikey::salt::SaltMode;
+/// use lexikey::store::alloc::salt_record;
+/// use lexikey::store::salt::SaltMode;
 /// assert_eq!(salt_record(16, SaltMode::Fast), b"buckets=16 mode=fast");
 /// ```
 pub fn salt_record(buckets: u8, mode: SaltMode) -> Vec<u8> {
@@ -763,7 +763,7 @@ impl Slot {
 /// copy.
 ///
 /// ```
-/// use lexikey::alloc::{decode_value, encode_value, Stored, BURNED};
+/// use lexikey::store::alloc::{decode_value, encode_value, Stored, BURNED};
 /// assert_eq!(&*encode_value(b"first!"), b"first!");
 /// assert_eq!(&*encode_value(BURNED), b"\xFFlexikey:=\xFFlexikey:burned");
 /// assert_eq!(decode_value(&encode_value(BURNED)), Some(Stored::Value(BURNED)));
@@ -1208,8 +1208,8 @@ impl<S: Store> Allocator<S> {
     /// with its salt in front in a salted table.
     ///
     /// ```
-    /// use lexikey::alloc::{Allocator, AllocatorConfig};
-    /// use lexikey::salt::{SaltMode, Salter};
+    /// use lexikey::store::alloc::{Allocator, AllocatorConfig};
+    /// use lexikey::store::salt::{SaltMode, Salter};
     /// use lexikey::{store::MemStore, Component, Format};
     /// let p = [Component::asc("comments")];
     /// let a = Allocator::new(MemStore::new(), AllocatorConfig::new(Format::Decimal, &p))?;
@@ -1240,8 +1240,8 @@ impl<S: Store> Allocator<S> {
     /// the row goes, before it is written.
     ///
     /// ```
-    /// use lexikey::alloc::{Allocator, AllocatorConfig};
-    /// use lexikey::salt::{SaltMode, Salter};
+    /// use lexikey::store::alloc::{Allocator, AllocatorConfig};
+    /// use lexikey::store::salt::{SaltMode, Salter};
     /// use lexikey::{store::MemStore, Component, Format};
     /// let c = AllocatorConfig::new(Format::Decimal, &[Component::asc("comments")]);
     /// let a = Allocator::new(MemStore::new(), c.clone().with_salt(Salter::new(4, SaltMode::Fast)?))?;
@@ -1416,13 +1416,13 @@ impl<S: Store> Allocator<S> {
     /// [`Allocator::insert`]: a round trip or two per ID.
     ///
     /// ```
-    /// use lexikey::alloc::{Allocator, AllocatorConfig};
+    /// use lexikey::store::alloc::{Allocator, AllocatorConfig};
     /// use lexikey::store::MemStore;
     /// use lexikey::{Component, Format};
     /// let a = Allocator::new(MemStore::new(), AllocatorConfig::new(Format::Hex, &[Component::asc("t")]))?;
     /// assert_eq!(a.insert_many(&[b"a", b"b", b"c"])?, [u64::MAX, u64::MAX - 1, u64::MAX - 2]);
     /// assert_eq!(a.newest()?, Some((u64::MAX - 2, b"c".to_vec())));
-    /// # Ok::<(), lexikey::alloc::AllocError>(())
+    /// # Ok::<(), lexikey::store::alloc::AllocError>(())
     /// ```
     ///
     /// # Errors
@@ -2110,8 +2110,8 @@ impl<S: Store> Allocator<S> {
     /// the last ID of each page.
     ///
     /// ```
-    /// use lexikey::alloc::{Allocator, AllocatorConfig};
-    /// use lexikey::salt::{SaltMode, Salter};
+    /// use lexikey::store::alloc::{Allocator, AllocatorConfig};
+    /// use lexikey::store::salt::{SaltMode, Salter};
     /// use lexikey::{store::MemStore, Component, Format};
     /// let c = AllocatorConfig::new(Format::Hex, &[Component::asc("t")]).with_start(10);
     /// let a = Allocator::new(MemStore::new(), c.with_salt(Salter::new(4, SaltMode::Fast)?))?;
@@ -2438,7 +2438,7 @@ impl SplitMix {
 /// outside the probed range.
 ///
 /// ```
-/// use lexikey::alloc::last_key;
+/// use lexikey::store::alloc::last_key;
 /// use lexikey::store::{MemStore, Store};
 /// use lexikey::KeyRange;
 /// let s = MemStore::new();
