@@ -1,4 +1,4 @@
-//! Renderers (`src/render.rs`): golden outputs, errors, and statement safety.
+//! Renderers (`src/range/render/`): golden outputs, errors, and statement safety.
 //!
 //! Statement safety is proved by parsing rendered output back and comparing
 //! bytes, on adversarial keys and names from proptest generators:
@@ -107,7 +107,7 @@ fn assert_printable_ascii(s: &str) {
 }
 
 /// The characters no rendered output may hold raw (written from the list
-/// in the issue, independently of `src/render.rs`): control characters
+/// in the issue, independently of `src/range/render/`): control characters
 /// (C0, DEL, C1) and the bidirectional formatting characters of the
 /// "trojan source" attacks. See: issue 29.
 fn hidden(c: char) -> bool {

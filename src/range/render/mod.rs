@@ -74,8 +74,19 @@
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
-use crate::bytes::push_x_escape;
 use crate::range::{EmptyRange, KeyRange};
+
+mod cbt;
+mod cql;
+mod etcd;
+mod hbase;
+mod redis;
+mod rocksdb;
+mod sql;
+
+pub use etcd::{base64, shell_quote};
+pub use hbase::ruby_literal;
+pub use redis::redis_quote;
 
 /// A target system: where the rendered range is to be pasted.
 ///
@@ -736,17 +747,17 @@ pub fn render_splits(
                 let _ = write!(
                     out,
                     " -project {}",
-                    shell_word(name(&opts.project, "", "project")?)
+                    cbt::shell_word(name(&opts.project, "", "project")?)
                 );
             }
             if opts.instance.is_some() {
                 let _ = write!(
                     out,
                     " -instance {}",
-                    shell_word(name(&opts.instance, "", "instance")?)
+                    cbt::shell_word(name(&opts.instance, "", "instance")?)
                 );
             }
-            let _ = write!(out, " createtable {}", shell_word(table));
+            let _ = write!(out, " createtable {}", cbt::shell_word(table));
             if !splits.is_empty() {
                 let joined = splits.join(&b',');
                 // No NUL (checked above): quoting cannot fail.
@@ -755,7 +766,7 @@ pub fn render_splits(
         }
         Dialect::Hbase => {
             out.push_str("create ");
-            ruby_into(table.as_bytes(), &mut out);
+            hbase::ruby_into(table.as_bytes(), &mut out);
             out.push_str(", 'f'");
             if !splits.is_empty() {
                 out.push_str(", SPLITS => [");
@@ -764,7 +775,7 @@ pub fn render_splits(
                         out.push_str(", ");
                     }
                     // The shell reads each split with Bytes.toBytesBinary.
-                    ruby_into(crate::to_string_binary(k).as_bytes(), &mut out);
+                    hbase::ruby_into(crate::to_string_binary(k).as_bytes(), &mut out);
                 }
                 out.push(']');
             }
@@ -852,13 +863,13 @@ fn render_unchecked(
     };
     match dialect {
         Dialect::Raw => raw(&b, opts, out),
-        Dialect::Hbase => hbase(&b, opts, out),
-        Dialect::Cql => cql(&b, opts, out),
-        Dialect::Rocksdb => rocksdb(&b, opts, out),
-        Dialect::Etcd => etcd(&b, opts, out),
-        Dialect::Redis => redis(&b, opts, out),
-        Dialect::Sql => sql(&b, opts, out),
-        Dialect::Cbt => cbt(&b, opts, out),
+        Dialect::Hbase => hbase::hbase(&b, opts, out),
+        Dialect::Cql => cql::cql(&b, opts, out),
+        Dialect::Rocksdb => rocksdb::rocksdb(&b, opts, out),
+        Dialect::Etcd => etcd::etcd(&b, opts, out),
+        Dialect::Redis => redis::redis(&b, opts, out),
+        Dialect::Sql => sql::sql(&b, opts, out),
+        Dialect::Cbt => cbt::cbt(&b, opts, out),
     }
 }
 
@@ -964,491 +975,7 @@ fn is_printable(b: u8) -> bool {
     (0x20..=0x7E).contains(&b)
 }
 
-// ---------------------------------------------------------------- raw
-
-fn raw(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), RenderError> {
-    for (side, key) in b.sides() {
-        if let Some(key) = key {
-            if o.text {
-                out.push_str(text_key(Dialect::Raw, side, key, Refuse::Hidden)?);
-            } else {
-                hex_into(key, out);
-            }
-        }
-        out.push('\n');
-    }
-    Ok(())
-}
-
-// ---------------------------------------------------------------- hbase
-
-/// `bytes` as a Ruby string literal (the hbase shell is JRuby) that
-/// evaluates to exactly these bytes.
-///
-/// Single-quoted when every byte is printable ASCII (`0x20–0x7E`) and there
-/// is no `'` or `\`. Otherwise double-quoted: printable ASCII as itself,
-/// except `"` → `\"`, `\` → `\\` and `#` → `\#` (so `#{`, `#$`, `#@` never
-/// interpolate); every other byte as `\xNN`. The result is printable ASCII.
-///
-/// ```
-/// use lexikey::range::render::ruby_literal;
-/// assert_eq!(ruby_literal(b"usa#ca"), "'usa#ca'");
-/// assert_eq!(ruby_literal(b"it's #{x}\x00\xff"), r#""it's \#{x}\x00\xFF""#);
-/// ```
-pub fn ruby_literal(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() + 2);
-    ruby_into(bytes, &mut s);
-    s
-}
-
-fn ruby_into(bytes: &[u8], out: &mut String) {
-    if bytes
-        .iter()
-        .all(|&b| is_printable(b) && b != b'\'' && b != b'\\')
-    {
-        out.push('\'');
-        out.extend(bytes.iter().map(|&b| b as char));
-        out.push('\'');
-        return;
-    }
-    out.push('"');
-    for &b in bytes {
-        match b {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'#' => out.push_str("\\#"),
-            _ if is_printable(b) => out.push(b as char),
-            _ => push_x_escape(b, out),
-        }
-    }
-    out.push('"');
-}
-
-/// The Java call that turns a filter-language string's bytes into a Filter
-/// object in the hbase shell (see [`Dialect::Hbase`], "Filters with bytes
-/// that are not UTF-8").
-///
-/// Facts (apache/hbase, `hbase-shell/src/main/ruby/hbase/table.rb`):
-/// - A `FILTER => String` is parsed by
-///   `ParseFilter.new.parseFilterString(filter)` — the `String` overload,
-///   so JRuby first decodes the Ruby string into a `java.lang.String` as
-///   UTF-8, with U+FFFD for bytes that are not UTF-8, and `ParseFilter`
-///   re-encodes it with `Bytes.toBytes` — in every release before
-///   HBASE-15032: 0.94.x, 0.96.x, 0.98.0–0.98.16.1, 1.0.x, 1.1.x.
-/// - HBASE-15032 ("hbase shell scan filter string assumes UTF-8 encoding",
-///   commits e15c48ed2cf on master and a6eea24f711 on branch-1 (2015-12-24),
-///   ae1fc1d5cda on branch-1.2, b32568a8aec on 0.98 (2016-01-04)) passes
-///   `filter.to_java_bytes` instead: 0.98.17+, 1.2.0+, 1.3.0+, 2.x, 3.x.
-/// - A FILTER that is not a `String` goes to `scan.setFilter(filter)`
-///   unchanged in every release, and `ParseFilter#parseFilterString(byte[])`
-///   is public in every release (0.94.27 on), so this call is exact in all.
-const HBASE_PARSE_FILTER: &str = "org.apache.hadoop.hbase.filter.ParseFilter.new.parseFilterString";
-
-/// A byte-string argument of HBase's filter language: `'…'` with `'` doubled.
-fn filter_arg(bytes: &[u8], out: &mut Vec<u8>) {
-    out.push(b'\'');
-    for &b in bytes {
-        if b == b'\'' {
-            out.push(b'\'');
-        }
-        out.push(b);
-    }
-    out.push(b'\'');
-}
-
-/// `key` without its last byte when that byte is `00` (and something is
-/// left): the largest key smaller than `key`.
-fn strip_trailing_zero(key: &[u8]) -> Option<&[u8]> {
-    match key.split_last() {
-        Some((0, rest)) if !rest.is_empty() => Some(rest),
-        _ => None,
-    }
-}
-
-fn hbase(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), RenderError> {
-    let table = name(&o.table, "t", "table")?;
-    out.push_str("scan ");
-    ruby_into(table.as_bytes(), out);
-
-    let mut opts: Vec<(&str, String)> = Vec::new();
-    if !o.reversed {
-        if let Some(start) = b.start {
-            opts.push(("STARTROW", ruby_literal(start)));
-        }
-        if let Some(end) = b.end {
-            opts.push(("STOPROW", ruby_literal(end)));
-        }
-    } else {
-        // A reversed scan starts at STARTROW (inclusive, the larger key) and
-        // stops before STOPROW (exclusive). See `Dialect::Hbase`.
-        let mut filters: Vec<Vec<u8>> = Vec::new();
-        if let Some(end) = b.end {
-            match strip_trailing_zero(end) {
-                Some(below) => opts.push(("STARTROW", ruby_literal(below))),
-                None => {
-                    opts.push(("STARTROW", ruby_literal(end)));
-                    let mut f = b"RowFilter(<, ".to_vec();
-                    filter_arg(&[b"binary:", end].concat(), &mut f);
-                    f.push(b')');
-                    filters.push(f);
-                }
-            }
-        }
-        if let Some(start) = b.start {
-            match strip_trailing_zero(start) {
-                Some(below) => opts.push(("STOPROW", ruby_literal(below))),
-                None => {
-                    let mut f = b"InclusiveStopFilter(".to_vec();
-                    filter_arg(start, &mut f);
-                    f.push(b')');
-                    filters.push(f);
-                }
-            }
-        }
-        if !filters.is_empty() {
-            let filter = filters.join(&b" AND "[..]);
-            let literal = ruby_literal(&filter);
-            if std::str::from_utf8(&filter).is_ok() {
-                opts.push(("FILTER", literal));
-            } else {
-                // Not valid UTF-8: a FILTER *string* would be decoded into a
-                // Java String by the shells before HBASE-15032, turning
-                // these bytes into U+FFFD. A Filter object parsed from the
-                // string's own bytes is exact in every shell.
-                opts.push((
-                    "FILTER",
-                    format!("{HBASE_PARSE_FILTER}({literal}.to_java_bytes)"),
-                ));
-            }
-        }
-    }
-    if let Some(limit) = o.limit {
-        opts.push(("LIMIT", limit.to_string()));
-    }
-    if o.reversed {
-        opts.push(("REVERSED", "true".to_string()));
-    }
-    if !opts.is_empty() {
-        out.push_str(", {");
-        for (i, (k, v)) in opts.iter().enumerate() {
-            if i > 0 {
-                out.push_str(", ");
-            }
-            let _ = write!(out, "{k} => {v}");
-        }
-        out.push('}');
-    }
-    out.push('\n');
-    Ok(())
-}
-
-// ---------------------------------------------------------------- cql / sql
-
-/// CQL keywords (reserved and non-reserved, Cassandra 3–5): a name equal to
-/// one of these is quoted. Quoting a lowercase name never changes it.
-const CQL_KEYWORDS: &[&str] = &[
-    "add",
-    "aggregate",
-    "all",
-    "allow",
-    "alter",
-    "and",
-    "any",
-    "apply",
-    "as",
-    "asc",
-    "ascii",
-    "authorize",
-    "batch",
-    "begin",
-    "bigint",
-    "blob",
-    "boolean",
-    "by",
-    "called",
-    "cast",
-    "clustering",
-    "columnfamily",
-    "compact",
-    "contains",
-    "count",
-    "counter",
-    "create",
-    "custom",
-    "date",
-    "decimal",
-    "default",
-    "delete",
-    "desc",
-    "describe",
-    "distinct",
-    "double",
-    "drop",
-    "duration",
-    "each_quorum",
-    "entries",
-    "execute",
-    "exists",
-    "filtering",
-    "finalfunc",
-    "float",
-    "for",
-    "from",
-    "frozen",
-    "full",
-    "function",
-    "functions",
-    "grant",
-    "if",
-    "in",
-    "index",
-    "inet",
-    "infinity",
-    "initcond",
-    "input",
-    "insert",
-    "int",
-    "into",
-    "is",
-    "json",
-    "key",
-    "keys",
-    "keyspace",
-    "keyspaces",
-    "language",
-    "level",
-    "like",
-    "limit",
-    "list",
-    "local_one",
-    "local_quorum",
-    "login",
-    "map",
-    "materialized",
-    "mbean",
-    "mbeans",
-    "modify",
-    "nan",
-    "nologin",
-    "norecursive",
-    "nosuperuser",
-    "not",
-    "null",
-    "of",
-    "on",
-    "one",
-    "options",
-    "or",
-    "order",
-    "partition",
-    "password",
-    "per",
-    "permission",
-    "permissions",
-    "primary",
-    "quorum",
-    "rename",
-    "replace",
-    "returns",
-    "revoke",
-    "role",
-    "roles",
-    "schema",
-    "select",
-    "set",
-    "sfunc",
-    "smallint",
-    "static",
-    "storage",
-    "stype",
-    "superuser",
-    "table",
-    "text",
-    "time",
-    "timestamp",
-    "timeuuid",
-    "tinyint",
-    "to",
-    "token",
-    "trigger",
-    "truncate",
-    "ttl",
-    "tuple",
-    "type",
-    "unlogged",
-    "unset",
-    "update",
-    "use",
-    "user",
-    "users",
-    "using",
-    "uuid",
-    "values",
-    "varchar",
-    "varint",
-    "view",
-    "where",
-    "with",
-    "writetime",
-];
-
-/// PostgreSQL keywords that cannot be a bare table or column name
-/// (`pg_get_keywords()` categories R, T and C, PostgreSQL 15, plus
-/// `system_user` from 16).
-const SQL_KEYWORDS: &[&str] = &[
-    "all",
-    "analyse",
-    "analyze",
-    "and",
-    "any",
-    "array",
-    "as",
-    "asc",
-    "asymmetric",
-    "authorization",
-    "between",
-    "bigint",
-    "binary",
-    "bit",
-    "boolean",
-    "both",
-    "case",
-    "cast",
-    "char",
-    "character",
-    "check",
-    "coalesce",
-    "collate",
-    "collation",
-    "column",
-    "concurrently",
-    "constraint",
-    "create",
-    "cross",
-    "current_catalog",
-    "current_date",
-    "current_role",
-    "current_schema",
-    "current_time",
-    "current_timestamp",
-    "current_user",
-    "dec",
-    "decimal",
-    "default",
-    "deferrable",
-    "desc",
-    "distinct",
-    "do",
-    "else",
-    "end",
-    "except",
-    "exists",
-    "extract",
-    "false",
-    "fetch",
-    "float",
-    "for",
-    "foreign",
-    "freeze",
-    "from",
-    "full",
-    "grant",
-    "greatest",
-    "group",
-    "grouping",
-    "having",
-    "ilike",
-    "in",
-    "initially",
-    "inner",
-    "inout",
-    "int",
-    "integer",
-    "intersect",
-    "interval",
-    "into",
-    "is",
-    "isnull",
-    "join",
-    "lateral",
-    "leading",
-    "least",
-    "left",
-    "like",
-    "limit",
-    "localtime",
-    "localtimestamp",
-    "national",
-    "natural",
-    "nchar",
-    "none",
-    "normalize",
-    "not",
-    "notnull",
-    "null",
-    "nullif",
-    "numeric",
-    "offset",
-    "on",
-    "only",
-    "or",
-    "order",
-    "out",
-    "outer",
-    "overlaps",
-    "overlay",
-    "placing",
-    "position",
-    "precision",
-    "primary",
-    "real",
-    "references",
-    "returning",
-    "right",
-    "row",
-    "select",
-    "session_user",
-    "setof",
-    "similar",
-    "smallint",
-    "some",
-    "substring",
-    "symmetric",
-    "system_user",
-    "table",
-    "tablesample",
-    "then",
-    "time",
-    "timestamp",
-    "to",
-    "trailing",
-    "treat",
-    "trim",
-    "true",
-    "union",
-    "unique",
-    "user",
-    "using",
-    "values",
-    "varchar",
-    "variadic",
-    "verbose",
-    "when",
-    "where",
-    "window",
-    "with",
-    "xmlattributes",
-    "xmlconcat",
-    "xmlelement",
-    "xmlexists",
-    "xmlforest",
-    "xmlnamespaces",
-    "xmlparse",
-    "xmlpi",
-    "xmlroot",
-    "xmlserialize",
-    "xmltable",
-];
+// ------------------------------------------------- shared by cql and sql
 
 /// An identifier, bare when `bare_ok` allows it and it is not a keyword,
 /// else double-quoted with `"` doubled.
@@ -1468,19 +995,6 @@ fn ident_into(name: &str, keywords: &[&str], bare_first: fn(u8) -> bool, out: &m
     }
 }
 
-fn cql_ident(name: &str, out: &mut String) {
-    ident_into(name, CQL_KEYWORDS, |b| b.is_ascii_lowercase(), out);
-}
-
-fn sql_ident(name: &str, out: &mut String) {
-    ident_into(
-        name,
-        SQL_KEYWORDS,
-        |b| b.is_ascii_lowercase() || b == b'_',
-        out,
-    );
-}
-
 /// `ks.t` / `schema.t`: the first dot separates the two names.
 fn qualified_into(table: &str, ident: fn(&str, &mut String), out: &mut String) {
     match table.split_once('.') {
@@ -1493,408 +1007,18 @@ fn qualified_into(table: &str, ident: fn(&str, &mut String), out: &mut String) {
     }
 }
 
-fn cql(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), RenderError> {
-    let table = name(&o.table, "t", "table")?;
-    let pk = name(&o.partition_key, "pk", "partition key")?;
-    let ck = name(&o.column, "ck", "column")?;
-    out.push_str("SELECT * FROM ");
-    qualified_into(table, cql_ident, out);
-    out.push_str(" WHERE ");
-    cql_ident(pk, out);
-    out.push_str(" = ?");
-    for ((side, key), op) in b.sides().into_iter().zip([" >= ", " < "]) {
-        let Some(key) = key else { continue };
-        out.push_str(" AND ");
-        cql_ident(ck, out);
-        out.push_str(op);
-        if o.text {
-            let s = text_key(Dialect::Cql, side, key, Refuse::Hidden)?;
-            out.push('\'');
-            out.push_str(&s.replace('\'', "''"));
-            out.push('\'');
-        } else {
-            out.push_str("0x");
-            hex_into(key, out);
-        }
-    }
-    if o.reversed {
-        out.push_str(" ORDER BY ");
-        cql_ident(ck, out);
-        out.push_str(" DESC");
-    }
-    if let Some(limit) = o.limit {
-        let _ = write!(out, " LIMIT {limit}");
-    }
-    out.push_str(";\n");
-    Ok(())
-}
+// ---------------------------------------------------------------- raw
 
-fn sql(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), RenderError> {
-    let table = name(&o.table, "t", "table")?;
-    let k = name(&o.column, "k", "column")?;
-    out.push_str("SELECT ");
-    sql_ident(k, out);
-    out.push_str(" FROM ");
-    qualified_into(table, sql_ident, out);
-    let mut first = true;
-    for ((side, key), op) in b.sides().into_iter().zip([" >= ", " < "]) {
-        let Some(key) = key else { continue };
-        out.push_str(if first { " WHERE " } else { " AND " });
-        first = false;
-        sql_ident(k, out);
-        out.push_str(op);
-        if o.text {
-            let s = text_key(Dialect::Sql, side, key, Refuse::Nul)?;
-            sql_text_literal(s, out);
-        } else {
-            // Not `'\x…'::bytea`: with standard_conforming_strings off the
-            // backslash starts a string escape. `decode` reads plain hex
-            // digits, the same under either setting.
-            out.push_str("decode('");
-            hex_into(key, out);
-            out.push_str("', 'hex')");
-        }
-    }
-    out.push_str(" ORDER BY ");
-    sql_ident(k, out);
-    if o.reversed {
-        out.push_str(" DESC");
-    }
-    if let Some(limit) = o.limit {
-        let _ = write!(out, " LIMIT {limit}");
-    }
-    out.push_str(";\n");
-    Ok(())
-}
-
-/// A PostgreSQL text literal. Plain `'…'` (with `''`) when the text has no
-/// backslash and no character of [`is_hidden`]; otherwise an escape string
-/// `E'…'` with `\\`, `''`, `\xNN` for ASCII control characters and
-/// `\uXXXX` for the others (C1 controls, bidirectional formatting
-/// characters), which keeps the statement on one line, shows every such
-/// character, and means the same whatever `standard_conforming_strings`
-/// says (`E'…'` always reads escapes; `U&'…'` would be refused with the
-/// setting off).
-fn sql_text_literal(s: &str, out: &mut String) {
-    let escape = s.chars().any(|c| c == '\\' || is_hidden(c));
-    out.push_str(if escape { "E'" } else { "'" });
-    for c in s.chars() {
-        match c {
-            '\'' => out.push_str("''"),
-            '\\' if escape => out.push_str("\\\\"),
-            _ if c.is_ascii() && is_hidden(c) => push_x_escape(c as u8, out),
-            // Only in escape strings: hidden characters force `E'…'`.
-            _ if is_hidden(c) => {
-                let _ = write!(out, "\\u{:04X}", u32::from(c));
-            }
-            _ => out.push(c),
-        }
-    }
-    out.push('\'');
-}
-
-// ---------------------------------------------------------------- rocksdb
-
-fn rocksdb(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), RenderError> {
+fn raw(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), RenderError> {
     for (side, key) in b.sides() {
-        out.push_str(match side {
-            Side::Start => "iterate_lower_bound=",
-            Side::End => "iterate_upper_bound=",
-        });
         if let Some(key) = key {
-            let as_is = o.text
-                && key.iter().all(|&b| (0x21..=0x7E).contains(&b))
-                && !(key.len() >= 2 && key[0] == b'0' && matches!(key[1], b'x' | b'X'));
-            if as_is {
-                out.extend(key.iter().map(|&b| b as char));
+            if o.text {
+                out.push_str(text_key(Dialect::Raw, side, key, Refuse::Hidden)?);
             } else {
-                out.push_str("0x");
                 hex_into(key, out);
             }
         }
         out.push('\n');
     }
-    Ok(())
-}
-
-// ---------------------------------------------------------------- etcd
-
-/// Standard base64 (RFC 4648 §4: `A–Z a–z 0–9 + /`) with `=` padding, as
-/// etcd's JSON gateway expects for `bytes` fields.
-///
-/// ```
-/// use lexikey::range::render::base64;
-/// assert_eq!(base64(b""), "");
-/// assert_eq!(base64(b"\0"), "AA==");
-/// assert_eq!(base64(b"foobar"), "Zm9vYmFy");
-/// assert_eq!(base64(b"\xfb\xff"), "+/8=");
-/// ```
-pub fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut s = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | (b as u32) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                s.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                s.push('=');
-            }
-        }
-    }
-    s
-}
-
-/// `bytes` as one bash word that expands to exactly these bytes, or `None`
-/// when that is impossible (a NUL byte: no command-line argument can hold
-/// one).
-///
-/// `'…'` (a `'` written `'\''`) when every byte is printable ASCII;
-/// otherwise ANSI-C quoting `$'…'` (bash, zsh, ksh) with `\\`, `\'` and
-/// `\xNN` for every byte outside printable ASCII. The result is printable
-/// ASCII.
-///
-/// ```
-/// use lexikey::range::render::shell_quote;
-/// assert_eq!(shell_quote(b"it's $(x)").as_deref(), Some(r"'it'\''s $(x)'"));
-/// assert_eq!(shell_quote(b"a\n\xff'").as_deref(), Some(r"$'a\x0A\xFF\''"));
-/// assert_eq!(shell_quote(b""), Some("''".to_string()));
-/// assert_eq!(shell_quote(b"a\0b"), None);
-/// ```
-pub fn shell_quote(bytes: &[u8]) -> Option<String> {
-    if bytes.contains(&0) {
-        return None;
-    }
-    let mut s = String::with_capacity(bytes.len() + 2);
-    if bytes.iter().all(|&b| is_printable(b)) {
-        s.push('\'');
-        for &b in bytes {
-            if b == b'\'' {
-                s.push_str("'\\''");
-            } else {
-                s.push(b as char);
-            }
-        }
-        s.push('\'');
-    } else {
-        s.push_str("$'");
-        for &b in bytes {
-            match b {
-                b'\\' => s.push_str("\\\\"),
-                b'\'' => s.push_str("\\'"),
-                _ if is_printable(b) => s.push(b as char),
-                _ => push_x_escape(b, &mut s),
-            }
-        }
-        s.push('\'');
-    }
-    Some(s)
-}
-
-fn etcd(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), RenderError> {
-    // Line 1: etcdctl.
-    let positional: Option<Vec<&[u8]>> = match (b.start, b.end) {
-        (Some(start), Some(end)) => Some(vec![start, end]),
-        (Some(start), None) => Some(vec![start]),
-        (None, None) => Some(vec![b""]),
-        (None, Some(_)) => None,
-    };
-    match positional {
-        None => out.push_str(
-            "# etcdctl cannot take this range: its unbounded start is etcd's key \"\\0\", \
-             and no command-line argument can hold a NUL byte; POST the JSON below to /v3/kv/range\n",
-        ),
-        Some(args) if args.iter().any(|a| a.contains(&0)) => out.push_str(
-            "# etcdctl cannot take this range: a key holds a NUL byte, \
-             and no command-line argument can hold one; POST the JSON below to /v3/kv/range\n",
-        ),
-        Some(args) => {
-            out.push_str("etcdctl get");
-            if b.end.is_none() {
-                out.push_str(" --from-key");
-            }
-            if let Some(limit) = o.limit {
-                let _ = write!(out, " --limit={limit}");
-            }
-            if o.reversed {
-                out.push_str(" --order=DESCEND --sort-by=KEY");
-            }
-            if args.iter().any(|a| a.first() == Some(&b'-')) {
-                out.push_str(" --");
-            }
-            for a in args {
-                out.push(' ');
-                // No NUL here (checked above), so quoting cannot fail.
-                out.push_str(&shell_quote(a).unwrap_or_default());
-            }
-            out.push('\n');
-        }
-    }
-    // Line 2: the JSON gateway body.
-    let _ = write!(
-        out,
-        "{{\"key\":\"{}\",\"range_end\":\"{}\"",
-        base64(b.start.unwrap_or(b"\0")),
-        base64(b.end.unwrap_or(b"\0"))
-    );
-    if let Some(limit) = o.limit {
-        let _ = write!(out, ",\"limit\":\"{limit}\"");
-    }
-    if o.reversed {
-        out.push_str(",\"sort_order\":\"DESCEND\",\"sort_target\":\"KEY\"");
-    }
-    out.push_str("}\n");
-    Ok(())
-}
-
-// ---------------------------------------------------------------- cbt
-
-/// A name as one bash word: bare when it is made of `A-Z a-z 0-9 _ . - :`
-/// (Bigtable's table, project and instance names are), else quoted.
-fn shell_word(name: &str) -> String {
-    if !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b':'))
-    {
-        name.to_string()
-    } else {
-        // Names hold no NUL (checked by `name`), so quoting cannot fail.
-        shell_quote(name.as_bytes()).unwrap_or_default()
-    }
-}
-
-/// Bigtable's limit on a row key, in bytes.
-const BIGTABLE_MAX_KEY: usize = 4096;
-
-fn cbt(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), RenderError> {
-    for (side, key) in b.sides() {
-        if let Some(len) = key.map(<[u8]>::len).filter(|&n| n > BIGTABLE_MAX_KEY) {
-            return Err(RenderError::KeyTooLong {
-                dialect: Dialect::Cbt,
-                side,
-                len,
-                max: BIGTABLE_MAX_KEY,
-            });
-        }
-        if let Some(offset) = key.and_then(|k| k.iter().position(|&c| c == 0)) {
-            return Err(RenderError::NulArgument {
-                dialect: Dialect::Cbt,
-                side,
-                offset,
-            });
-        }
-    }
-    let table = name(&o.table, "t", "table")?;
-    out.push_str("cbt");
-    if o.project.is_some() {
-        let _ = write!(
-            out,
-            " -project {}",
-            shell_word(name(&o.project, "", "project")?)
-        );
-    }
-    if o.instance.is_some() {
-        let _ = write!(
-            out,
-            " -instance {}",
-            shell_word(name(&o.instance, "", "instance")?)
-        );
-    }
-    let _ = write!(out, " read {}", shell_word(table));
-    let mut arg = |what: &str, key: &[u8]| {
-        let _ = write!(out, " {what}=");
-        // No NUL here (checked above), so quoting cannot fail.
-        out.push_str(&shell_quote(key).unwrap_or_default());
-    };
-    match (b.start, b.end) {
-        // cbt's prefix= is [P, the prefix end of P): exact, trailing 0xFF
-        // bytes dropped before the increment (and no end for all-0xFF P).
-        (Some(p), end) if end == crate::range::prefix_end(p).as_deref() => arg("prefix", p),
-        (start, end) => {
-            if let Some(s) = start {
-                arg("start", s);
-            }
-            if let Some(e) = end {
-                arg("end", e);
-            }
-        }
-    }
-    if let Some(limit) = o.limit {
-        let _ = write!(out, " count={limit}");
-    }
-    if o.reversed {
-        out.push_str(" reversed=true");
-    }
-    out.push('\n');
-    Ok(())
-}
-
-// ---------------------------------------------------------------- redis
-
-/// `bytes` as one argument in `redis-cli`'s command-line syntax (what its
-/// prompt and its standard input accept), decoding to exactly these bytes.
-///
-/// Bare when non-empty and every byte is printable ASCII other than space,
-/// `"`, `'` and `\`; otherwise double-quoted with `\"`, `\\`, and `\xNN` for
-/// every byte outside printable ASCII. The result is printable ASCII.
-///
-/// ```
-/// use lexikey::range::render::redis_quote;
-/// assert_eq!(redis_quote(b"[usa#"), "[usa#");
-/// assert_eq!(redis_quote(b"[a b\"\0"), r#""[a b\"\x00""#);
-/// assert_eq!(redis_quote(b""), r#""""#);
-/// ```
-pub fn redis_quote(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() + 2);
-    redis_into(bytes, &mut s);
-    s
-}
-
-fn redis_into(bytes: &[u8], out: &mut String) {
-    let bare = !bytes.is_empty()
-        && bytes
-            .iter()
-            .all(|&b| (0x21..=0x7E).contains(&b) && !matches!(b, b'"' | b'\'' | b'\\'));
-    if bare {
-        out.extend(bytes.iter().map(|&b| b as char));
-        return;
-    }
-    out.push('"');
-    for &b in bytes {
-        match b {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            _ if is_printable(b) => out.push(b as char),
-            _ => push_x_escape(b, out),
-        }
-    }
-    out.push('"');
-}
-
-fn redis(b: &Bounds<'_>, o: &RenderOptions, out: &mut String) -> Result<(), RenderError> {
-    let key = o.table.as_deref().unwrap_or("t");
-    let min = match b.start {
-        Some(start) => redis_quote(&[b"[", start].concat()),
-        None => "-".to_string(),
-    };
-    let max = match b.end {
-        Some(end) => redis_quote(&[b"(", end].concat()),
-        None => "+".to_string(),
-    };
-    out.push_str("ZRANGE ");
-    redis_into(key.as_bytes(), out);
-    if o.reversed {
-        let _ = write!(out, " {max} {min} BYLEX REV");
-    } else {
-        let _ = write!(out, " {min} {max} BYLEX");
-    }
-    if let Some(limit) = o.limit {
-        let _ = write!(out, " LIMIT 0 {limit}");
-    }
-    out.push('\n');
     Ok(())
 }
