@@ -20,7 +20,8 @@ mod common;
 
 use common::config;
 use lexikey::frontend::host::{f32_of_f64_keeping_nan, f64_of_f32, Arg, Out, Rows};
-use lexikey::frontend::profile::{KeyFormat, Options};
+use lexikey::frontend::key_format::KeyFormat;
+use lexikey::frontend::profile::Options;
 use lexikey::frontend::spec::KeySpec;
 use lexikey::store::salt::{SaltMode, Salter};
 use lexikey::value::literal;

@@ -468,7 +468,7 @@ pub const COMMANDS: &[&str] = &[
 // Typed values
 // ---------------------------------------------------------------------------
 
-pub use lexikey::frontend::profile::{KeyFormat, Profile};
+pub use lexikey::frontend::{key_format::KeyFormat, profile::Profile};
 
 /// What `decode` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -33,7 +33,7 @@
 //! b ‖ end)` for `b` = 0 … N−1.
 
 use anyhow::{anyhow, bail, Result};
-use lexikey::frontend::profile::KeyFormat;
+use lexikey::frontend::key_format::KeyFormat;
 use lexikey::frontend::profile::{
     component_texts, decode_key, encode_row, parse_cells, parse_schema, Decoded, Options, Profile,
     Schema,

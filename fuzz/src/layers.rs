@@ -36,8 +36,9 @@
 //! text (the longest valid UTF-8 prefix of the rest).
 
 use arbitrary::Unstructured;
+use lexikey::frontend::key_format::KeyFormat;
 use lexikey::frontend::native::{self, Col, GeoOpts, Kind};
-use lexikey::frontend::profile::{Item, KeyFormat, Options, Profile, ProfileRange};
+use lexikey::frontend::profile::{Item, Options, Profile, ProfileRange};
 use lexikey::frontend::spec::{Comp, KeySpec};
 use lexikey::interop::fdb;
 use lexikey::kinds::geo::Curve;

@@ -26,7 +26,8 @@
 //! / `int8` in `hbase-ordered`, `smallint` / `tinyint` in `phoenix`.
 
 use lexikey::frontend::host::{Arg, ArgError, ArgKind, Out, Want};
-use lexikey::frontend::profile::{KeyFormat, Profile};
+use lexikey::frontend::key_format::KeyFormat;
+use lexikey::frontend::profile::Profile;
 use lexikey::frontend::spec::{Comp, KeySpec};
 
 use crate::wire::{Host, Writer};

@@ -27,7 +27,7 @@ use std::ptr::null_mut;
 use jni::objects::{JByteArray, JClass, JIntArray, JString};
 use jni::sys::{jboolean, jbyteArray, jint, jlong, jlongArray, jstring};
 use jni::JNIEnv;
-use lexikey::frontend::profile::KeyFormat;
+use lexikey::frontend::key_format::KeyFormat;
 use lexikey::range::render::{render as render_range, Dialect, RenderOptions};
 use lexikey::KeyRange;
 

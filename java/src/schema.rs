@@ -9,7 +9,8 @@
 use std::borrow::Cow;
 
 use lexikey::frontend::host::ColType;
-use lexikey::frontend::profile::{KeyFormat, Options, Profile};
+use lexikey::frontend::key_format::KeyFormat;
+use lexikey::frontend::profile::{Options, Profile};
 use lexikey::frontend::spec::{comp_text, range_message, Comp, KeySpec, RowError};
 use lexikey::interop::{hbase, phoenix};
 use lexikey::range::Pred;

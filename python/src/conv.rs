@@ -21,7 +21,8 @@
 //! Anything else is `Other`; a naive `datetime` too (its message says why).
 
 use lexikey::frontend::host::{self, Arg, ArgError, ArgKind, Out, Want};
-use lexikey::frontend::profile::{KeyFormat, Profile};
+use lexikey::frontend::key_format::KeyFormat;
+use lexikey::frontend::profile::Profile;
 use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;

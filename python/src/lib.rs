@@ -19,7 +19,8 @@
 //! are one range per bucket: `Schema.ranges` returns the list (`range`
 //! keeps the contract's single `(start, end)`).
 
-use lexikey::frontend::profile::{KeyFormat, Options, Profile};
+use lexikey::frontend::key_format::KeyFormat;
+use lexikey::frontend::profile::{Options, Profile};
 use lexikey::frontend::spec::{comp_text, range_message, Comp, KeySpec};
 use lexikey::interop::{hbase, phoenix};
 use lexikey::range::render::{render as render_range, Dialect, RenderOptions};

@@ -42,7 +42,7 @@
 //!
 //! ```
 //! use lexikey::frontend::host::Arg;
-//! use lexikey::frontend::profile::KeyFormat;
+//! use lexikey::frontend::key_format::KeyFormat;
 //! use lexikey::frontend::spec::KeySpec;
 //!
 //! // A schema, and rows of host values written straight into a buffer.
@@ -61,8 +61,9 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use crate::frontend::key_format::KeyFormat;
 use crate::frontend::native::{Col, GeoOpts, Kind};
-use crate::frontend::profile::{KeyFormat, Profile};
+use crate::frontend::profile::Profile;
 use crate::interop::{fdb, hbase, phoenix};
 use crate::kinds::timeid::is_uuid7;
 use crate::value::big_decimal::Dec;

@@ -5,6 +5,8 @@
 //! - [`spec`]: [`KeySpec`](spec::KeySpec), a whole key layout in one value,
 //!   and the one path from components to keys and from predicates to
 //!   ranges.
+//! - [`key_format`]: [`KeyFormat`](key_format::KeyFormat), every name a
+//!   `format` option takes (a native format or an interop profile).
 //! - [`native`]: the component and schema text of the native formats
 //!   (`TYPE[.desc]:VALUE`, and the kinds `ulid`, `uuid7`, `geo`).
 //! - [`profile`]: the component and schema text of the interop profiles,
@@ -16,6 +18,7 @@
 //! on the codec, and on nothing of another front end.
 
 pub mod host;
+pub mod key_format;
 pub mod native;
 pub mod profile;
 pub mod spec;

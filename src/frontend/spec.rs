@@ -8,7 +8,7 @@
 //! from typed values), and the results and errors into its own idiom.
 //!
 //! ```
-//! use lexikey::frontend::profile::KeyFormat;
+//! use lexikey::frontend::key_format::KeyFormat;
 //! use lexikey::range::Pred;
 //! use lexikey::frontend::spec::KeySpec;
 //!
@@ -29,8 +29,9 @@
 use std::fmt;
 
 use crate::frontend::host::{self as arg, Arg, ArgError, ColType};
+use crate::frontend::key_format::KeyFormat;
 use crate::frontend::native::{self as kind, Col, GeoOpts, Kind};
-use crate::frontend::profile::{self, Item, KeyFormat, Options, Profile, ProfileRange, Row};
+use crate::frontend::profile::{self, Item, Options, Profile, ProfileRange, Row};
 use crate::interop::{hbase, phoenix};
 use crate::range::{Pred, RangeError, RangeQuery};
 use crate::store::salt::Salter;
@@ -256,7 +257,7 @@ impl KeySpec {
     /// unsalted key would ([`KeySpec::merge_order`]).
     ///
     /// ```
-    /// use lexikey::frontend::profile::KeyFormat;
+    /// use lexikey::frontend::key_format::KeyFormat;
     /// use lexikey::store::salt::{SaltMode, Salter};
     /// use lexikey::frontend::spec::KeySpec;
     /// let spec = KeySpec::new(KeyFormat::parse("hex")?)
@@ -308,7 +309,7 @@ impl KeySpec {
     /// runs, which the sort merges in about `n log(runs)` comparisons.
     ///
     /// ```
-    /// use lexikey::frontend::profile::KeyFormat;
+    /// use lexikey::frontend::key_format::KeyFormat;
     /// use lexikey::store::salt::{SaltMode, Salter};
     /// use lexikey::frontend::spec::KeySpec;
     /// let spec = KeySpec::new(KeyFormat::parse("hex")?)
@@ -409,7 +410,7 @@ impl KeySpec {
     ///
     /// ```
     /// use lexikey::frontend::host::Arg;
-    /// use lexikey::frontend::profile::KeyFormat;
+    /// use lexikey::frontend::key_format::KeyFormat;
     /// use lexikey::frontend::spec::KeySpec;
     /// let fdb = KeySpec::new(KeyFormat::parse("fdb-tuple")?);
     /// let c = fdb.typed(&fdb.col_type("int")?, Arg::BigInt { negative: true, magnitude: &[1, 0, 0, 0, 0, 0, 0, 0, 0] })?;
@@ -559,7 +560,7 @@ impl KeySpec {
     ///
     /// ```
     /// use lexikey::frontend::host::Arg;
-    /// use lexikey::frontend::profile::KeyFormat;
+    /// use lexikey::frontend::key_format::KeyFormat;
     /// use lexikey::frontend::spec::KeySpec;
     /// let spec = KeySpec::new(KeyFormat::parse("hex")?);
     /// let comps = [spec.arg(Arg::Str("population"))?, spec.arg(Arg::Str("i64.desc:5"))?];
@@ -1010,7 +1011,7 @@ enum Scratch {
 ///
 /// ```
 /// use lexikey::frontend::host::Arg;
-/// use lexikey::frontend::profile::KeyFormat;
+/// use lexikey::frontend::key_format::KeyFormat;
 /// use lexikey::frontend::spec::KeySpec;
 /// let spec = KeySpec::new(KeyFormat::parse("fdb-tuple")?).with_schema("str,int")?;
 /// let mut enc = spec.encoder()?;
@@ -1296,7 +1297,7 @@ impl KeySpec {
     ///
     /// ```
     /// use lexikey::frontend::host::Out;
-    /// use lexikey::frontend::profile::KeyFormat;
+    /// use lexikey::frontend::key_format::KeyFormat;
     /// use lexikey::frontend::spec::KeySpec;
     /// let spec = KeySpec::new(KeyFormat::parse("hex")?).with_schema("str,ts")?;
     /// let v = spec.decode(b"event#t8000018F34069E00")?;

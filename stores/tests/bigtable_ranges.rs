@@ -35,7 +35,8 @@ use std::collections::BTreeSet;
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
-use lexikey::frontend::profile::{KeyFormat, Options, Profile};
+use lexikey::frontend::key_format::KeyFormat;
+use lexikey::frontend::profile::{Options, Profile};
 use lexikey::frontend::spec::{Comp, KeySpec};
 use lexikey::range::render::{render, Dialect, RenderError, RenderOptions};
 use lexikey::range::{prefix_end, Pred, RangeError};

@@ -2,7 +2,7 @@
 //! input line (bulk mode).
 
 use anyhow::{anyhow, bail, Result};
-use lexikey::frontend::profile::KeyFormat;
+use lexikey::frontend::key_format::KeyFormat;
 use lexikey::frontend::spec::{Comp, KeySpec};
 use lexikey::store::salt::Salter;
 use lexikey::{format::text::SEP, tuple, Format};

@@ -32,7 +32,7 @@ pub(crate) fn run(args: &ReverseArgs, io: &mut Io<'_>) -> Result<()> {
     let mut out = Vec::with_capacity(64);
     if given_format {
         let spec = lexikey::frontend::spec::KeySpec::new(
-            lexikey::frontend::profile::KeyFormat::Native(format),
+            lexikey::frontend::key_format::KeyFormat::Native(format),
         )
         .with_width(width)?;
         let key = spec.encode(&[lexikey::frontend::spec::Comp::native(Component::asc(
