@@ -651,7 +651,7 @@ where
 /// [`crate::frontend::profile::ProfileRange`]).
 ///
 /// ```
-/// use lexikey::{salt::salted_range, KeyRange};
+/// use lexikey::{store::salt::salted_range, KeyRange};
 /// let r = salted_range(&[7], &KeyRange::prefix(b"us"));
 /// assert_eq!(format!("{r:?}"), r"[\x07us, \x07ut)");
 /// assert_eq!(salted_range(&[0xFF], &KeyRange::all()).end, None);

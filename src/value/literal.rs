@@ -21,7 +21,7 @@ use crate::value::{Component, Field, ParseError, Type, Value};
 /// is the value, verbatim.
 ///
 /// ```
-/// use lexikey::{input::parse_component, Component};
+/// use lexikey::{value::literal::parse_component, Component};
 /// assert_eq!(parse_component("i64:3831868")?, Component::asc(3831868_i64));
 /// assert_eq!(parse_component("str.desc:a:b")?, Component::desc("a:b"));
 /// # Ok::<(), lexikey::ParseError>(())
