@@ -1,7 +1,7 @@
 //! Byte-level helpers that every layer shares (the formats, text keys,
 //! tuples and ranges): a word-at-a-time byte search, the prefix end of a
 //! byte string, and the hex digits (the alphabets, their values, and the
-//! lowercase writer behind [`crate::input::push_hex`]). Depends on nothing
+//! lowercase writer behind [`crate::value::literal::push_hex`]). Depends on nothing
 //! else in the crate, so no module has to reach sideways or upwards for
 //! them.
 

@@ -34,7 +34,7 @@
 //!
 //! Formats: [`Format`] ([`format::hex`], [`format::base64`],
 //! [`format::decimal`], [`format::binary`]); composite keys: [`mod@tuple`];
-//! ranges: [`range`]; value syntax: [`input`]; the store trait: [`store`].
+//! ranges: [`range`]; value syntax: [`value::literal`]; the store trait: [`store`].
 //! The float policy (one canonical NaN after `+inf`; `-0.0 < +0.0`) is in
 //! [`value`]; the float transform every format and profile shares, each
 //! with its own NaN rule, in [`order`].
@@ -48,40 +48,27 @@
 //! decoders' shortcut past `from_utf8`'s byte-by-byte pass).
 #![deny(unsafe_code)]
 
-pub mod alloc;
-pub mod arg;
 mod bytes;
-pub mod dec;
-mod digits;
 pub mod error;
 pub mod format;
-pub mod geo;
-pub mod input;
+pub mod frontend;
 pub mod interop;
 pub mod key;
-pub mod kind;
-pub mod layout;
+pub mod kinds;
 pub mod order;
-pub mod profile;
-pub mod queue;
 pub mod range;
-pub mod render;
-pub mod salt;
 #[cfg(feature = "serde")]
 pub mod serde_key;
-pub mod spec;
 pub mod store;
-pub mod text;
-pub mod timeid;
 pub mod tuple;
 pub mod value;
 
-pub use alloc::{AllocError, Allocator, AllocatorConfig};
-pub use dec::Dec;
 pub use error::{DecodeError, EncodeError, KeyPart};
 pub use format::Format;
 pub use key::Key;
 pub use range::KeyRange;
+pub use store::alloc::{AllocError, Allocator, AllocatorConfig};
+pub use value::big_decimal::Dec;
 pub use value::{Component, Dir, Field, ParseError, Type, Value};
 
 /// The "reverse number" `i64::MAX - n` that Java code writes into HBase row
@@ -143,7 +130,7 @@ pub fn show_key(key: &[u8]) -> String {
 
 /// A key as the HBase shell prints it (HBase's `Bytes.toStringBinary`):
 /// printable ASCII as itself, every other byte and the backslash as
-/// `\xNN` with uppercase digits. [`input::decode_binary_key`] reads it back
+/// `\xNN` with uppercase digits. [`value::literal::decode_binary_key`] reads it back
 /// (when the key has a byte that needs an escape; a key of printable
 /// ASCII alone prints as itself).
 ///
@@ -163,14 +150,14 @@ pub fn to_string_binary(key: &[u8]) -> String {
 }
 
 /// Keys as lowercase hex (how the CLI prints binary keys; see
-/// [`input::push_hex`] and, for the way back, [`input::decode_hex_into`]).
+/// [`value::literal::push_hex`] and, for the way back, [`value::literal::decode_hex_into`]).
 ///
 /// ```
 /// assert_eq!(lexikey::to_hex(b"\x00\xAB"), "00ab");
 /// ```
 pub fn to_hex(key: &[u8]) -> String {
     let mut s = String::new();
-    input::write_hex(key, &mut s);
+    value::literal::write_hex(key, &mut s);
     s
 }
 

@@ -48,7 +48,7 @@
 //! | `i128` | `uuid`, sign bit flipped (`v as u128 ^ 1 << 127`) | |
 //! | `u8`, `u16`, `u32` | `u32` (widened) | range-checked |
 //! | `u64` | `u64` | |
-//! | `u128` (and [`Ulid`](crate::timeid::Ulid)) | `uuid` | |
+//! | `u128` (and [`Ulid`](crate::kinds::timeid::Ulid)) | `uuid` | |
 //! | `f32`, `f64` | `f32`, `f64` (not in `decimal`) | the canonical NaN for any NaN |
 //! | `char` | `str` of one character | |
 //! | `String`, `&str` | `str` | `&str` borrows from the key when no escape is in it |
@@ -136,8 +136,8 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::ser::{self, Serialize};
 
 use crate::error::{DecodeError, EncodeError};
+use crate::format::text::SEP;
 use crate::format::{binary, Format};
-use crate::text::SEP;
 use crate::value::{Component, Dir, Field, Type, Value};
 
 /// The newtype-struct name by which the serializers recognize [`Desc`].
@@ -171,7 +171,7 @@ pub const TS_NAME: &str = "lexikey::serde_key::Ts";
 /// assert_eq!(lexikey::serde_key::DEC_NAME, "lexikey::serde_key::Dec");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub const DEC_NAME: &str = crate::dec::SERDE_NAME;
+pub const DEC_NAME: &str = crate::value::big_decimal::SERDE_NAME;
 
 const I128_FLIP: u128 = 1 << 127;
 

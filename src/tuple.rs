@@ -2,7 +2,7 @@
 //!
 //! **Text formats** join components with `#`; strings are escaped so that no
 //! component contains `#` or `$`, and every byte a component can hold sorts
-//! above both (see [`crate::text`]). Hence tuple order is byte order, and the
+//! above both (see [`crate::format::text`]). Hence tuple order is byte order, and the
 //! keys of every tuple that extends a prefix `P` are exactly the range
 //! `[enc(P) + "#", enc(P) + "$")`:
 //!
@@ -27,9 +27,9 @@ use std::cell::Cell;
 
 use crate::bytes::{find_byte, prefix_end};
 use crate::error::{DecodeError, EncodeError};
+use crate::format::text::{self, Body, SEP, SEP_END};
 use crate::format::{base64, decimal, hex, Format};
 use crate::key::Key;
-use crate::text::{self, Body, SEP, SEP_END};
 use crate::value::{Component, Dir, Field, Type, Value};
 
 /// HBase's largest row key, in bytes (`Short.MAX_VALUE`): the default limit
@@ -524,7 +524,7 @@ fn fixed8_at(
     }
     let value = match format {
         Format::Hex if field == Field::asc(Type::I64) => Value::I64(hex::decode_i64(part).ok()?),
-        Format::Hex => text::decode_fixed8::<crate::digits::Hex>(field, part)?,
+        Format::Hex => text::decode_fixed8::<crate::format::hex_digits::Hex>(field, part)?,
         Format::Base64 => text::decode_fixed8::<base64::B64>(field, part)?,
         _ => Value::I64(decimal::decode_i64(part).ok()?),
     };
@@ -628,13 +628,15 @@ fn guess_part<'k, S: Parts<'k>>(
             width: None,
         };
         let body_len = |n| match format {
-            Format::Hex => crate::digits::Hex::encoded_len(n),
+            Format::Hex => crate::format::hex_digits::Hex::encoded_len(n),
             _ => base64::B64::encoded_len(n),
         };
         let fits = ty.fixed_len().is_none_or(|n| part.len() == 1 + body_len(n));
         if fits && first == end {
             let fast = match (format, ty.fixed_len()) {
-                (Format::Hex, Some(8)) => text::decode_fixed8::<crate::digits::Hex>(field, part),
+                (Format::Hex, Some(8)) => {
+                    text::decode_fixed8::<crate::format::hex_digits::Hex>(field, part)
+                }
                 (_, Some(8)) => text::decode_fixed8::<base64::B64>(field, part),
                 _ => None,
             };

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use lexikey::alloc::{
+use lexikey::store::alloc::{
     default_guard_key, last_key, AllocError, AllocStats, Allocator, AllocatorConfig,
 };
 use lexikey::store::{btree_bounds, Entry, MemStore, Store, StoreError};
@@ -832,7 +832,7 @@ fn check_unique_and_stored(stored: &BTreeMap<u64, Vec<u8>>, ok: &[(u64, Vec<u8>)
 
 /// The burned IDs of the table (its tombstones), read from the store.
 fn burned_ids<S: Store>(a: &Allocator<S>) -> Vec<u64> {
-    use lexikey::alloc::Slot;
+    use lexikey::store::alloc::Slot;
     let all = loop {
         match a.store().scan(a.range(), usize::MAX) {
             Ok(all) => break all,
@@ -1403,7 +1403,7 @@ fn a_put_that_lands_after_the_read_back_leaves_no_orphan_copy() -> Result<(), Al
     assert_eq!(a.stats().burned, 1);
     assert_eq!(
         store.get(&plain.key(u64::MAX - 1))?,
-        Some(lexikey::alloc::BURNED.to_vec())
+        Some(lexikey::store::alloc::BURNED.to_vec())
     );
     assert_eq!(
         plain.scan(10)?,
@@ -1455,7 +1455,7 @@ fn held_writes_at_every_point_of_the_call_stay_exactly_once() {
 
 #[test]
 fn values_that_look_like_tombstones_are_stored_and_read_as_themselves() -> Result<(), AllocError> {
-    use lexikey::alloc::{decode_value, encode_value, Stored, BURNED, FRAME};
+    use lexikey::store::alloc::{decode_value, encode_value, Stored, BURNED, FRAME};
     let a = Allocator::new(MemStore::new(), config(Format::Hex))?;
     let tricky: Vec<Vec<u8>> = vec![
         BURNED.to_vec(),
@@ -1490,7 +1490,7 @@ proptest! {
     /// are stored as they are.
     #[test]
     fn value_framing_round_trips(tail in proptest::collection::vec(any::<u8>(), 0..24), framed: bool) {
-        use lexikey::alloc::{decode_value, encode_value, Stored, BURNED, FRAME};
+        use lexikey::store::alloc::{decode_value, encode_value, Stored, BURNED, FRAME};
         let v = if framed { [FRAME, &tail].concat() } else { tail };
         let e = encode_value(&v);
         prop_assert_ne!(&*e, BURNED);
@@ -1508,7 +1508,7 @@ proptest! {
 /// look past them, and a scan of any limit returns that many rows.
 #[test]
 fn oldest_newest_and_scan_pass_over_tombstones() -> Result<(), AllocError> {
-    use lexikey::alloc::BURNED;
+    use lexikey::store::alloc::BURNED;
     let a = Allocator::new(MemStore::new(), config(Format::Decimal))?;
     let s = a.store();
     // IDs MAX, MAX-1 burned; MAX-2..MAX-5 rows; MAX-6 burned; MAX-7 row; MAX-8, MAX-9 burned.

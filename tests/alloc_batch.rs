@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
-use lexikey::alloc::{AllocError, Allocator, AllocatorConfig};
-use lexikey::salt::{SaltMode, Salter};
+use lexikey::store::alloc::{AllocError, Allocator, AllocatorConfig};
+use lexikey::store::salt::{SaltMode, Salter};
 use lexikey::store::{Cas, Entry, MemStore, Store, StoreError};
 use lexikey::{Component, Format, KeyRange};
 use proptest::prelude::*;

@@ -9,8 +9,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
-use lexikey::alloc::{AllocError, AllocStats, Allocator, AllocatorConfig, Slot, BURNED};
-use lexikey::salt::{SaltMode, Salter};
+use lexikey::store::alloc::{AllocError, AllocStats, Allocator, AllocatorConfig, Slot, BURNED};
+use lexikey::store::salt::{SaltMode, Salter};
 use lexikey::store::{Entry, MemStore, Store, StoreError};
 use lexikey::{Component, Format, KeyRange};
 use proptest::prelude::*;

@@ -1,4 +1,4 @@
-//! Properties of the typed argument path (`lexikey::arg`, `KeySpec::typed`,
+//! Properties of the typed argument path (`lexikey::frontend::host`, `KeySpec::typed`,
 //! `RowEncoder`, `KeySpec::decode`), over every column type of every
 //! format and profile:
 //!
@@ -19,11 +19,12 @@
 mod common;
 
 use common::config;
-use lexikey::arg::{f32_of_f64_keeping_nan, f64_of_f32, Arg, Out, Rows};
-use lexikey::input;
-use lexikey::profile::{KeyFormat, Options};
-use lexikey::salt::{SaltMode, Salter};
-use lexikey::spec::KeySpec;
+use lexikey::frontend::host::{f32_of_f64_keeping_nan, f64_of_f32, Arg, Out, Rows};
+use lexikey::frontend::key_format::KeyFormat;
+use lexikey::frontend::profile::Options;
+use lexikey::frontend::spec::KeySpec;
+use lexikey::store::salt::{SaltMode, Salter};
+use lexikey::value::literal;
 use proptest::prelude::*;
 
 /// An owned host value (an [`Arg`] borrows).
@@ -170,12 +171,12 @@ fn hex(b: &[u8]) -> String {
 
 fn uuid_text(u: u128) -> String {
     let mut s = String::new();
-    input::format_uuid(u, &mut s);
+    literal::format_uuid(u, &mut s);
     s
 }
 
 fn int_text(a: &A) -> Option<String> {
-    lexikey::arg::int_text(a.arg())
+    lexikey::frontend::host::int_text(a.arg())
 }
 
 /// Whole milliseconds of an instant, if it holds them.
@@ -199,7 +200,7 @@ fn float(a: &A) -> Option<f64> {
 /// The value text of a native column (`ty`: its type name without
 /// direction); `None`: the old rule refused the value before any text.
 fn native_value_text(ty: &str, a: &A) -> Option<String> {
-    let fits = |lo: i128, hi: i128| match lexikey::arg::int_of(a.arg()).flatten() {
+    let fits = |lo: i128, hi: i128| match lexikey::frontend::host::int_of(a.arg()).flatten() {
         Some(v) if (lo..=hi).contains(&v) => Some(v.to_string()),
         _ => None,
     };
@@ -245,7 +246,7 @@ fn native_value_text(ty: &str, a: &A) -> Option<String> {
         },
         "ulid" => match a {
             A::Str(s) => Some(s.clone()),
-            A::Uuid(u) => Some(lexikey::timeid::Ulid(*u).encode()),
+            A::Uuid(u) => Some(lexikey::kinds::timeid::Ulid(*u).encode()),
             _ => None,
         },
         "uuid7" => match a {
@@ -359,7 +360,7 @@ fn phoenix_text(column: &str, a: &A) -> Option<String> {
             A::Time(s, n) => {
                 let ms = s * 1000 + i64::from(n / 1_000_000);
                 let mut t = String::new();
-                input::format_ts(ms, &mut t);
+                literal::format_ts(ms, &mut t);
                 let rest = n % 1_000_000;
                 if rest > 0 {
                     t.pop();
@@ -525,7 +526,7 @@ proptest! {
     fn typed_is_the_text_path((format, ty) in format_and_type(), a in args()) {
         let spec = spec(format);
         let col = spec.col_type(&ty).expect("a type of the format");
-        let typed = spec.typed(&col, a.arg()).and_then(|c| spec.encode(&[c]).map_err(|e| lexikey::arg::ArgError::Invalid(e.to_string())));
+        let typed = spec.typed(&col, a.arg()).and_then(|c| spec.encode(&[c]).map_err(|e| lexikey::frontend::host::ArgError::Invalid(e.to_string())));
         match oracle(format, &ty, &a) {
             None => prop_assert!(typed.is_err(), "{format} {ty} {a:?}: typed took what the old rule refused: {typed:?}"),
             Some(text) => {
@@ -725,7 +726,7 @@ fn plain_values_take_each_formats_type() {
 
 #[test]
 fn errors_say_what_the_type_takes() {
-    use lexikey::arg::{ArgError, Want};
+    use lexikey::frontend::host::{ArgError, Want};
     let hex = spec("hex");
     let e = hex
         .pair("i64", Arg::Bool(true))
@@ -839,7 +840,7 @@ fn decoded_values_are_host_neutral() {
     assert_eq!(v.get(2).expect("dec"), Out::Decimal("-1.5".into()));
     assert_eq!(v.offset(1), 2);
     assert_eq!(
-        lexikey::arg::time_text(-1, 123_456_789),
+        lexikey::frontend::host::time_text(-1, 123_456_789),
         "1969-12-31T23:59:59.123456789Z"
     );
     let f = spec("fdb-tuple");
@@ -886,7 +887,7 @@ proptest! {
             .enumerate()
             .map(|(i, c)| {
                 let mut one = Vec::new();
-                let lexikey::spec::Comp::Native(_, c) = c else { panic!("not native: {c:?}") };
+                let lexikey::frontend::spec::Comp::Native(_, c) = c else { panic!("not native: {c:?}") };
                 f.encode_component(c, &mut one).expect("encodes");
                 one.len() + usize::from(i > 0 && f.is_text())
             })
@@ -974,13 +975,17 @@ proptest! {
 /// damaged rest first.
 #[test]
 fn decode_into_checks_the_salt_after_the_key() {
-    use lexikey::spec::KeyError;
+    use lexikey::frontend::spec::KeyError;
     let salted = spec("hex")
         .with_schema("str,i64")
         .expect("a schema")
-        .with_salter(Some(Salter::with_count(16, SaltMode::Fast).expect("buckets")))
+        .with_salter(Some(
+            Salter::with_count(16, SaltMode::Fast).expect("buckets"),
+        ))
         .expect("a salter");
-    let comps = salted.parse_components(&["str:a", "i64:5"]).expect("components");
+    let comps = salted
+        .parse_components(&["str:a", "i64:5"])
+        .expect("components");
     let key = salted.encode(&comps).expect("a key");
     let mut out = Vec::new();
     salted.decode_into(&key, &mut out).expect("its own key");

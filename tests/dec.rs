@@ -11,7 +11,7 @@ use std::str::FromStr;
 use bigdecimal::num_bigint::BigInt;
 use bigdecimal::BigDecimal;
 use common::{config, dec_texts, f64s};
-use lexikey::dec::Dec;
+use lexikey::value::big_decimal::Dec;
 use lexikey::{tuple, Component, DecodeError, Dir, Field, Format, Type, Value};
 use proptest::prelude::*;
 

@@ -5,7 +5,7 @@
 
 mod common;
 
-use lexikey::geo::{
+use lexikey::kinds::geo::{
     bbox_ranges, hilbert_decode, hilbert_encode, key_ranges, morton_decode, morton_encode, Cell,
     Cover, Curve, GeoError, Grid,
 };

@@ -10,7 +10,7 @@
 //! `UPDATE_FIXTURES=1` rewrites the key column from the current encoder
 //! (review the diff before committing!).
 
-use lexikey::input::{component_to_string, parse_component};
+use lexikey::value::literal::{component_to_string, parse_component};
 use lexikey::{tuple, Component, Format};
 
 fn unescape(s: &str) -> String {
@@ -109,7 +109,7 @@ fn check_file(format: Format) {
         let raw = if format.is_text() {
             key_col.as_bytes().to_vec()
         } else {
-            lexikey::input::parse_hex(key_col).unwrap()
+            lexikey::value::literal::parse_hex(key_col).unwrap()
         };
         let schema: Vec<_> = comps.iter().map(Component::field).collect();
         let back = tuple::decode(format, &raw, Some(&schema))

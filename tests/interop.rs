@@ -54,7 +54,7 @@ fn unescape(s: &str) -> String {
 }
 
 fn hex(s: &str) -> Vec<u8> {
-    lexikey::input::parse_hex(s).unwrap()
+    lexikey::value::literal::parse_hex(s).unwrap()
 }
 
 fn variant(e: &DecodeError) -> &'static str {

@@ -365,8 +365,8 @@ proptest! {
     #[test]
     fn ts_text_round_trip(ms in i64s()) {
         let mut s = String::new();
-        lexikey::input::format_ts(ms, &mut s);
-        prop_assert_eq!(lexikey::input::parse_ts(&s), Ok(ms), "{}", s);
+        lexikey::value::literal::format_ts(ms, &mut s);
+        prop_assert_eq!(lexikey::value::literal::parse_ts(&s), Ok(ms), "{}", s);
     }
 }
 
@@ -415,7 +415,7 @@ proptest! {
         prop_assert!(text.bytes().all(|b| (0x20..=0x7E).contains(&b)), "{text:?}");
         if text.contains("\\x") {
             let mut back = Vec::new();
-            lexikey::input::decode_binary_key(text.as_bytes(), &mut back).expect("reads back");
+            lexikey::value::literal::decode_binary_key(text.as_bytes(), &mut back).expect("reads back");
             prop_assert_eq!(back, key);
         } else {
             prop_assert_eq!(text.as_bytes(), &key[..]);

@@ -7,7 +7,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use lexikey::queue::{IdWidth, QueueError, QueueKeys, QueueMeta};
+use lexikey::store::queue::{IdWidth, QueueError, QueueKeys, QueueMeta};
 use lexikey::store::{MemStore, Store};
 use lexikey::{Component, Format};
 use proptest::prelude::*;

@@ -1,4 +1,4 @@
-//! Renderers (`src/render.rs`): golden outputs, errors, and statement safety.
+//! Renderers (`src/range/render/`): golden outputs, errors, and statement safety.
 //!
 //! Statement safety is proved by parsing rendered output back and comparing
 //! bytes, on adversarial keys and names from proptest generators:
@@ -33,12 +33,12 @@ use std::net::{TcpListener, TcpStream};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use lexikey::range::EmptyRange;
-use lexikey::range::RangeQuery;
-use lexikey::render::{
+use lexikey::range::render::{
     base64, redis_quote, render, render_into, ruby_literal, shell_quote, Dialect, RenderError,
     RenderOptions, Side,
 };
+use lexikey::range::EmptyRange;
+use lexikey::range::RangeQuery;
 use lexikey::{Component, Dir, Format, KeyRange, Value};
 use proptest::collection::vec;
 use proptest::option;
@@ -107,7 +107,7 @@ fn assert_printable_ascii(s: &str) {
 }
 
 /// The characters no rendered output may hold raw (written from the list
-/// in the issue, independently of `src/render.rs`): control characters
+/// in the issue, independently of `src/range/render/`): control characters
 /// (C0, DEL, C1) and the bidirectional formatting characters of the
 /// "trojan source" attacks. See: issue 29.
 fn hidden(c: char) -> bool {
@@ -3288,8 +3288,8 @@ $stdin.each_line { |line| eval(line.force_encoding('UTF-8'), TOPLEVEL_BINDING) }
 /// Bigtable emulator in cli/tests/stores.rs.
 #[test]
 fn hbase_splits_parse_under_jruby() {
-    use lexikey::render::render_splits;
-    use lexikey::salt::{SaltMode, Salter};
+    use lexikey::range::render::render_splits;
+    use lexikey::store::salt::{SaltMode, Salter};
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("render-hbase-splits-{}", std::process::id()));
     let src = dir.join("src/org/apache/hadoop/hbase/util");
@@ -3356,8 +3356,8 @@ fn hex_lower(b: &[u8]) -> String {
 /// split holding a comma (a binary salt of 45+ buckets) or a NUL.
 #[test]
 fn splits_refused() {
-    use lexikey::render::render_splits;
-    use lexikey::salt::{SaltMode, Salter};
+    use lexikey::range::render::render_splits;
+    use lexikey::store::salt::{SaltMode, Salter};
     let o = RenderOptions::new();
     let s = Salter::new(4, SaltMode::Fast)
         .unwrap()

@@ -25,7 +25,7 @@ use std::collections::BTreeSet;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use lexikey::render::{render, Dialect, RenderOptions};
+use lexikey::range::render::{render, Dialect, RenderOptions};
 use lexikey::KeyRange;
 use proptest::collection::vec;
 use proptest::option;

@@ -6,7 +6,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use lexikey::interop::phoenix;
-use lexikey::salt::{merge_sorted, merge_sorted_desc, SaltMode, Salter};
+use lexikey::store::salt::{merge_sorted, merge_sorted_desc, SaltMode, Salter};
 use lexikey::store::{Entry, MemStore, Store};
 use lexikey::{reverse, tuple, Component, Format, KeyRange};
 use proptest::prelude::*;

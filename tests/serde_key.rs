@@ -8,8 +8,8 @@ mod common;
 
 use std::cmp::{Ordering, Reverse};
 
+use lexikey::kinds::timeid::Ulid;
 use lexikey::serde_key::{from_key, to_components, to_key, Desc, Error, Ts};
-use lexikey::timeid::Ulid;
 use lexikey::value::{f32_order_bits, f64_order_bits};
 use lexikey::{tuple, Component, DecodeError, Dir, EncodeError, Format, Type, Value};
 use proptest::prelude::*;

@@ -5,7 +5,7 @@
 
 mod common;
 
-use lexikey::timeid::{
+use lexikey::kinds::timeid::{
     is_uuid7, uuid7, uuid7_parts, uuid7_timestamp, SplitMix64, TimeIdError, Ulid, UlidGenerator,
     Uuid7Generator, MAX_MS,
 };
@@ -451,7 +451,7 @@ fn system_generators_work() {
     // Two entropy-seeded generators do not start alike.
     let mut r1 = SplitMix64::from_entropy();
     let mut r2 = SplitMix64::from_entropy();
-    use lexikey::timeid::RandomSource;
+    use lexikey::kinds::timeid::RandomSource;
     assert_ne!(r1.next_u64(), r2.next_u64());
 }
 
@@ -460,10 +460,10 @@ fn uuid7_rfc_vector_and_errors() {
     let u = uuid7(0x017F_22E2_79B0, 0xCC3, 0x18C4_DC0C_0C07_398F).unwrap();
     assert_eq!(u, 0x017F22E2_79B0_7CC3_98C4_DC0C0C07398F);
     let mut s = String::new();
-    lexikey::input::format_uuid(u, &mut s);
+    lexikey::value::literal::format_uuid(u, &mut s);
     assert_eq!(s, "017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
     assert_eq!(
-        lexikey::input::parse_uuid(&s)
+        lexikey::value::literal::parse_uuid(&s)
             .ok()
             .and_then(uuid7_timestamp),
         Some(1_645_557_742_000)

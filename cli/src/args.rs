@@ -35,9 +35,9 @@ use anyhow::{anyhow, bail, Result};
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser, Subcommand};
-use lexikey::geo::Curve;
-use lexikey::render::Dialect;
-use lexikey::salt::SaltMode;
+use lexikey::kinds::geo::Curve;
+use lexikey::range::render::Dialect;
+use lexikey::store::salt::SaltMode;
 use lexikey::Format;
 
 use crate::help;
@@ -468,7 +468,7 @@ pub const COMMANDS: &[&str] = &[
 // Typed values
 // ---------------------------------------------------------------------------
 
-pub use lexikey::profile::{KeyFormat, Profile};
+pub use lexikey::frontend::{key_format::KeyFormat, profile::Profile};
 
 /// What `decode` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::io::{BufRead, Write};
 
 use anyhow::{anyhow, bail, Context, Result};
-use lexikey::{input, Component, Format, Value};
+use lexikey::{value::literal, Component, Format, Value};
 
 /// Bulk output is written to standard output whenever this many bytes are
 /// pending.
@@ -21,23 +21,23 @@ pub(crate) fn max_key_len(given: Option<usize>) -> usize {
 }
 
 /// Appends lowercase hex of `bytes` (how binary keys are printed):
-/// [`lexikey::input::push_hex`], the buffer grown once and one 2-byte
+/// [`lexikey::value::literal::push_hex`], the buffer grown once and one 2-byte
 /// table load per byte.
 #[inline]
 pub(crate) fn push_hex(bytes: &[u8], out: &mut Vec<u8>) {
-    lexikey::input::push_hex(bytes, out);
+    lexikey::value::literal::push_hex(bytes, out);
 }
 
 /// Reads a binary key given as text into `buf`: hex, `0x` hex or HBase's
-/// `Bytes.toStringBinary` form ([`lexikey::input::decode_binary_key`]);
+/// `Bytes.toStringBinary` form ([`lexikey::value::literal::decode_binary_key`]);
 /// `what` names the key in messages (`binary`, `fdb-tuple`, ...).
 ///
 /// # Errors
 /// One line naming the key, what is wrong and where, and the forms taken.
 pub(crate) fn binary_key(raw: &[u8], what: &str, buf: &mut Vec<u8>) -> Result<()> {
-    use lexikey::input::BinaryKeyError as E;
+    use lexikey::value::literal::BinaryKeyError as E;
     buf.clear();
-    lexikey::input::decode_binary_key(raw, buf).map_err(|e| {
+    lexikey::value::literal::decode_binary_key(raw, buf).map_err(|e| {
         let keys = if what == "binary" {
             "binary keys"
         } else {
@@ -170,19 +170,19 @@ pub(crate) fn push_value_json(v: &Value<'_>, scratch: &mut String, out: &mut Vec
     match v {
         Value::Str(s) => push_json_str(s, out),
         Value::I64(_) | Value::U64(_) | Value::I32(_) | Value::U32(_) | Value::Bool(_) => {
-            input::write_value(v, scratch);
+            literal::write_value(v, scratch);
             out.extend_from_slice(scratch.as_bytes());
         }
         Value::F64(x) if x.is_finite() => {
-            input::write_value(v, scratch);
+            literal::write_value(v, scratch);
             out.extend_from_slice(scratch.as_bytes());
         }
         Value::F32(x) if x.is_finite() => {
-            input::write_value(v, scratch);
+            literal::write_value(v, scratch);
             out.extend_from_slice(scratch.as_bytes());
         }
         _ => {
-            input::write_value(v, scratch);
+            literal::write_value(v, scratch);
             push_json_str(scratch, out);
         }
     }
@@ -242,7 +242,7 @@ pub(crate) fn push_component_text(
         out.extend_from_slice(s.as_bytes());
     } else {
         scratch.clear();
-        input::write_value(&c.value, scratch);
+        literal::write_value(&c.value, scratch);
         out.extend_from_slice(scratch.as_bytes());
     }
     Ok(())

@@ -273,7 +273,7 @@ Salting (hex, base64, decimal, binary):
                 bucket 1, ...); raw prints a pair of lines per range, other --for
                 targets one rendering each (--limit and --reversed apply per range),
                 --json {\"ranges\":[{\"start\":...,\"end\":...},...]}. Scan them all and
-                merge (lexikey::salt::merge_sorted); for the first n rows, n per bucket.
+                merge (lexikey::store::salt::merge_sorted); for the first n rows, n per bucket.
 e.g.
   lexikey range --salt-buckets 2 str:events --ge i64:40  ->  00#events#l8000000000000028
                                                              00#events$

@@ -1,12 +1,12 @@
-//! The command line's output of the kinds of [`lexikey::kind`] (component
+//! The command line's output of the kinds of [`lexikey::frontend::native`] (component
 //! and schema syntax live in the library): decoded components as text and
 //! JSON, and the `--curve`/`--bits` options.
 
 use anyhow::{anyhow, bail, Result};
-use lexikey::geo::Curve;
-use lexikey::{input, Component, Value};
+use lexikey::kinds::geo::Curve;
+use lexikey::{value::literal, Component, Value};
 
-pub(crate) use lexikey::kind::{
+pub(crate) use lexikey::frontend::native::{
     any_geo, fields, is_geo_component, parse_bbox, parse_schema, Col, GeoOpts, Kind,
 };
 
@@ -114,7 +114,7 @@ pub(crate) fn push_json_extra(col: &Col, v: &Value<'_>, geo: &GeoOpts, out: &mut
         (Kind::Ulid | Kind::Uuid7, Value::Uuid(u)) => {
             let mut s = String::new();
             // 48 bits: always a non-negative i64.
-            input::format_ts((u >> 80) as i64, &mut s);
+            literal::format_ts((u >> 80) as i64, &mut s);
             out.extend_from_slice(b",\"ts\":\"");
             out.extend_from_slice(s.as_bytes());
             out.push(b'"');

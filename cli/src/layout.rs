@@ -2,7 +2,7 @@
 //! `--width`, `--salt-buckets`/`--salt-mode`, `--hbase-numeric`, `--round`,
 //! `--curve`/`--bits` (and `range`'s `--bbox`, `--max-ranges`) become one
 //! [`KeySpec`]. Which format takes which option, and which numbers, is the
-//! library's rule ([`lexikey::layout`]); this module words a refusal in the
+//! library's rule ([`lexikey::frontend::layout`]); this module words a refusal in the
 //! command line's spelling.
 //!
 //! Salting on the command line: `encode` puts the salt in front of the key
@@ -15,11 +15,12 @@
 //! hash).
 
 use anyhow::{anyhow, bail, Result};
+use lexikey::frontend::key_format::KeyFormat;
+use lexikey::frontend::layout::{native_names, LayoutOption as O, OptionError};
+use lexikey::frontend::profile::Options;
+use lexikey::frontend::spec::KeySpec;
 use lexikey::interop::{hbase, phoenix};
-use lexikey::layout::{native_names, LayoutOption as O, OptionError};
-use lexikey::profile::{KeyFormat, Options};
-use lexikey::salt::{SaltMode, Salter};
-use lexikey::spec::KeySpec;
+use lexikey::store::salt::{SaltMode, Salter};
 use lexikey::Format;
 
 use crate::args::{GeoArgs, KeyFormatArgs, SaltArgs};
@@ -97,7 +98,7 @@ pub(crate) fn key_spec(a: &LayoutArgs<'_>) -> Result<KeySpec> {
 }
 
 /// The `--width N` option: the decimal width of integer components
-/// ([`LayoutOption::Width`](lexikey::layout::LayoutOption::Width)).
+/// ([`LayoutOption::Width`](lexikey::frontend::layout::LayoutOption::Width)).
 ///
 /// # Errors
 /// A width given with another format, or not a number it takes.
@@ -286,7 +287,7 @@ fn missing_schema(format: KeyFormat) -> anyhow::Error {
             "{f} keys carry no type tags: pass --schema TYPE[.desc],... (e.g. --schema str,i64)"
         ),
         KeyFormat::Profile(p) => {
-            let (what, e_g) = if p == lexikey::profile::Profile::Hbase {
+            let (what, e_g) = if p == lexikey::frontend::profile::Profile::Hbase {
                 ("fields", "numeric,text.desc")
             } else {
                 ("columns", "varchar,bigint.desc")
@@ -310,8 +311,8 @@ pub(crate) fn check_decode_schema(format: KeyFormat, given: bool) -> Result<()> 
 
 #[cfg(test)]
 mod tests {
-    use lexikey::layout::LayoutOption as O;
-    use lexikey::profile::KeyFormat;
+    use lexikey::frontend::key_format::KeyFormat;
+    use lexikey::frontend::layout::LayoutOption as O;
 
     #[test]
     fn refusals_name_the_option_as_the_command_line_spells_it() {

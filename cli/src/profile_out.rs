@@ -2,11 +2,11 @@
 //! fdb-tuple|hbase-ordered|phoenix`): components in each profile's
 //! `TYPE[.desc]:VALUE` syntax, one per line (or tab-separated in bulk
 //! mode), or JSON. Keys are decoded by the library's
-//! [`KeySpec`](lexikey::spec::KeySpec); this module only prints.
+//! [`KeySpec`](lexikey::frontend::spec::KeySpec); this module only prints.
 
 use anyhow::{anyhow, bail, Result};
+use lexikey::frontend::profile::{component_texts, Decoded};
 use lexikey::interop::{fdb, hbase, phoenix};
-use lexikey::profile::{component_texts, Decoded};
 
 use crate::common::{self, strip_type};
 

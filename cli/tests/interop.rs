@@ -61,7 +61,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 fn unhex(s: &str) -> Vec<u8> {
-    lexikey::input::parse_hex(s).unwrap()
+    lexikey::value::literal::parse_hex(s).unwrap()
 }
 
 /// The lines of an output.

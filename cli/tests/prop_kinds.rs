@@ -7,9 +7,9 @@
 
 use std::ffi::OsString;
 
-use lexikey::geo::{Curve, Grid};
-use lexikey::input::{format_ts, format_uuid};
-use lexikey::timeid::{uuid7, Ulid};
+use lexikey::kinds::geo::{Curve, Grid};
+use lexikey::kinds::timeid::{uuid7, Ulid};
+use lexikey::value::literal::{format_ts, format_uuid};
 use proptest::prelude::*;
 
 const FORMATS: [&str; 4] = ["hex", "base64", "decimal", "binary"];
@@ -139,8 +139,8 @@ proptest! {
         let mut o = String::new();
         format_uuid(other, &mut o);
         let r = run(&["encode".into(), format!("uuid7:{o}")], b"");
-        prop_assert_eq!(r.is_ok(), lexikey::timeid::is_uuid7(other), "{:?}", r);
-        if lexikey::timeid::is_uuid7(other) {
+        prop_assert_eq!(r.is_ok(), lexikey::kinds::timeid::is_uuid7(other), "{:?}", r);
+        if lexikey::kinds::timeid::is_uuid7(other) {
             let ko = key_bytes(format, ok(&["encode", "--format", format, &format!("uuid7{d}:{o}")]).trim_end());
             let ku = key_bytes(format, key.trim_end());
             let want = if d.is_empty() { u.cmp(&other) } else { other.cmp(&u) };

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use lexikey::input::parse_component;
+use lexikey::value::literal::parse_component;
 use lexikey::{Component, Field, Format, Type};
 use lexikey_fuzz::{key_input, Pred, Probe, RangeCase, TuplePair};
 
@@ -60,7 +60,7 @@ fn unescape(s: &str) -> Result<String, String> {
 }
 
 fn hex_bytes(s: &str) -> Result<Vec<u8>, String> {
-    lexikey::input::parse_hex(s).map_err(|e| e.to_string())
+    lexikey::value::literal::parse_hex(s).map_err(|e| e.to_string())
 }
 
 fn read_fixture(path: &Path, format: Format) -> Result<Vec<Line>, String> {

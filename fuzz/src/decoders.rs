@@ -9,10 +9,10 @@
 //! | `decode_salted` | buckets, mode byte, salted key | `Salter::unsalt` never panics, errors lie inside the key; an accepted key re-salts to itself |
 //! | `decode_geo` | curve, bits, code (8 bytes) | `Grid::decode` never panics, accepts exactly the codes `<= max_code`; a cell's code is the code; the cell's center encodes back to it |
 
-use lexikey::geo::{morton_decode, morton_encode, Curve, Grid};
-use lexikey::queue::{IdWidth, QueueKeys, QueueMeta};
-use lexikey::salt::{SaltMode, Salter};
-use lexikey::timeid::{is_uuid7, uuid7, uuid7_parts, uuid7_timestamp, Ulid};
+use lexikey::kinds::geo::{morton_decode, morton_encode, Curve, Grid};
+use lexikey::kinds::timeid::{is_uuid7, uuid7, uuid7_parts, uuid7_timestamp, Ulid};
+use lexikey::store::queue::{IdWidth, QueueKeys, QueueMeta};
+use lexikey::store::salt::{SaltMode, Salter};
 use lexikey::{Component, Format};
 
 use crate::show;

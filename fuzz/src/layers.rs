@@ -1,7 +1,7 @@
 //! The targets of the library layer that every front end calls: the
-//! interop range builder ([`check_range_profile`]: `lexikey::spec::KeySpec`
-//! and `lexikey::profile::ProfileRange`) and the kind-aware component and
-//! schema syntax ([`check_parse_kind`]: `lexikey::kind`).
+//! interop range builder ([`check_range_profile`]: `lexikey::frontend::spec::KeySpec`
+//! and `lexikey::frontend::profile::ProfileRange`) and the kind-aware component and
+//! schema syntax ([`check_parse_kind`]: `lexikey::frontend::native`).
 //!
 //! # Input layouts
 //!
@@ -36,13 +36,14 @@
 //! text (the longest valid UTF-8 prefix of the rest).
 
 use arbitrary::Unstructured;
-use lexikey::geo::Curve;
+use lexikey::frontend::key_format::KeyFormat;
+use lexikey::frontend::native::{self, Col, GeoOpts, Kind};
+use lexikey::frontend::profile::{Item, Options, Profile, ProfileRange};
+use lexikey::frontend::spec::{Comp, KeySpec};
 use lexikey::interop::fdb;
-use lexikey::kind::{self, Col, GeoOpts, Kind};
-use lexikey::profile::{Item, KeyFormat, Options, Profile, ProfileRange};
+use lexikey::kinds::geo::Curve;
 use lexikey::range::{KeyRange, Pred, PredOp, RangeError};
-use lexikey::spec::{Comp, KeySpec};
-use lexikey::{input, tuple, Format, Value};
+use lexikey::{tuple, value::literal, Format, Value};
 
 use crate::{Reader, Writer};
 
@@ -109,7 +110,7 @@ pub const PRED_NAMES: [&str; 7] = ["eq", "ge", "gt", "le", "lt", "prefix", "betw
 
 fn type_names(p: Profile) -> &'static [&'static str] {
     match p {
-        Profile::Fdb => lexikey::profile::FDB_TYPES,
+        Profile::Fdb => lexikey::frontend::profile::FDB_TYPES,
         Profile::Hbase => HBASE_KINDS,
         Profile::Phoenix => PHOENIX_TYPES,
     }
@@ -150,7 +151,7 @@ fn component_text(r: &mut Reader<'_, '_>, p: Profile) -> String {
         }
         5 => {
             let mut s = String::new();
-            input::format_uuid(u128::from_be_bytes(fixed(r)), &mut s);
+            literal::format_uuid(u128::from_be_bytes(fixed(r)), &mut s);
             s
         }
         6 => (r.byte() & 1 == 1).to_string(),
@@ -272,7 +273,7 @@ fn is_sql_null(item: &Item) -> bool {
 /// [`ProfileRange::build`] alike, and both give the same answer. Every
 /// range returned is non-empty (`start < end`); a salted Phoenix table
 /// gets one range per bucket, bucket `b`'s range being the unsalted range
-/// under salt byte `b` ([`lexikey::salt::salted_range`]). With one
+/// under salt byte `b` ([`lexikey::store::salt::salted_range`]). With one
 /// comparison on a value that can be written, the key of
 /// `(prefix…, value)` is inside the ranges for `eq`, `ge`, `le` and
 /// outside for `gt`, `lt`; with one `prefix`, the key of
@@ -330,7 +331,7 @@ pub fn check_range_profile(data: &[u8]) {
         "{p}: KeySpec::ranges and ProfileRange::build differ on {case:?}"
     );
     if let Err(e) = &result {
-        let _ = lexikey::spec::range_message(e, &texts, &[]);
+        let _ = lexikey::frontend::spec::range_message(e, &texts, &[]);
     }
     if let Ok(ranges) = &result {
         check_ranges(&case, ranges);
@@ -353,7 +354,7 @@ pub fn check_range_profile(data: &[u8]) {
             for (b, r) in ranges.iter().enumerate() {
                 assert_eq!(
                     *r,
-                    lexikey::salt::salted_range(&[b as u8], &logical),
+                    lexikey::store::salt::salted_range(&[b as u8], &logical),
                     "bucket {b} of {case:?}"
                 );
             }
@@ -421,8 +422,8 @@ fn check_probe(
     );
 }
 
-/// `parse_kind_component`: [`kind::parse_component`] and
-/// [`kind::parse_schema`] never panic on any text and grid; a parsed
+/// `parse_kind_component`: [`native::parse_component`] and
+/// [`native::parse_schema`] never panic on any text and grid; a parsed
 /// component's column prints and parses back; its value, written by
 /// [`Col::write_value`], parses back to the same value, and so does the
 /// value decoded from its key; a parsed schema prints and parses back. For
@@ -457,18 +458,18 @@ pub fn check_parse_kind(data: &[u8]) {
         );
         return;
     };
-    let _ = geo.check_used(kind::is_geo_component(text));
-    let _ = kind::parse_point(text, "geo");
-    let _ = kind::parse_bbox(text);
+    let _ = geo.check_used(native::is_geo_component(text));
+    let _ = native::parse_point(text, "geo");
+    let _ = native::parse_bbox(text);
 
-    if let Ok((col, c)) = kind::parse_component(text, &geo) {
+    if let Ok((col, c)) = native::parse_component(text, &geo) {
         check_kind_component(text, &geo, col, &c.value);
     }
-    if let Ok(cols) = kind::parse_schema(text, width) {
+    if let Ok(cols) = native::parse_schema(text, width) {
         assert!(!cols.is_empty(), "{text:?} parses as an empty schema");
         let printed: Vec<String> = cols.iter().map(Col::to_string).collect();
         let printed = printed.join(",");
-        let again = kind::parse_schema(&printed, width).unwrap_or_else(|e| {
+        let again = native::parse_schema(&printed, width).unwrap_or_else(|e| {
             panic!("schema {text:?} prints as {printed:?}, which does not parse: {e}")
         });
         assert_eq!(again, cols, "schema {text:?} → {printed:?} → other columns");
@@ -491,7 +492,10 @@ pub fn check_parse_kind(data: &[u8]) {
                 assert_eq!(back, v, "{kind:?} {v:?} → {s:?} → another value");
             }
             Err(_) => match kind {
-                Kind::Uuid7 => assert!(!lexikey::timeid::is_uuid7(raw), "v7 {raw:#x} refused"),
+                Kind::Uuid7 => assert!(
+                    !lexikey::kinds::timeid::is_uuid7(raw),
+                    "v7 {raw:#x} refused"
+                ),
                 Kind::Geo => assert!(
                     raw as u64 > geo.grid.max_code(),
                     "code {} of {:?} refused",
@@ -525,7 +529,7 @@ fn check_kind_component(text: &str, geo: &GeoOpts, col: Col, v: &Value<'_>) {
         .unwrap_or_else(|e| panic!("{text:?} → {v:?} writes as {s:?}, which does not parse: {e}"));
     assert_eq!(&back, v, "{text:?} → {s:?} → another value");
     let printed = format!("{name}:{s}");
-    let (col2, c2) = kind::parse_component(&printed, geo)
+    let (col2, c2) = native::parse_component(&printed, geo)
         .unwrap_or_else(|e| panic!("{text:?} prints as {printed:?}, which does not parse: {e}"));
     assert_eq!((col2, &c2.value), (col, v), "{text:?} → {printed:?}");
     // The key decodes to the same value, which writes the same text.

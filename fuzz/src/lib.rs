@@ -46,8 +46,8 @@ use std::cmp::Ordering;
 use arbitrary::{Arbitrary, Unstructured};
 use lexikey::error::DecodeError;
 use lexikey::format::{base64, binary, decimal, hex};
-use lexikey::input;
 use lexikey::range::{RangeError, RangeQuery};
+use lexikey::value::literal;
 use lexikey::{tuple, Component, Dir, Field, Format, Type, Value};
 
 pub mod decoders;
@@ -316,7 +316,7 @@ pub fn show_tuple(t: &[Component<'_>]) -> String {
         .iter()
         .map(|c| {
             let w = c.width.map(|w| format!("(width {w})")).unwrap_or_default();
-            format!("{:?}{w}", input::component_to_string(c))
+            format!("{:?}{w}", literal::component_to_string(c))
         })
         .collect();
     format!("[{}]", parts.join(", "))
@@ -729,34 +729,34 @@ pub fn check_parse_component(data: &[u8]) {
     let Ok(s) = std::str::from_utf8(data) else {
         return;
     };
-    if let Ok(c) = input::parse_component(s) {
-        let printed = input::component_to_string(&c);
-        let again = input::parse_component(&printed).unwrap_or_else(|e| {
+    if let Ok(c) = literal::parse_component(s) {
+        let printed = literal::component_to_string(&c);
+        let again = literal::parse_component(&printed).unwrap_or_else(|e| {
             panic!("{s:?} parses as {c:?} and prints as {printed:?}, which does not parse: {e}")
         });
         assert_eq!(again, c, "{s:?} → {printed:?} → a different component");
         assert_eq!(
-            input::component_to_string(&again),
+            literal::component_to_string(&again),
             printed,
             "printing is not stable"
         );
     }
-    if let Ok(u) = input::parse_uuid(s) {
+    if let Ok(u) = literal::parse_uuid(s) {
         let mut printed = String::new();
-        input::format_uuid(u, &mut printed);
+        literal::format_uuid(u, &mut printed);
         assert!(
             printed.eq_ignore_ascii_case(s),
             "uuid {s:?} prints as {printed:?}"
         );
-        assert_eq!(input::parse_uuid(&printed), Ok(u));
+        assert_eq!(literal::parse_uuid(&printed), Ok(u));
     }
-    if let Ok(b) = input::parse_hex(s) {
-        let printed = input::value_to_string(&Value::from(b.clone()));
+    if let Ok(b) = literal::parse_hex(s) {
+        let printed = literal::value_to_string(&Value::from(b.clone()));
         assert!(
             printed.eq_ignore_ascii_case(s),
             "hex {s:?} prints as {printed:?}"
         );
-        assert_eq!(input::parse_hex(&printed), Ok(b));
+        assert_eq!(literal::parse_hex(&printed), Ok(b));
     }
 }
 
@@ -788,11 +788,11 @@ pub fn check_parse_schema(data: &[u8]) {
 /// `format_ts` parses back.
 pub fn check_parse_ts(data: &[u8]) {
     if let Ok(s) = std::str::from_utf8(data) {
-        if let Ok(ms) = input::parse_ts(s) {
+        if let Ok(ms) = literal::parse_ts(s) {
             let mut printed = String::new();
-            input::format_ts(ms, &mut printed);
+            literal::format_ts(ms, &mut printed);
             assert_eq!(
-                input::parse_ts(&printed),
+                literal::parse_ts(&printed),
                 Ok(ms),
                 "ts {s:?} = {ms} ms prints as {printed:?}, which does not parse back"
             );
@@ -801,10 +801,10 @@ pub fn check_parse_ts(data: &[u8]) {
     if let Some(b) = data.get(..8) {
         let ms = i64::from_be_bytes(b.try_into().unwrap_or_default());
         let mut printed = String::new();
-        input::format_ts(ms, &mut printed);
+        literal::format_ts(ms, &mut printed);
         if !printed.starts_with(['+', '-']) {
             assert_eq!(
-                input::parse_ts(&printed),
+                literal::parse_ts(&printed),
                 Ok(ms),
                 "{ms} ms prints as {printed:?}, which does not parse back"
             );
@@ -819,7 +819,7 @@ pub fn check_parse_ts(data: &[u8]) {
 /// to the same number. The whole input as text goes through `Dec::parse`
 /// too: parse → print → parse is stable.
 pub fn check_decode_dec(data: &[u8]) {
-    use lexikey::dec::Dec;
+    use lexikey::value::big_decimal::Dec;
     let Some((&mode, key)) = data.split_first() else {
         return;
     };

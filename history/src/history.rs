@@ -69,7 +69,7 @@ pub struct ReadRow {
 
 /// One burned ID read from the store at the end (`"op": "burned"`): a
 /// tombstone the allocator wrote so that a write whose outcome it did not
-/// know can never land (see [`lexikey::alloc`]). No row.
+/// know can never land (see [`lexikey::store::alloc`]). No row.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BurnedId {
     /// The 1-based line.

@@ -1,6 +1,6 @@
 //! # lexikey-history — Jepsen-style histories of the allocator
 //!
-//! The allocator ([`lexikey::alloc`]) promises an upside-down table more
+//! The allocator ([`lexikey::store::alloc`]) promises an upside-down table more
 //! than unique IDs: **a row inserted after another row was acknowledged gets
 //! a smaller ID**, for every client, while servers crash, restart, pause and
 //! fail over. This crate records what concurrent clients saw while faults
@@ -82,7 +82,7 @@
 //!   other value sits under it.
 //!
 //! What it does not check: that IDs are contiguous (holes and orphan rows
-//! are allowed under faults, see [`lexikey::alloc`]), nor that a `fail`
+//! are allowed under faults, see [`lexikey::store::alloc`]), nor that a `fail`
 //! op's ID is absent (it has none).
 
 pub mod check;

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
-use lexikey::alloc::{AllocError, Allocator, AllocatorConfig, Slot};
+use lexikey::store::alloc::{AllocError, Allocator, AllocatorConfig, Slot};
 use lexikey::store::Store;
 use lexikey::Format;
 use lexikey_stores::TableOptions;

@@ -72,7 +72,7 @@ fn the_checker_catches_the_broken_allocator_in_a_real_run() {
 }
 
 /// Without the reuse guard, deleting the newest row lets its ID be handed
-/// out again (documented in lexikey::alloc): a real run with the deleter
+/// out again (documented in lexikey::store::alloc): a real run with the deleter
 /// and no guard must be caught by the no-reuse rule — and the same run with
 /// the guard is clean (history/tests/runs.rs, docs/allocator.md's table).
 #[test]

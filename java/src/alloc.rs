@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use lexikey::alloc::Allocator;
+use lexikey::store::alloc::Allocator;
 use lexikey::store::Store;
 use lexikey::Format;
 use lexikey_stores::{OpenError, TableOptions};

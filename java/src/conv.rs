@@ -1,7 +1,7 @@
 //! Java values ⇄ the core's host-neutral values: a Java object read from
-//! the wire ([`Host`]) becomes a [`lexikey::arg::Arg`] (which column type
-//! takes which argument, and how, is the core's rule: [`lexikey::arg`],
-//! the same for Python and Java), a decoded [`lexikey::arg::Out`] becomes a
+//! the wire ([`Host`]) becomes a [`lexikey::frontend::host::Arg`] (which column type
+//! takes which argument, and how, is the core's rule: [`lexikey::frontend::host`],
+//! the same for Python and Java), a decoded [`lexikey::frontend::host::Out`] becomes a
 //! Java object, and an [`ArgError`] is worded with Java's class names.
 //!
 //! | Java | `Arg` | decoded back as |
@@ -25,9 +25,10 @@
 //! `integer`), `Short` and `Byte` → `i32` in the native formats, `int16`
 //! / `int8` in `hbase-ordered`, `smallint` / `tinyint` in `phoenix`.
 
-use lexikey::arg::{Arg, ArgError, ArgKind, Out, Want};
-use lexikey::profile::{KeyFormat, Profile};
-use lexikey::spec::{Comp, KeySpec};
+use lexikey::frontend::host::{Arg, ArgError, ArgKind, Out, Want};
+use lexikey::frontend::key_format::KeyFormat;
+use lexikey::frontend::profile::Profile;
+use lexikey::frontend::spec::{Comp, KeySpec};
 
 use crate::wire::{Host, Writer};
 

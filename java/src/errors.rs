@@ -16,7 +16,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use jni::objects::{JObject, JThrowable, JValue};
 use jni::JNIEnv;
-use lexikey::alloc::AllocError;
+use lexikey::store::alloc::AllocError;
 
 /// Why a call failed.
 #[derive(Debug)]

@@ -5,7 +5,7 @@
 //!
 //! What it promises:
 //! - **Same keys.** Component strings (`"i64.desc:5"`) are parsed by the
-//!   core's [`lexikey::spec::KeySpec`], the path `lexikey encode` takes;
+//!   core's [`lexikey::frontend::spec::KeySpec`], the path `lexikey encode` takes;
 //!   Java values become core values directly, by the rules in [`conv`];
 //!   `Schema` rows encode and decode through the core's tuple and profile
 //!   codecs.
@@ -27,8 +27,8 @@ use std::ptr::null_mut;
 use jni::objects::{JByteArray, JClass, JIntArray, JString};
 use jni::sys::{jboolean, jbyteArray, jint, jlong, jlongArray, jstring};
 use jni::JNIEnv;
-use lexikey::profile::KeyFormat;
-use lexikey::render::{render as render_range, Dialect, RenderOptions};
+use lexikey::frontend::key_format::KeyFormat;
+use lexikey::range::render::{render as render_range, Dialect, RenderOptions};
 use lexikey::KeyRange;
 
 mod alloc;
@@ -80,8 +80,8 @@ fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
 }
 
 /// The layout of a format with every option at its default, built once.
-fn default_spec(fmt: KeyFormat) -> Result<&'static lexikey::spec::KeySpec, Error> {
-    static SPECS: std::sync::OnceLock<Vec<(KeyFormat, lexikey::spec::KeySpec)>> =
+fn default_spec(fmt: KeyFormat) -> Result<&'static lexikey::frontend::spec::KeySpec, Error> {
+    static SPECS: std::sync::OnceLock<Vec<(KeyFormat, lexikey::frontend::spec::KeySpec)>> =
         std::sync::OnceLock::new();
     let specs = SPECS.get_or_init(|| {
         KeyFormat::NAMES

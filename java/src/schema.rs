@@ -1,20 +1,21 @@
 //! A key layout with its fields, parsed once: what `lexikey.Schema` holds
 //! (and `Lexikey.decode` builds per call). It is a [`KeySpec`] with a
 //! schema: rows of Java values become keys through the core's
-//! [`RowEncoder`](lexikey::spec::RowEncoder), keys become values through
+//! [`RowEncoder`](lexikey::frontend::spec::RowEncoder), keys become values through
 //! [`KeySpec::decode`], range queries through [`KeySpec::field`] and
 //! [`KeySpec::ranges`]. What is left here is Java's: reading the wire,
 //! wording errors, picking each decoded integer's class.
 
 use std::borrow::Cow;
 
-use lexikey::arg::ColType;
+use lexikey::frontend::host::ColType;
+use lexikey::frontend::key_format::KeyFormat;
+use lexikey::frontend::layout::{LayoutOption, OptionError};
+use lexikey::frontend::profile::{Options, Profile};
+use lexikey::frontend::spec::{comp_text, range_message, Comp, KeySpec, RowError};
 use lexikey::interop::{hbase, phoenix};
-use lexikey::layout::{LayoutOption, OptionError};
-use lexikey::profile::{KeyFormat, Options, Profile};
 use lexikey::range::{Pred, PredOp};
-use lexikey::salt::{SaltMode, Salter};
-use lexikey::spec::{comp_text, range_message, Comp, KeySpec, RowError};
+use lexikey::store::salt::{SaltMode, Salter};
 use lexikey::{tuple, DecodeError, KeyRange};
 
 use crate::conv::{self, IntClass};
@@ -40,7 +41,7 @@ pub(crate) struct Opts {
 }
 
 /// The key layout of `fmt` with `opts`, each option refused where the
-/// core's rules ([`lexikey::layout`]) refuse it.
+/// core's rules ([`lexikey::frontend::layout`]) refuse it.
 pub(crate) fn key_spec(fmt: KeyFormat, opts: &Opts) -> Result<KeySpec, Error> {
     let spec = KeySpec::new(fmt)
         .with_width(opts.width)
@@ -223,8 +224,8 @@ impl Schema {
         }
     }
 
-    /// The [`Arg`](lexikey::arg::Arg) of field `i` holding `h`.
-    fn arg<'a>(&self, i: usize, h: &Host<'a>) -> lexikey::arg::Arg<'a> {
+    /// The [`Arg`](lexikey::frontend::host::Arg) of field `i` holding `h`.
+    fn arg<'a>(&self, i: usize, h: &Host<'a>) -> lexikey::frontend::host::Arg<'a> {
         if self.numeric.get(i).copied().unwrap_or(false) {
             conv::numeric_arg(h)
         } else {
@@ -247,7 +248,13 @@ impl Schema {
     }
 
     /// The error of a value that does not convert, worded for Java.
-    fn value_err(&self, what: &str, i: usize, e: &lexikey::arg::ArgError, h: &Host<'_>) -> Error {
+    fn value_err(
+        &self,
+        what: &str,
+        i: usize,
+        e: &lexikey::frontend::host::ArgError,
+        h: &Host<'_>,
+    ) -> Error {
         encode_err(format!(
             "{what}, value {} ({}): {}",
             i + 1,
@@ -415,7 +422,7 @@ pub(crate) fn key_bytes<'k>(
     if !given_as_text || fmt.is_text() {
         return Ok(Cow::Borrowed(raw));
     }
-    lexikey::input::binary_key_from_text(raw)
+    lexikey::value::literal::binary_key_from_text(raw)
         .map(Cow::Owned)
         .map_err(|e| Error::Decode(e.to_string(), e.offset()))
 }

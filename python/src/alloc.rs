@@ -7,8 +7,8 @@
 
 use std::sync::{Arc, PoisonError, RwLock};
 
-use lexikey::alloc::Allocator as RustAllocator;
-use lexikey::salt::SaltMode;
+use lexikey::store::alloc::Allocator as RustAllocator;
+use lexikey::store::salt::SaltMode;
 use lexikey::store::Store;
 use lexikey::Format;
 use lexikey_stores::{OpenError, TableOptions};

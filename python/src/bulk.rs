@@ -3,14 +3,14 @@
 //!
 //! A chunk of rows goes through three steps:
 //! 1. **read** (GIL held): each row's values become the core's
-//!    [`Arg`](lexikey::arg::Arg)s, copied into one [`ArgRows`] arena
+//!    [`Arg`](lexikey::frontend::host::Arg)s, copied into one [`ArgRows`] arena
 //!    (exact `str`, `int` and `float` values straight from CPython's
 //!    objects, no Python code run; other values through
 //!    [`conv::with_arg`](crate::conv::with_arg), the row held by a strong
 //!    reference while Python code may run);
 //! 2. **encode** (GIL released): the core's
-//!    [`RowEncoder`](lexikey::spec::RowEncoder) writes each key into one
-//!    buffer — the conversion rules of [`lexikey::arg`], no text, no
+//!    [`RowEncoder`](lexikey::frontend::spec::RowEncoder) writes each key into one
+//!    buffer — the conversion rules of [`lexikey::frontend::host`], no text, no
 //!    allocation per row;
 //! 3. **objects** (GIL held): one `str` (or `bytes`) per key, straight into
 //!    the result list.
@@ -26,8 +26,8 @@
 
 use std::os::raw::c_int;
 
-use lexikey::arg::{Arg, Rows as ArgRows};
-use lexikey::spec::{RowEncoder, RowError};
+use lexikey::frontend::host::{Arg, Rows as ArgRows};
+use lexikey::frontend::spec::{RowEncoder, RowError};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};

@@ -1,7 +1,7 @@
 //! Python values ↔ the core's host-neutral values: a Python object becomes
-//! a [`lexikey::arg::Arg`] (which column type takes which argument, and
-//! how, is the core's rule: [`lexikey::arg`]), a decoded
-//! [`lexikey::arg::Out`] becomes a Python object, and an
+//! a [`lexikey::frontend::host::Arg`] (which column type takes which argument, and
+//! how, is the core's rule: [`lexikey::frontend::host`]), a decoded
+//! [`lexikey::frontend::host::Out`] becomes a Python object, and an
 //! [`ArgError`] is worded with Python's names for its types.
 //!
 //! | Python | `Arg` | decoded back from |
@@ -20,8 +20,9 @@
 //!
 //! Anything else is `Other`; a naive `datetime` too (its message says why).
 
-use lexikey::arg::{self, Arg, ArgError, ArgKind, Out, Want};
-use lexikey::profile::{KeyFormat, Profile};
+use lexikey::frontend::host::{self, Arg, ArgError, ArgKind, Out, Want};
+use lexikey::frontend::key_format::KeyFormat;
+use lexikey::frontend::profile::Profile;
 use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -225,7 +226,7 @@ const SAMPLE: [i64; 7] = [2345, 6, 7, 8, 9, 10, 123_456];
 /// Microseconds since 1970 of UTC fields `[year, month, day, hour, minute,
 /// second, microsecond]`.
 fn civil_us([y, mo, d, h, mi, sec, us]: [i64; 7]) -> i128 {
-    let days = lexikey::input::days_from_civil(y, mo, d);
+    let days = lexikey::value::literal::days_from_civil(y, mo, d);
     (i128::from(days) * 86_400 + i128::from(h * 3600 + mi * 60 + sec)) * 1_000_000 + i128::from(us)
 }
 
@@ -481,7 +482,7 @@ fn float_item(obj: &Bound<'_, PyAny>) -> PyResult<Option<f64>> {
         return Ok(None);
     }
     let x = if obj.is_instance_of::<PyFloat>() || obj.is_instance_of::<PyInt>() {
-        with_arg(obj, |a| arg::float_of(a, "geo").ok())?
+        with_arg(obj, |a| host::float_of(a, "geo").ok())?
     } else {
         None
     };
@@ -699,7 +700,7 @@ fn datetime_of(py: Python<'_>, us: i128) -> PyResult<Bound<'_, PyAny>> {
         us.div_euclid(1_000_000) as i64,
         us.rem_euclid(1_000_000) as i64,
     );
-    let (y, m, d) = lexikey::input::civil_from_days(secs.div_euclid(86_400));
+    let (y, m, d) = lexikey::value::literal::civil_from_days(secs.div_euclid(86_400));
     let t = secs.rem_euclid(86_400);
     if let Some(new) = s.new_datetime {
         // In range (checked above): every field fits an int.
@@ -757,7 +758,7 @@ pub(crate) fn py_out<'py>(py: Python<'py>, v: &Out<'_>) -> PyResult<Bound<'py, P
             None => py.get_type::<PyInt>().call1((i.to_string(),))?,
         },
         Out::F64(x) => PyFloat::new(py, *x).into_any(),
-        Out::F32(x) => PyFloat::new(py, arg::f64_of_f32(*x)).into_any(),
+        Out::F32(x) => PyFloat::new(py, host::f64_of_f32(*x)).into_any(),
         Out::Str(s) => PyString::new(py, s).into_any(),
         Out::Bytes(b) => PyBytes::new(py, b).into_any(),
         Out::Uuid(u) => uuid_of(py, *u)?,
@@ -766,7 +767,7 @@ pub(crate) fn py_out<'py>(py: Python<'py>, v: &Out<'_>) -> PyResult<Bound<'py, P
         }
         // Nanoseconds below the microsecond (a Phoenix TIMESTAMP): the RFC
         // 3339 text, which encodes back.
-        Out::Time { secs, nanos } => PyString::new(py, &arg::time_text(*secs, *nanos)).into_any(),
+        Out::Time { secs, nanos } => PyString::new(py, &host::time_text(*secs, *nanos)).into_any(),
         Out::Decimal(t) => decimal_of(py, t)?,
         Out::Geo(lat, lon) => PyTuple::new(py, [*lat, *lon])?.into_any(),
         Out::Nested(items) => PyList::new(

@@ -3,7 +3,7 @@
 //! caller handles differently, `ContentionError` (retry later) and
 //! `ExhaustedError` (the table has no ID left).
 
-use lexikey::alloc::AllocError as RustAllocError;
+use lexikey::store::alloc::AllocError as RustAllocError;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;

@@ -5,7 +5,7 @@
 //! What it promises:
 //! - **Same keys.** Component strings (`"i64.desc:5"`) and formats are the
 //!   command line's: `encode` and `range` call the library's
-//!   [`lexikey::spec::KeySpec`], the path the `lexikey` command's `encode`
+//!   [`lexikey::frontend::spec::KeySpec`], the path the `lexikey` command's `encode`
 //!   and `range` take too; `(type, value)` pairs become the same component,
 //!   exactly (see `conv`). `Schema` encodes and decodes with the core
 //!   directly, in bulk, with the GIL released, and is tested against the
@@ -19,13 +19,14 @@
 //! are one range per bucket: `Schema.ranges` returns the list (`range`
 //! keeps the contract's single `(start, end)`).
 
+use lexikey::frontend::key_format::KeyFormat;
+use lexikey::frontend::layout::{LayoutOption, OptionError};
+use lexikey::frontend::profile::{Options, Profile};
+use lexikey::frontend::spec::{comp_text, range_message, Comp, KeySpec};
 use lexikey::interop::{hbase, phoenix};
-use lexikey::layout::{LayoutOption, OptionError};
-use lexikey::profile::{KeyFormat, Options, Profile};
+use lexikey::range::render::{render as render_range, Dialect, RenderOptions};
 use lexikey::range::{Pred, PredOp};
-use lexikey::render::{render as render_range, Dialect, RenderOptions};
-use lexikey::salt::{SaltMode, Salter};
-use lexikey::spec::{comp_text, range_message, Comp, KeySpec};
+use lexikey::store::salt::{SaltMode, Salter};
 use lexikey::KeyRange;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
@@ -42,8 +43,8 @@ use errors::{decode_err, encode_err, from_decode, value_err};
 /// range-checked; `what` names it in messages (an `EncodeError`).
 pub(crate) fn int_arg<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
     let v = conv::with_arg(obj, |a| match a {
-        lexikey::arg::Arg::Bool(_) => None,
-        a => lexikey::arg::int_of(a),
+        lexikey::frontend::host::Arg::Bool(_) => None,
+        a => lexikey::frontend::host::int_of(a),
     })?
     .ok_or_else(|| {
         encode_err(format!(
@@ -143,7 +144,7 @@ impl Fidelity {
     }
 }
 
-/// A layout option refused by the core's rules ([`lexikey::layout`]), in
+/// A layout option refused by the core's rules ([`lexikey::frontend::layout`]), in
 /// Python's spelling: the keyword argument (`width`), the formats by name.
 pub(crate) fn refusal(e: OptionError) -> PyErr {
     use LayoutOption as O;
@@ -275,7 +276,7 @@ pub(crate) fn key_bytes(obj: &Bound<'_, PyAny>, text: bool) -> PyResult<Vec<u8>>
         return Ok(s.as_bytes().to_vec());
     }
     // Binary keys given as hex, 0x hex or the Bytes.toStringBinary form.
-    lexikey::input::binary_key_from_text(s.as_bytes())
+    lexikey::value::literal::binary_key_from_text(s.as_bytes())
         .map_err(|e| decode_err(e.to_string(), e.offset()))
 }
 
@@ -555,8 +556,9 @@ fn range<'py>(
     let mut spec = fid.spec(fmt, width, None)?;
     if let Some(s) = schema {
         LayoutOption::RangeSchema.check(fmt).map_err(refusal)?;
-        let cols = lexikey::kind::parse_schema(s, width).map_err(|e| value_err(e.to_string()))?;
-        spec = spec.with_fields(Some(lexikey::kind::fields(&cols)));
+        let cols = lexikey::frontend::native::parse_schema(s, width)
+            .map_err(|e| value_err(e.to_string()))?;
+        spec = spec.with_fields(Some(lexikey::frontend::native::fields(&cols)));
     }
     let prefix = self::components(&spec, components)?;
     let preds = predicates(

@@ -1,14 +1,14 @@
 //! `Schema`: the fields of a key, parsed once, for encoding and decoding
 //! many keys. A thin shell over the core's [`KeySpec`] with a schema
 //! ([`KeySpec::with_schema`]): rows are read into the core's arguments and
-//! written by its [`RowEncoder`](lexikey::spec::RowEncoder) (see `bulk`),
+//! written by its [`RowEncoder`](lexikey::frontend::spec::RowEncoder) (see `bulk`),
 //! keys decoded by [`KeySpec::decode`], ranges built by
 //! [`KeySpec::ranges`] — for the native formats and the interop profiles
 //! alike, one path each.
 
-use lexikey::layout::LayoutOption;
+use lexikey::frontend::layout::LayoutOption;
+use lexikey::frontend::spec::{Comp, KeySpec, KeyValues};
 use lexikey::range::{Pred, PredOp};
-use lexikey::spec::{Comp, KeySpec, KeyValues};
 use pyo3::basic::CompareOp;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -331,7 +331,7 @@ impl Schema {
         rows: bulk::Rows<'_, '_>,
         r: usize,
         base: usize,
-        e: &lexikey::spec::RowError,
+        e: &lexikey::frontend::spec::RowError,
         many: bool,
     ) -> PyErr {
         let what = row_name(many, base + r);
@@ -392,7 +392,7 @@ impl Schema {
                       src: &bulk::Chunks<'_, 'py>,
                       c: bulk::Chunk,
                       b: &bulk::Buffers,
-                      res: Result<(), (usize, lexikey::spec::RowError)>|
+                      res: Result<(), (usize, lexikey::frontend::spec::RowError)>|
          -> PyResult<()> {
             if let Err((r, e)) = res {
                 return Err(self.row_err(src.rows(&c), r, c.base, &e, many));

@@ -6,7 +6,7 @@
 //! characters are in ASCII order, and without `=` padding (padding breaks
 //! order). Fixed widths: 1 byte → 2 chars, 4 → 6, 8 → 11, 16 → 22.
 //! Decoding is canonical: the unused low bits of the last character must be
-//! zero (one in descending variable-length components, see [`crate::text`]).
+//! zero (one in descending variable-length components, see [`crate::format::text`]).
 //!
 //! ```
 //! use lexikey::{Component, Format};
@@ -19,7 +19,7 @@
 use data_encoding::{DecodeKind, Encoding, Specification};
 
 use crate::error::DecodeError;
-use crate::text::{self, Body, Sink};
+use crate::format::text::{self, Body, Sink};
 use crate::value::{Component, Field};
 
 /// The sortable alphabet, in ASCII order.
@@ -441,7 +441,7 @@ fn sextets_sse2(a: u64, b: u64) -> (u64, u64) {
         _mm_add_epi8(_mm_add_epi8(x, _mm_set1_epi8(0x2D)), step(0, 2)),
         _mm_add_epi8(_mm_add_epi8(step(10, 7), step(36, 4)), step(37, 1)),
     );
-    crate::digits::sse2_words(y)
+    crate::format::hex_digits::sse2_words(y)
 }
 
 /// The 8 bytes of an 11-character body, or `None` when a character is not

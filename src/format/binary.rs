@@ -33,7 +33,7 @@ use std::borrow::Cow;
 
 use crate::bytes::find_byte;
 use crate::error::DecodeError;
-use crate::text::non_canonical_reason;
+use crate::format::text::non_canonical_reason;
 use crate::value::{Component, Field, Type, Value};
 
 /// Appends `bytes` escaped and terminated, inverted when `invert`.
@@ -183,7 +183,7 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<(Component<'_>, us
             (Value::Str(s), used)
         }
         Type::Dec => {
-            let (d, used) = crate::dec::Dec::read_binary(input, desc)?;
+            let (d, used) = crate::value::big_decimal::Dec::read_binary(input, desc)?;
             (Value::Dec(d), used)
         }
         ty => {
@@ -196,7 +196,7 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<(Component<'_>, us
             };
             let v = if let Ok(raw) = <[u8; 8]>::try_from(raw) {
                 let bits = u64::from_be_bytes(raw);
-                crate::text::value_from_u64(ty, if desc { !bits } else { bits })
+                crate::format::text::value_from_u64(ty, if desc { !bits } else { bits })
             } else {
                 let mut buf = [0u8; 16];
                 buf[..n].copy_from_slice(raw);

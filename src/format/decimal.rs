@@ -34,9 +34,9 @@
 //! # Ok::<(), lexikey::EncodeError>(())
 //! ```
 
-use crate::digits::Hex;
 use crate::error::{DecodeError, EncodeError};
-use crate::text;
+use crate::format::hex_digits::Hex;
+use crate::format::text;
 use crate::value::{Component, Field, Type, Value};
 
 /// The full (default) width of a type in this format, `None` for types
@@ -198,7 +198,10 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<Component<'_>, Dec
     }
     if ty == Type::Dec {
         return Ok(Component {
-            value: Value::Dec(crate::dec::Dec::read_elen(input, field.dir.is_desc())?),
+            value: Value::Dec(crate::value::big_decimal::Dec::read_elen(
+                input,
+                field.dir.is_desc(),
+            )?),
             dir: field.dir,
             width: None,
         });
@@ -407,7 +410,7 @@ fn digits16_sse2(a: u32, b: u32) -> [u8; 16] {
         _mm_add_epi16(tens, _mm_slli_epi16::<8>(ones)),
         _mm_set1_epi8(b'0' as i8),
     );
-    crate::digits::sse2_bytes(d)
+    crate::format::hex_digits::sse2_bytes(d)
 }
 
 /// The 20 zero-padded ASCII digits of `v`.

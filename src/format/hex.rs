@@ -26,9 +26,9 @@
 //! # Ok::<(), lexikey::DecodeError>(())
 //! ```
 
-use crate::digits::{hex16, nibble, unhex16, Hex};
 use crate::error::DecodeError;
-use crate::text;
+use crate::format::hex_digits::{hex16, nibble, unhex16, Hex};
+use crate::format::text;
 use crate::value::{f64_from_order_bits, f64_order_bits};
 use crate::value::{Component, Field};
 

@@ -15,6 +15,8 @@ pub mod base64;
 pub mod binary;
 pub mod decimal;
 pub mod hex;
+pub(crate) mod hex_digits;
+pub mod text;
 pub mod typed;
 
 use std::fmt;
@@ -76,7 +78,7 @@ impl Format {
                     return Ok(());
                 }
                 (_, Value::Str(s)) => {
-                    crate::text::escape_into(s.as_bytes(), out);
+                    crate::format::text::escape_into(s.as_bytes(), out);
                     return Ok(());
                 }
                 (Format::Hex, &Value::I64(v)) => {

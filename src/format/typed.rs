@@ -30,8 +30,8 @@
 use std::borrow::Cow;
 
 use crate::error::{DecodeError, EncodeError};
+use crate::format::text::{self, SEP};
 use crate::format::{base64, binary, decimal, hex, Format};
-use crate::text::{self, SEP};
 use crate::value::Type;
 
 /// Appends ascending components to a key, separators included.

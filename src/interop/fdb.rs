@@ -1005,7 +1005,7 @@ pub fn parse_component(s: &str) -> Result<Element, ParseError> {
     Ok(match ty {
         "null" if text.is_empty() => Element::Null,
         "null" => return Err(bad("null takes no value (write null:)")),
-        "bytes" => Element::Bytes(crate::input::parse_hex(text)?),
+        "bytes" => Element::Bytes(crate::value::literal::parse_hex(text)?),
         "str" => Element::String(text.to_string()),
         "int" => Element::Int(Int::parse(text)?),
         "i64" | "u64" | "i32" | "u32" => {
@@ -1040,9 +1040,9 @@ pub fn parse_component(s: &str) -> Result<Element, ParseError> {
             "false" => Element::Bool(false),
             _ => return Err(bad("expected true or false")),
         },
-        "uuid" => Element::Uuid(crate::input::parse_uuid(text)?.to_be_bytes()),
+        "uuid" => Element::Uuid(crate::value::literal::parse_uuid(text)?.to_be_bytes()),
         "versionstamp" => {
-            let b = crate::input::parse_hex(text)?;
+            let b = crate::value::literal::parse_hex(text)?;
             let a: [u8; 12] = b.try_into().map_err(|_| bad("expected 24 hex digits"))?;
             Element::Versionstamp(Versionstamp(a))
         }
@@ -1094,7 +1094,7 @@ fn write_component(e: &Element, s: &mut String) {
         Element::Bool(b) => write!(s, "bool:{b}"),
         Element::Uuid(u) => {
             s.push_str("uuid:");
-            crate::input::format_uuid(u128::from_be_bytes(*u), s);
+            crate::value::literal::format_uuid(u128::from_be_bytes(*u), s);
             Ok(())
         }
         Element::Versionstamp(v) => write!(s, "versionstamp:{}", crate::to_hex(&v.0)),

@@ -1,5 +1,5 @@
 //! Criterion benches of the decreasing row-ID allocator
-//! ([`lexikey::alloc::Allocator`]) on every store, next to that store's raw
+//! ([`lexikey::store::alloc::Allocator`]) on every store, next to that store's raw
 //! `put_if_absent` rate.
 //!
 //! One group per store: `alloc/memory`, `alloc/redb` (`fsync=false`),
@@ -41,7 +41,7 @@
 //! operation go to stderr too.
 //!
 //! Every figure is an element rate (`thrpt`, elements/s = operations/s).
-//! After each allocator bench the allocators' [`lexikey::alloc::AllocStats`]
+//! After each allocator bench the allocators' [`lexikey::store::alloc::AllocStats`]
 //! (over warm-up and measurement) go to stderr: inserts, retries (attempts
 //! beyond the first), lost races, retryable store errors, and failed calls.
 //!
@@ -78,8 +78,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
-use lexikey::alloc::{AllocStats, Allocator, AllocatorConfig};
-use lexikey::salt::{SaltMode, Salter};
+use lexikey::store::alloc::{AllocStats, Allocator, AllocatorConfig};
+use lexikey::store::salt::{SaltMode, Salter};
 use lexikey::store::{Entry, Store, StoreError};
 use lexikey::{Component, Format, KeyRange};
 

@@ -41,8 +41,8 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use lexikey::alloc::{AllocError, Allocator, AllocatorConfig};
-use lexikey::salt::{SaltMode, Salter};
+use lexikey::store::alloc::{AllocError, Allocator, AllocatorConfig};
+use lexikey::store::salt::{SaltMode, Salter};
 use lexikey::store::{Store, StoreError};
 use lexikey::{Component, EncodeError, Format};
 
@@ -88,7 +88,7 @@ pub const REDB_BACKOFF_CAP: Duration = Duration::from_millis(5);
 ///   error may be an outage, which a caller should hear about.
 ///
 /// ```
-/// use lexikey::alloc::AllocatorConfig;
+/// use lexikey::store::alloc::AllocatorConfig;
 /// use lexikey::{Component, Format};
 /// let base = AllocatorConfig::new(Format::Hex, &[Component::asc("t")]);
 /// let spec = lexikey_stores::parse_url("redb:/tmp/x.redb").unwrap();
@@ -167,7 +167,7 @@ pub struct TableOptions {
     /// Salt buckets ([`AllocatorConfig::salt`]): the rows spread over this
     /// many buckets, 1 to 255; 0 (the default): no salt. A table created
     /// with N buckets refuses to be opened with another N (its salt record,
-    /// see `lexikey::alloc`).
+    /// see `lexikey::store::alloc`).
     pub salt_buckets: u8,
     /// The salt's hash (default [`SaltMode::Fast`]; [`SaltMode::Phoenix`]
     /// for tables Apache Phoenix also reads). Without salt buckets, unused.

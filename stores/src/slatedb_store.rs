@@ -527,7 +527,7 @@ impl Store for SlateStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lexikey::alloc::{Allocator, AllocatorConfig};
+    use lexikey::store::alloc::{Allocator, AllocatorConfig};
     use lexikey::{Component, Format};
 
     fn options(ns: &str, wait_ms: u64) -> SlateOptions {

@@ -568,7 +568,7 @@ mod verify {
             Some(days_from_civil(year, mo, d) * 86_400 + h * 3600 + mi * 60 + se)
         }
 
-        pub(crate) use lexikey::input::{civil_from_days, days_from_civil};
+        pub(crate) use lexikey::value::literal::{civil_from_days, days_from_civil};
     }
 }
 

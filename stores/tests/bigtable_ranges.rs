@@ -35,11 +35,12 @@ use std::collections::BTreeSet;
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
-use lexikey::profile::{KeyFormat, Options, Profile};
+use lexikey::frontend::key_format::KeyFormat;
+use lexikey::frontend::profile::{Options, Profile};
+use lexikey::frontend::spec::{Comp, KeySpec};
+use lexikey::range::render::{render, Dialect, RenderError, RenderOptions};
 use lexikey::range::{prefix_end, Pred, RangeError};
-use lexikey::render::{render, Dialect, RenderError, RenderOptions};
-use lexikey::salt::{SaltMode, Salter};
-use lexikey::spec::{Comp, KeySpec};
+use lexikey::store::salt::{SaltMode, Salter};
 use lexikey::store::Store;
 use lexikey::{Format, KeyRange};
 

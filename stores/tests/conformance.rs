@@ -439,7 +439,7 @@ fn get_delete(s: &dyn Store, keys_rule: Keys) {
 /// 28), whose keys are then spread over every bucket.
 /// `LEXIKEY_ALLOC_PER_CLIENT` overrides `per_client`.
 fn allocator_contention(s: Arc<dyn Store>, per_client: usize, salt: Option<u8>) {
-    use lexikey::alloc::{Allocator, AllocatorConfig};
+    use lexikey::store::alloc::{Allocator, AllocatorConfig};
     use lexikey::{Component, Format};
     use std::time::{Duration, Instant};
 
@@ -661,7 +661,7 @@ fn put_all_if_absent(s: Arc<dyn Store>, expected: bool) {
 /// row reads back with its value, newest first. `guard` and `salt` as
 /// for `allocator_contention`.
 fn allocator_batches(s: Arc<dyn Store>, per_client: usize, salt: Option<u8>, guard: bool) {
-    use lexikey::alloc::{Allocator, AllocatorConfig};
+    use lexikey::store::alloc::{Allocator, AllocatorConfig};
     use lexikey::{Component, Format};
     use std::time::{Duration, Instant};
 
@@ -792,7 +792,7 @@ fn allocator_faults(
     batch: bool,
 ) {
     use flaky::{splitmix, Flaky, Schedule, Writes};
-    use lexikey::alloc::{AllocError, Allocator, AllocatorConfig};
+    use lexikey::store::alloc::{AllocError, Allocator, AllocatorConfig};
     use lexikey::{Component, Format};
     use std::collections::BTreeSet;
     use std::time::{Duration, Instant};
@@ -960,7 +960,7 @@ fn allocator_faults(
             if !rows.contains_key(&id) {
                 assert_eq!(
                     v.as_slice(),
-                    lexikey::alloc::BURNED,
+                    lexikey::store::alloc::BURNED,
                     "{mode}: a key that is no row is a tombstone"
                 );
                 tombstones += 1;
@@ -1007,7 +1007,7 @@ fn allocator_faults(
 /// exactly once, tombstones invisible, burned IDs never handed out (the
 /// rules of `delayed::check_held_write`).
 fn held_writes(s: Arc<dyn Store>, salt: Option<u8>) {
-    use lexikey::alloc::AllocatorConfig;
+    use lexikey::store::alloc::AllocatorConfig;
     use lexikey::{Component, Format};
     let mut burned = 0;
     for (i, sc) in delayed::all_scenarios(5)
@@ -1028,8 +1028,9 @@ fn held_writes(s: Arc<dyn Store>, salt: Option<u8>) {
 }
 
 /// A salter of `n` buckets (the allocator gives it its format's layout).
-fn salter(n: u8) -> lexikey::salt::Salter {
-    lexikey::salt::Salter::new(n, lexikey::salt::SaltMode::Fast).expect("1 to 255 buckets")
+fn salter(n: u8) -> lexikey::store::salt::Salter {
+    lexikey::store::salt::Salter::new(n, lexikey::store::salt::SaltMode::Fast)
+        .expect("1 to 255 buckets")
 }
 
 /// Runs the suite against one adapter. `$cfg`: when the adapter is built;
@@ -1371,7 +1372,7 @@ fn redb_reopens_with_data() {
 #[cfg(feature = "redb")]
 #[test]
 fn redb_insert_many_is_one_durable_commit() {
-    use lexikey::alloc::{Allocator, AllocatorConfig};
+    use lexikey::store::alloc::{Allocator, AllocatorConfig};
     use lexikey::{Component, Format};
     use lexikey_stores::RedbStore;
     use std::time::Instant;

@@ -375,7 +375,7 @@ fn alloc_through_fault(
     min_per_client: usize,
     fault: impl FnOnce(&AtomicUsize),
 ) -> AllocFault {
-    use lexikey::alloc::{Allocator, AllocatorConfig};
+    use lexikey::store::alloc::{Allocator, AllocatorConfig};
     use lexikey::{Component, Format};
     use std::collections::BTreeMap;
 
@@ -574,7 +574,7 @@ mod bigtable {
     /// creates the table again.
     #[test]
     fn killed_emulator_errors_say_what_happened() {
-        use lexikey::alloc::{AllocError, Allocator, AllocatorConfig};
+        use lexikey::store::alloc::{AllocError, Allocator, AllocatorConfig};
         use lexikey::{Component, Format};
 
         let _serial = serial();
@@ -633,7 +633,7 @@ mod bigtable {
 #[cfg(feature = "redis")]
 #[test]
 fn redis_stopped_insert_is_a_store_error_not_contention() {
-    use lexikey::alloc::{AllocError, Allocator, AllocatorConfig};
+    use lexikey::store::alloc::{AllocError, Allocator, AllocatorConfig};
     use lexikey::{Component, Format};
 
     let _serial = serial();

@@ -14,7 +14,7 @@ mod children;
 use std::collections::BTreeSet;
 use std::process::{Command, Stdio};
 
-use lexikey::alloc::AllocError;
+use lexikey::store::alloc::AllocError;
 use lexikey::{EncodeError, Format};
 use lexikey_stores::{
     open_allocator, open_store, store_url_from_env, table_allocator, KeyLimit, OpenError,
@@ -90,7 +90,7 @@ fn redb_tuning_is_applied() {
 #[test]
 fn other_stores_keep_the_allocator_defaults() {
     let a = open_allocator("memory:", "t", &TableOptions::default()).unwrap();
-    let defaults = lexikey::alloc::AllocatorConfig::new(Format::Hex, &[]);
+    let defaults = lexikey::store::alloc::AllocatorConfig::new(Format::Hex, &[]);
     let c = a.config();
     assert_eq!(c.max_attempts, defaults.max_attempts);
     assert_eq!(

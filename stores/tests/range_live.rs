@@ -4,7 +4,7 @@
 //! format) are loaded into PostgreSQL (`text COLLATE "C"` for text formats,
 //! `bytea` for binary) and into a Redis sorted set (all scores 0). For
 //! random predicates, the range computed by `RangeQuery` is rendered by
-//! `lexikey::render` (`--for sql` / `--for redis`), the rendered statement is
+//! `lexikey::range::render` (`--for sql` / `--for redis`), the rendered statement is
 //! executed by the real server — the SQL text through PostgreSQL's own
 //! parser, the Redis line through the real `redis-cli` — and the rows it
 //! returns must be exactly the keys of the tuples that satisfy the predicate,
@@ -19,8 +19,8 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+use lexikey::range::render::{render, Dialect, RenderOptions};
 use lexikey::range::{RangeError, RangeQuery};
-use lexikey::render::{render, Dialect, RenderOptions};
 use lexikey::{tuple, Component, Dir, Format, Value};
 
 /// A small deterministic generator (SplitMix64): the cases are the same on
@@ -218,7 +218,7 @@ fn env(var: &str) -> String {
 /// Decodes `psql`-style bytea text output (`\x0a1b…`).
 fn bytea(text: &str) -> Vec<u8> {
     let hex = text.strip_prefix("\\x").expect("bytea hex output");
-    lexikey::input::parse_hex(hex).expect("hex")
+    lexikey::value::literal::parse_hex(hex).expect("hex")
 }
 
 /// Parses `redis-cli --no-raw` array output: lines `N) "…"` with C-style escapes.

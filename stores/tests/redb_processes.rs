@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use lexikey::alloc::{Allocator, AllocatorConfig};
+use lexikey::store::alloc::{Allocator, AllocatorConfig};
 use lexikey::{Component, Format};
 
 const PROCESSES: usize = 4;

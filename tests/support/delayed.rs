@@ -21,7 +21,7 @@
 
 use std::sync::Mutex;
 
-use lexikey::alloc::BURNED;
+use lexikey::store::alloc::BURNED;
 use lexikey::store::{Entry, Store, StoreError};
 use lexikey::KeyRange;
 
@@ -50,7 +50,7 @@ struct State {
 
 impl<S: Store> Delayed<S> {
     /// Holds the next row put in `ranges` (a table's
-    /// [`Allocator::ranges`](lexikey::alloc::Allocator::ranges)); it lands
+    /// [`Allocator::ranges`](lexikey::store::alloc::Allocator::ranges)); it lands
     /// after `land_after` more store calls (`None`: only by
     /// [`Delayed::finish`]); `other` runs after its call number.
     pub(crate) fn new(
@@ -224,13 +224,13 @@ pub(crate) struct Ended {
 /// `Err` describes the first broken rule.
 pub(crate) fn check_held_write<S>(
     store: S,
-    config: lexikey::alloc::AllocatorConfig,
+    config: lexikey::store::alloc::AllocatorConfig,
     sc: Scenario,
 ) -> Result<Ended, String>
 where
     S: Store + Clone + 'static,
 {
-    use lexikey::alloc::{AllocError, Allocator, Slot};
+    use lexikey::store::alloc::{AllocError, Allocator, Slot};
     use std::collections::BTreeMap;
     let e = |m: String| format!("{sc:?}: {m}");
     let config = config

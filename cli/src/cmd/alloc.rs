@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Result};
-use lexikey::alloc::Allocator;
+use lexikey::store::alloc::Allocator;
 use lexikey::store::Store;
 use lexikey_stores::TableOptions;
 

@@ -2,9 +2,9 @@
 //! or one key per input line (bulk mode).
 
 use anyhow::{anyhow, bail, Result};
-use lexikey::arg::ColType;
-use lexikey::profile::KeyFormat;
-use lexikey::spec::{KeyError, KeySpec};
+use lexikey::frontend::host::ColType;
+use lexikey::frontend::key_format::KeyFormat;
+use lexikey::frontend::spec::{KeyError, KeySpec};
 use lexikey::{Component, Format};
 
 use crate::args::{DecodeArgs, Output};
@@ -337,7 +337,7 @@ fn warn_damaged(format: Format, comps: &[Component<'_>], lineno: Option<u64>) ->
             "lexikey: warning: {at}component {} ({}) reads as a str but looks like a damaged \
              {ty}: pass --schema to decode strictly",
             i + 1,
-            lexikey::input::show_input(s)
+            lexikey::value::literal::show_input(s)
         );
         return true;
     }

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
+use lexikey::range::render::{render, Dialect, RenderOptions};
 use lexikey::range::RangeQuery;
-use lexikey::render::{render, Dialect, RenderOptions};
 use lexikey::store::Store;
 use lexikey::{tuple, Component, Field, Format, Type, Value};
 use lexikey_stores::TableOptions;

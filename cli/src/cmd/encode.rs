@@ -2,9 +2,10 @@
 //! input line (bulk mode).
 
 use anyhow::{anyhow, bail, Result};
-use lexikey::arg::ColType;
-use lexikey::profile::{KeyFormat, Profile};
-use lexikey::spec::{Comp, KeySpec, RowError};
+use lexikey::frontend::host::ColType;
+use lexikey::frontend::key_format::KeyFormat;
+use lexikey::frontend::profile::Profile;
+use lexikey::frontend::spec::{Comp, KeySpec, RowError};
 
 use crate::args::{utf8_positionals, EncodeArgs};
 use crate::common::{self, FLUSH_AT};
@@ -152,14 +153,14 @@ fn bulk(spec: &KeySpec, json: bool, progress: &Progress, io: &mut Io<'_>) -> Res
 
 /// Prints a one-line hint on stderr for each `ts` component given as a
 /// bare integer that is only plausible as seconds (it is read as
-/// milliseconds: [`lexikey::input::ts_seconds_hint`]).
+/// milliseconds: [`lexikey::value::literal::ts_seconds_hint`]).
 pub(crate) fn ts_hints<'a>(texts: impl Iterator<Item = &'a str>) {
     for t in texts {
         let Some((spec, value)) = t.split_once(':') else {
             continue;
         };
         if matches!(spec, "ts" | "ts.asc" | "ts.desc") {
-            if let Some(h) = lexikey::input::ts_seconds_hint(value) {
+            if let Some(h) = lexikey::value::literal::ts_seconds_hint(value) {
                 eprintln!("lexikey: hint: {h}");
             }
         }

@@ -1,7 +1,7 @@
 //! `lexikey range`: the half-open key range `[start, end)` of a query on the
 //! component after a fixed tuple prefix, printed raw or in a store's syntax.
 //! Every format's ranges are the library's
-//! ([`KeySpec::ranges`](lexikey::spec::KeySpec::ranges)).
+//! ([`KeySpec::ranges`](lexikey::frontend::spec::KeySpec::ranges)).
 //!
 //! # Ranges
 //!
@@ -30,10 +30,10 @@
 //! b ‖ end)` for `b` = 0 … N−1.
 
 use anyhow::{anyhow, bail, Result};
-use lexikey::profile::KeyFormat;
+use lexikey::frontend::key_format::KeyFormat;
+use lexikey::frontend::spec::Comp;
+use lexikey::range::render::{render_into, Dialect, RenderOptions};
 use lexikey::range::{RangeError, RangeQuery};
-use lexikey::render::{render_into, Dialect, RenderOptions};
-use lexikey::spec::Comp;
 use lexikey::{Component, Format, KeyRange, Value};
 
 use crate::args::{utf8_positionals, PredOp, RangeArgs};
@@ -169,10 +169,10 @@ pub(crate) fn run(args: &RangeArgs, io: &mut Io<'_>) -> Result<()> {
 }
 
 /// The command line's message of a range error: components and predicates
-/// named by their text ([`lexikey::spec::range_message`]).
+/// named by their text ([`lexikey::frontend::spec::range_message`]).
 fn range_error(e: RangeError, texts: &[&str], args: &RangeArgs) -> anyhow::Error {
     let preds: Vec<&str> = args.preds.iter().map(|p| p.value.as_str()).collect();
-    anyhow!(lexikey::spec::range_message(&e, texts, &preds))
+    anyhow!(lexikey::frontend::spec::range_message(&e, texts, &preds))
 }
 
 /// Prints `ranges`: as text, each rendered in turn (raw: a pair of lines
@@ -249,7 +249,7 @@ fn bbox_ranges(
     args: &RangeArgs,
     width: Option<u8>,
     geo: &GeoOpts,
-) -> Result<(Vec<KeyRange>, lexikey::geo::Cover)> {
+) -> Result<(Vec<KeyRange>, lexikey::kinds::geo::Cover)> {
     if let Some(p) = args.preds.first() {
         bail!(
             "--bbox is the predicate on the geo component after the prefix: it takes no --{}",
@@ -264,7 +264,7 @@ fn bbox_ranges(
         .map_err(|e| anyhow!("invalid --bbox {bbox:?}: {e}"))?;
     let code = |c: u64| {
         let mut comp = Component::asc(Value::U64(c));
-        lexikey::kind::apply_width(&mut comp, width);
+        lexikey::frontend::native::apply_width(&mut comp, width);
         comp
     };
     let ranges = cover
@@ -322,7 +322,7 @@ fn render_options(args: &RangeArgs, text: bool) -> Result<(Dialect, RenderOption
 /// alloc --salt-buckets N` writes it) split at every bucket boundary.
 fn splits(
     args: &RangeArgs,
-    salter: Option<lexikey::salt::Salter>,
+    salter: Option<lexikey::store::salt::Salter>,
     dialect: Dialect,
     opts: &RenderOptions,
     io: &mut Io<'_>,
@@ -342,7 +342,7 @@ fn splits(
     if let Some((_, what)) = other.iter().find(|(given, _)| *given) {
         bail!("--splits prints a table's split points: it takes no {what}");
     }
-    let out = lexikey::render::render_splits(dialect, &salter.split_points(), opts)?;
+    let out = lexikey::range::render::render_splits(dialect, &salter.split_points(), opts)?;
     io.stdout.write_all(out.as_bytes())?;
     Ok(())
 }

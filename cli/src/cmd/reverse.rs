@@ -31,9 +31,13 @@ pub(crate) fn run(args: &ReverseArgs, io: &mut Io<'_>) -> Result<()> {
     let r = lexikey::reverse(v)?;
     let mut out = Vec::with_capacity(64);
     if given_format {
-        let spec = lexikey::spec::KeySpec::new(lexikey::profile::KeyFormat::Native(format))
-            .with_width(width)?;
-        let key = spec.encode(&[lexikey::spec::Comp::native(Component::asc(Value::I64(r)))])?;
+        let spec = lexikey::frontend::spec::KeySpec::new(
+            lexikey::frontend::key_format::KeyFormat::Native(format),
+        )
+        .with_width(width)?;
+        let key = spec.encode(&[lexikey::frontend::spec::Comp::native(Component::asc(
+            Value::I64(r),
+        ))])?;
         common::push_key(format, &key, &mut out);
     } else {
         out.extend_from_slice(r.to_string().as_bytes());

@@ -1,5 +1,5 @@
 //! `lexikey scan`: the rows of an upside-down table, newest first (salted:
-//! the buckets merged, `lexikey::alloc::Allocator::scan_after`).
+//! the buckets merged, `lexikey::store::alloc::Allocator::scan_after`).
 
 use anyhow::{anyhow, Result};
 use lexikey_stores::{KeyLimit, TableOptions};
