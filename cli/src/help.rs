@@ -381,7 +381,7 @@ Options:
                 default lexikey, and its column family, ?family=, default f, are
                 created when missing) (server stores need the cli built with feature
                 redis, postgres, etcd, rocksdb, slatedb, bigtable or all-servers); TLS: rediss://,
-                postgres://…?sslmode=verify-full, etcd+https:// (see the README's
+                postgres://…?sslmode=verify-full, etcd+https:// (see docs/stores.md,
                 'Production stores'). Without --store, the URL in the LEXIKEY_STORE
                 variable (keeps a password out of 'ps'). Passwords never appear in
                 messages (shown as ***). One process at a time writes a slatedb:

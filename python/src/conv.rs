@@ -499,8 +499,9 @@ fn datetime_us(obj: &Bound<'_, PyAny>) -> PyResult<Option<i128>> {
     // of the general path below, which asks the tzinfo for the offset and
     // makes a `timedelta`. Read from the object's memory where the
     // start-up check passed (abi3 has no datetime field accessors), else
-    // as attributes (BENCHMARKS.md: `str,ts` encode_many 0.53 M rows/s by
-    // `utcoffset()`, 1.74 M by attributes, 2.89 M from memory).
+    // as attributes (measured in the benchmark rounds kept in git,
+    // `git show 6c1a253:BENCHMARKS.md`: `str,ts` encode_many 0.53 M rows/s
+    // by `utcoffset()`, 1.74 M by attributes, 2.89 M from memory).
     // SAFETY: the GIL is held (`obj` is bound) and `obj` is live.
     #[allow(unsafe_code)]
     if let Some(us) = unsafe { utc_datetime_us(obj.as_ptr(), s) } {

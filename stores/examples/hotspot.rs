@@ -1,5 +1,5 @@
 //! Where an upside-down table's writes go, unsalted and salted (issue 28):
-//! the table in `stores/BENCHES.md`, "Salted tables: the write spread".
+//! the table in `stores/BENCHES.md`, "Salted tables", "The write spread".
 //!
 //! For each store given and each salt (none, 1, 4, 16 buckets) it inserts
 //! 10,000 rows through `lexikey_stores::open_allocator` into a fresh table,

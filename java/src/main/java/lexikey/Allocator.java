@@ -24,8 +24,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * opened as {@code lexikey alloc} opens it (the same store tuning and key
  * rule). Rows are the keys {@code (str:TABLE, u64:ID)}. Threads and
  * processes may share a table: no ID is ever handed out twice, and a write
- * whose outcome is unknown is read back before anything is decided (see the
- * README's "What the allocator guarantees").
+ * whose outcome is unknown is read back before anything is decided (see
+ * docs/allocator.md, "What the allocator guarantees").
  *
  * <pre>{@code
  * try (Allocator comments = new Allocator("redb:/tmp/app.redb", "comments",
