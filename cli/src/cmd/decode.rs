@@ -88,7 +88,7 @@ pub(crate) fn run(args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
             .decode(bytes)
             .map_err(|e| invalid_key(format, &raw, e))?;
         if let Some(d) = v.profile_values() {
-            profile_out::push_decoded(d, o.json, o.values, false, &mut out)?;
+            profile_out::push_decoded(d, o.json, o.values, false, &mut String::new(), &mut out)?;
         }
         io.stdout.write_all(&out)?;
         return Ok(());
@@ -230,8 +230,9 @@ fn recycle<'b>(mut v: Vec<Component<'_>>) -> Vec<Component<'b>> {
 fn bulk(o: &DecodeOpts, progress: &Progress, io: &mut Io<'_>) -> Result<()> {
     let mut hexbuf: Vec<u8> = Vec::with_capacity(256);
     if o.spec.format().profile().is_some() {
+        let mut scratch = String::new();
         return each_row(progress, io, |_, line, out| {
-            profile_row(o, line, &mut hexbuf, out)
+            profile_row(o, line, &mut hexbuf, &mut scratch, out)
         });
     }
     let mut store: Vec<Component<'static>> = Vec::with_capacity(8);
@@ -271,7 +272,13 @@ fn each_row(
 }
 
 /// Decodes one bulk line of an interop profile into `out`.
-fn profile_row(o: &DecodeOpts, line: &[u8], hexbuf: &mut Vec<u8>, out: &mut Vec<u8>) -> Result<()> {
+fn profile_row(
+    o: &DecodeOpts,
+    line: &[u8],
+    hexbuf: &mut Vec<u8>,
+    scratch: &mut String,
+    out: &mut Vec<u8>,
+) -> Result<()> {
     let format = o.spec.format();
     let bytes = key_bytes(&o.spec, line, hexbuf)?;
     let v = o
@@ -279,7 +286,7 @@ fn profile_row(o: &DecodeOpts, line: &[u8], hexbuf: &mut Vec<u8>, out: &mut Vec<
         .decode(bytes)
         .map_err(|e| invalid_key(format, line, e))?;
     if let Some(d) = v.profile_values() {
-        profile_out::push_decoded(d, o.json, o.values, true, out)?;
+        profile_out::push_decoded(d, o.json, o.values, true, scratch, out)?;
     }
     Ok(())
 }
