@@ -5,14 +5,15 @@
 //! [`KeySpec`](lexikey::frontend::spec::KeySpec); this module only prints.
 
 use anyhow::{anyhow, bail, Result};
-use lexikey::frontend::profile::{component_texts, Decoded};
+use lexikey::frontend::profile::{for_each_component_text, Decoded};
 use lexikey::interop::{fdb, hbase, phoenix};
 
 use crate::common::{self, strip_type};
 
 /// Appends a decoded key: JSON (`{"components":[…]}` and a newline), or
 /// its components' texts (`values`: without `TYPE[.desc]:`), one a line,
-/// or for `bulk` one line of tab-separated texts.
+/// or for `bulk` one line of tab-separated texts; `scratch` holds each
+/// text in turn.
 ///
 /// # Errors
 /// A component whose text holds a newline (or in bulk a tab), which the
@@ -22,6 +23,7 @@ pub(crate) fn push_decoded(
     json: bool,
     values: bool,
     bulk: bool,
+    scratch: &mut String,
     out: &mut Vec<u8>,
 ) -> Result<()> {
     if json {
@@ -29,7 +31,7 @@ pub(crate) fn push_decoded(
         out.push(b'\n');
         return Ok(());
     }
-    for (i, t) in component_texts(d).iter().enumerate() {
+    for_each_component_text(d, scratch, |i, t| {
         if bulk {
             check_line(t, b"\t\n").map_err(|e| anyhow!("component {}: {e}", i + 1))?;
             if i > 0 {
@@ -46,7 +48,8 @@ pub(crate) fn push_decoded(
         if !bulk {
             out.push(b'\n');
         }
-    }
+        Ok::<(), anyhow::Error>(())
+    })?;
     if bulk {
         out.push(b'\n');
     }

@@ -641,6 +641,49 @@ pub fn component_texts(d: &Decoded) -> Vec<String> {
     }
 }
 
+/// Calls `f` with each component's text of [`component_texts`] (its
+/// index, the text), written into `buf` — for `phoenix` with no
+/// allocation but for timestamps and binary values.
+///
+/// # Errors
+/// The first error of `f`.
+///
+/// ```
+/// use lexikey::frontend::profile::{decode_key, for_each_component_text, parse_schema, Profile};
+/// let schema = parse_schema(Profile::Phoenix, "varchar,bigint", None)?;
+/// let key = b"a\x00\x80\x00\x00\x00\x00\x00\x00\x05";
+/// let d = decode_key(Some(&schema), key, Default::default())?;
+/// let mut texts = Vec::new();
+/// for_each_component_text(&d, &mut String::new(), |i, t| {
+///     texts.push(format!("{i} {t}"));
+///     Ok::<(), ()>(())
+/// }).unwrap();
+/// assert_eq!(texts, ["0 varchar:a", "1 bigint:5"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn for_each_component_text<E>(
+    d: &Decoded,
+    buf: &mut String,
+    mut f: impl FnMut(usize, &str) -> Result<(), E>,
+) -> Result<(), E> {
+    match d {
+        Decoded::Phoenix(vs) => {
+            for (i, (c, v)) in vs.iter().enumerate() {
+                buf.clear();
+                phoenix::write_component(*c, v, buf);
+                f(i, buf)?;
+            }
+            Ok(())
+        }
+        _ => {
+            for (i, t) in component_texts(d).iter().enumerate() {
+                f(i, t)?;
+            }
+            Ok(())
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Ranges
 // ---------------------------------------------------------------------------

@@ -1124,24 +1124,7 @@ impl RowEncoder<'_> {
         };
         match &mut self.scratch {
             Scratch::Native(format, unsalted) => {
-                let format = *format;
-                let dst = match spec.salter {
-                    Some(_) => {
-                        unsalted.clear();
-                        &mut *unsalted
-                    }
-                    None => &mut *out,
-                };
-                match format {
-                    Format::Hex => text_hex(spec, cols, cells, dst)?,
-                    Format::Base64 => text_base64(spec, cols, cells, dst)?,
-                    Format::Decimal => text_decimal(spec, cols, cells, dst)?,
-                    Format::Binary => text_binary(spec, cols, cells, dst)?,
-                }
-                if let Some(s) = &spec.salter {
-                    s.salted_key_into(unsalted, out);
-                }
-                return Ok(());
+                return write_native_row(spec, cols, cells, *format, unsalted, out);
             }
             Scratch::Fdb(elems) => {
                 for (i, ((ty, c), slot)) in cols.iter().zip(cells).zip(elems.iter_mut()).enumerate()
@@ -1239,27 +1222,7 @@ impl RowEncoder<'_> {
         let cols = self.cols;
         match &mut self.scratch {
             Scratch::Native(format, unsalted) => {
-                let format = *format;
-                let dst = match spec.salter {
-                    Some(_) => {
-                        unsalted.clear();
-                        &mut *unsalted
-                    }
-                    None => &mut *out,
-                };
-                // The format's writer chosen once per row, so that each
-                // field's is inlined (the code `Format::encode_component`
-                // reaches for that format).
-                match format {
-                    Format::Hex => write_hex(spec, cols, row, dst)?,
-                    Format::Base64 => write_base64(spec, cols, row, dst)?,
-                    Format::Decimal => write_decimal(spec, cols, row, dst)?,
-                    Format::Binary => write_binary(spec, cols, row, dst)?,
-                }
-                if let Some(s) = &spec.salter {
-                    s.salted_key_into(unsalted, out);
-                }
-                return Ok(());
+                return write_native_row(spec, cols, row, *format, unsalted, out);
             }
             Scratch::Fdb(elems) => {
                 for (i, ((ty, a), slot)) in cols.iter().zip(row).zip(elems.iter_mut()).enumerate() {
@@ -1297,15 +1260,105 @@ impl RowEncoder<'_> {
     }
 }
 
+/// One value of a row the native writers take: a host's typed argument
+/// ([`RowEncoder::encode`]) or the text of a value
+/// ([`RowEncoder::encode_texts`]).
+trait NativeCell {
+    /// The component of this value (the `i`th of the row) in native
+    /// column `col` (of type `ty`, for errors).
+    fn component(
+        &self,
+        i: usize,
+        ty: &ColType,
+        col: &Col,
+        geo: &GeoOpts,
+    ) -> Result<Component<'_>, RowError>;
+}
+
+impl NativeCell for Arg<'_> {
+    #[inline(always)]
+    fn component(
+        &self,
+        i: usize,
+        ty: &ColType,
+        col: &Col,
+        geo: &GeoOpts,
+    ) -> Result<Component<'_>, RowError> {
+        // The plain arguments first, here in the loop: tried inside
+        // `native_value` instead (inlined, the general part out of line)
+        // the hex row cost about 120 instructions more (callgrind), the
+        // `Result` kept through the `map_err` below.
+        let plain = match col.kind {
+            Kind::Core(t) => host::plain_value(t, *self),
+            _ => None,
+        };
+        let value = match plain {
+            Some(v) => v,
+            None => host::native_value(col, *self, geo).map_err(|e| RowError::at(i, ty, e))?,
+        };
+        Ok(Component {
+            value,
+            dir: col.field.dir,
+            width: col.field.width,
+        })
+    }
+}
+
+impl NativeCell for &str {
+    #[inline(always)]
+    fn component(
+        &self,
+        i: usize,
+        ty: &ColType,
+        col: &Col,
+        geo: &GeoOpts,
+    ) -> Result<Component<'_>, RowError> {
+        col.component(self, geo)
+            .map_err(|e| RowError::at(i, ty, e.into()))
+    }
+}
+
+/// A native layout's row written to `out`: straight, or into `unsalted`
+/// and then salted. The format's writer is chosen once per row, so that
+/// each field's is inlined (the code `Format::encode_component` reaches
+/// for that format).
+#[inline(always)]
+fn write_native_row<C: NativeCell>(
+    spec: &KeySpec,
+    cols: &[ColType],
+    row: &[C],
+    format: Format,
+    unsalted: &mut Vec<u8>,
+    out: &mut Vec<u8>,
+) -> Result<(), RowError> {
+    let dst = match spec.salter {
+        Some(_) => {
+            unsalted.clear();
+            &mut *unsalted
+        }
+        None => &mut *out,
+    };
+    match format {
+        Format::Hex => write_hex(spec, cols, row, dst)?,
+        Format::Base64 => write_base64(spec, cols, row, dst)?,
+        Format::Decimal => write_decimal(spec, cols, row, dst)?,
+        Format::Binary => write_binary(spec, cols, row, dst)?,
+    }
+    if let Some(s) = &spec.salter {
+        s.salted_key_into(unsalted, out);
+    }
+    Ok(())
+}
+
 /// [`write_native`] of one format, its writer inlined into the loop: one
-/// function per format, each compiled on its own.
+/// function per format and kind of row, each compiled on its own.
 macro_rules! native_writer {
     ($name:ident, $text:expr, $put:expr) => {
         #[inline(never)]
-        fn $name(
+        fn $name<C: NativeCell>(
             spec: &KeySpec,
             cols: &[ColType],
-            row: &[Arg<'_>],
+            row: &[C],
             dst: &mut Vec<u8>,
         ) -> Result<(), RowError> {
             write_native(spec, cols, row, dst, $text, $put)
@@ -1331,78 +1384,18 @@ native_writer!(write_binary, false, |c, o| {
     Ok(())
 });
 
-/// [`write_native_texts`] of one format, its writer inlined into the
-/// loop.
-macro_rules! native_text_writer {
-    ($name:ident, $text:expr, $put:expr) => {
-        #[inline(never)]
-        fn $name(
-            spec: &KeySpec,
-            cols: &[ColType],
-            cells: &[&str],
-            dst: &mut Vec<u8>,
-        ) -> Result<(), RowError> {
-            write_native_texts(spec, cols, cells, dst, $text, $put)
-        }
-    };
-}
-
-native_text_writer!(text_hex, true, |c, o| {
-    crate::format::hex::encode_component(c, o);
-    Ok(())
-});
-native_text_writer!(text_base64, true, |c, o| {
-    crate::format::base64::encode_component(c, o);
-    Ok(())
-});
-native_text_writer!(text_decimal, true, crate::format::decimal::encode_component);
-native_text_writer!(text_binary, false, |c, o| {
-    crate::format::binary::encode_component(c, o);
-    Ok(())
-});
-
-/// The values of `cells` (texts) against native columns `cols`, each
-/// parsed and written by `put` (`text`: joined by the separator).
-#[inline(always)]
-fn write_native_texts(
-    spec: &KeySpec,
-    cols: &[ColType],
-    cells: &[&str],
-    dst: &mut Vec<u8>,
-    text: bool,
-    put: impl Fn(&Component<'_>, &mut Vec<u8>) -> Result<(), crate::error::EncodeError>,
-) -> Result<(), RowError> {
-    for (i, (ty, t)) in cols.iter().zip(cells).enumerate() {
-        let ColType::Native(col) = ty else {
-            return Err(RowError::at(
-                i,
-                ty,
-                ArgError::Invalid("not a native column".into()),
-            ));
-        };
-        let c = col
-            .component(t, &spec.geo)
-            .map_err(|e| RowError::at(i, ty, e.into()))?;
-        if i > 0 && text {
-            dst.push(crate::format::text::SEP);
-        }
-        put(&c, dst).map_err(|e| RowError::at(i, ty, e.into()))?;
-    }
-    Ok(())
-}
-
-/// The fields of `row` against native columns `cols`, each written by
+/// The values of `row` against native columns `cols`, each written by
 /// `put` (`text`: joined by the separator).
 #[inline(always)]
-fn write_native(
+fn write_native<C: NativeCell>(
     spec: &KeySpec,
     cols: &[ColType],
-    row: &[Arg<'_>],
+    row: &[C],
     dst: &mut Vec<u8>,
     text: bool,
     put: impl Fn(&Component<'_>, &mut Vec<u8>) -> Result<(), crate::error::EncodeError>,
 ) -> Result<(), RowError> {
-    for (i, (ty, a)) in cols.iter().zip(row).enumerate() {
+    for (i, (ty, cell)) in cols.iter().zip(row).enumerate() {
         let ColType::Native(col) = ty else {
             return Err(RowError::at(
                 i,
@@ -1410,23 +1403,7 @@ fn write_native(
                 ArgError::Invalid("not a native column".into()),
             ));
         };
-        // The plain arguments first, here in the loop: tried inside
-        // `native_value` instead (inlined, the general part out of line)
-        // the hex row cost about 120 instructions more (callgrind), the
-        // `Result` kept through the `map_err` below.
-        let plain = match col.kind {
-            Kind::Core(t) => host::plain_value(t, *a),
-            _ => None,
-        };
-        let value = match plain {
-            Some(v) => v,
-            None => host::native_value(col, *a, &spec.geo).map_err(|e| RowError::at(i, ty, e))?,
-        };
-        let c = Component {
-            value,
-            dir: col.field.dir,
-            width: col.field.width,
-        };
+        let c = cell.component(i, ty, col, &spec.geo)?;
         if i > 0 && text {
             dst.push(crate::format::text::SEP);
         }

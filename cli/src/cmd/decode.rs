@@ -88,7 +88,7 @@ pub(crate) fn run(args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
             .decode(bytes)
             .map_err(|e| invalid_key(format, &raw, e))?;
         if let Some(d) = v.profile_values() {
-            profile_out::push_decoded(d, o.json, o.values, false, &mut out)?;
+            profile_out::push_decoded(d, o.json, o.values, false, &mut String::new(), &mut out)?;
         }
         io.stdout.write_all(&out)?;
         return Ok(());
@@ -143,6 +143,7 @@ struct DecodeOpts {
 /// Decodes `bytes` (a native key; `raw` as given, for messages) into
 /// `comps` ([`KeySpec::decode_into`]: a salted key's salt checked and
 /// removed).
+#[inline]
 fn decode_key<'k>(
     o: &DecodeOpts,
     raw: &[u8],
@@ -180,6 +181,7 @@ fn invalid_component(format: KeyFormat, raw: &[u8], e: anyhow::Error) -> anyhow:
 /// The key bytes: the text itself, or for a binary key (`binary` and the
 /// interop profiles) the bytes of the hex text (either case), decoded into
 /// `buf`.
+#[inline]
 fn key_bytes<'a>(spec: &KeySpec, raw: &'a [u8], buf: &'a mut Vec<u8>) -> Result<&'a [u8]> {
     let max = spec.max_key_len();
     let format = spec.format();
@@ -216,6 +218,8 @@ fn invalid_key(format: KeyFormat, raw: &[u8], e: lexikey::DecodeError) -> anyhow
 }
 
 /// Reuses a vector's allocation for components of another lifetime.
+/// Inlined, so that the compiler sees the vector empty and drops nothing.
+#[inline(always)]
 fn recycle<'b>(mut v: Vec<Component<'_>>) -> Vec<Component<'b>> {
     v.clear();
     // An empty vector: the map never runs; `collect` reuses the allocation.
@@ -224,31 +228,39 @@ fn recycle<'b>(mut v: Vec<Component<'_>>) -> Vec<Component<'b>> {
 
 /// Bulk mode: one key per line → one line of tab-separated components.
 fn bulk(o: &DecodeOpts, progress: &Progress, io: &mut Io<'_>) -> Result<()> {
-    let mut out: Vec<u8> = Vec::with_capacity(FLUSH_AT + (FLUSH_AT >> 1));
     let mut hexbuf: Vec<u8> = Vec::with_capacity(256);
+    if o.spec.format().profile().is_some() {
+        let mut scratch = String::new();
+        return each_row(progress, io, |_, line, out| {
+            profile_row(o, line, &mut hexbuf, &mut scratch, out)
+        });
+    }
     let mut store: Vec<Component<'static>> = Vec::with_capacity(8);
     let mut scratch = String::new();
-    let profile = o.spec.format().profile().is_some();
+    each_row(progress, io, |lineno, line, out| {
+        let mut comps = recycle(std::mem::take(&mut store));
+        let r = row(o, lineno, line, &mut hexbuf, &mut comps, &mut scratch, out);
+        store = recycle(comps);
+        r
+    })
+}
+
+/// Runs `row` on each line of standard input (its number, the line, the
+/// output), the output flushed as it fills; a failing line's partial
+/// output is dropped, the lines before it written and its error returned.
+/// One loop a kind of key, so that each row's code is compiled into its
+/// own.
+#[inline(always)]
+fn each_row(
+    progress: &Progress,
+    io: &mut Io<'_>,
+    mut row: impl FnMut(u64, &[u8], &mut Vec<u8>) -> Result<()>,
+) -> Result<()> {
+    let mut out: Vec<u8> = Vec::with_capacity(FLUSH_AT + (FLUSH_AT >> 1));
     let stdout = &mut *io.stdout;
     let res = common::for_each_line(io.stdin, |lineno, line| {
         let row_start = out.len();
-        let r = if profile {
-            profile_row(o, line, &mut hexbuf, &mut out)
-        } else {
-            let mut comps = recycle(std::mem::take(&mut store));
-            let r = row(
-                o,
-                lineno,
-                line,
-                &mut hexbuf,
-                &mut comps,
-                &mut scratch,
-                &mut out,
-            );
-            store = recycle(comps);
-            r
-        };
-        if let Err(e) = r {
+        if let Err(e) = row(lineno, line, &mut out) {
             out.truncate(row_start);
             return Err(anyhow!("line {lineno}: {e:#}"));
         }
@@ -260,7 +272,13 @@ fn bulk(o: &DecodeOpts, progress: &Progress, io: &mut Io<'_>) -> Result<()> {
 }
 
 /// Decodes one bulk line of an interop profile into `out`.
-fn profile_row(o: &DecodeOpts, line: &[u8], hexbuf: &mut Vec<u8>, out: &mut Vec<u8>) -> Result<()> {
+fn profile_row(
+    o: &DecodeOpts,
+    line: &[u8],
+    hexbuf: &mut Vec<u8>,
+    scratch: &mut String,
+    out: &mut Vec<u8>,
+) -> Result<()> {
     let format = o.spec.format();
     let bytes = key_bytes(&o.spec, line, hexbuf)?;
     let v = o
@@ -268,7 +286,7 @@ fn profile_row(o: &DecodeOpts, line: &[u8], hexbuf: &mut Vec<u8>, out: &mut Vec<
         .decode(bytes)
         .map_err(|e| invalid_key(format, line, e))?;
     if let Some(d) = v.profile_values() {
-        profile_out::push_decoded(d, o.json, o.values, true, out)?;
+        profile_out::push_decoded(d, o.json, o.values, true, scratch, out)?;
     }
     Ok(())
 }

@@ -157,6 +157,7 @@ pub use decode::decode_row_key;
 pub use encode::{encode_row_key, encode_value};
 pub use syntax::{
     format_component, parse_component, parse_component_with, parse_value, parse_value_with,
+    write_component,
 };
 pub(crate) use syntax::{parse_decimal, timestamp_text};
 

@@ -205,21 +205,37 @@ pub(crate) fn timestamp_text(ms: i64, nanos: u32) -> String {
 /// assert_eq!(format_component(Column::desc(Type::Varchar), &Value::Null), "varchar.desc");
 /// ```
 pub fn format_component(column: Column, value: &Value) -> String {
-    let v = match value {
-        Value::Null => return column.to_string(),
-        Value::Int(v) => v.to_string(),
-        Value::Float(f) => format!("{f:?}"),
-        Value::Double(f) => format!("{f:?}"),
-        Value::Bool(b) => b.to_string(),
+    let mut s = String::new();
+    write_component(column, value, &mut s);
+    s
+}
+
+/// Appends the text of [`format_component`] to `out` (with no allocation
+/// but for timestamps and binary values).
+///
+/// ```
+/// use lexikey::interop::phoenix::{write_component, Column, Type, Value};
+/// let mut s = String::from("x\t");
+/// write_component(Column::desc(Type::Bigint), &Value::Int(-5), &mut s);
+/// assert_eq!(s, "x\tbigint.desc:-5");
+/// ```
+pub fn write_component(column: Column, value: &Value, out: &mut String) {
+    use std::fmt::Write;
+    // Writing to a `String` does not fail.
+    let _ = match value {
+        Value::Null => write!(out, "{column}"),
+        Value::Int(v) => write!(out, "{column}:{v}"),
+        Value::Float(f) => write!(out, "{column}:{f:?}"),
+        Value::Double(f) => write!(out, "{column}:{f:?}"),
+        Value::Bool(b) => write!(out, "{column}:{b}"),
         Value::Date(ms) => {
-            let mut s = String::new();
-            crate::value::literal::format_ts(*ms, &mut s);
-            s
+            let r = write!(out, "{column}:");
+            crate::value::literal::format_ts(*ms, out);
+            r
         }
-        Value::Timestamp(ms, nanos) => timestamp_text(*ms, *nanos),
-        Value::Varchar(s) | Value::Char(s) => s.clone(),
-        Value::Varbinary(b) | Value::Binary(b) => crate::to_hex(b),
-        Value::Decimal(d) => d.to_string(),
+        Value::Timestamp(ms, nanos) => write!(out, "{column}:{}", timestamp_text(*ms, *nanos)),
+        Value::Varchar(s) | Value::Char(s) => write!(out, "{column}:{s}"),
+        Value::Varbinary(b) | Value::Binary(b) => write!(out, "{column}:{}", crate::to_hex(b)),
+        Value::Decimal(d) => write!(out, "{column}:{d}"),
     };
-    format!("{column}:{v}")
 }
