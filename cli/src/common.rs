@@ -287,8 +287,24 @@ pub(crate) fn for_each_line(
     r: &mut dyn BufRead,
     mut f: impl FnMut(u64, &[u8]) -> Result<()>,
 ) -> Result<()> {
-    let mut carry: Vec<u8> = Vec::new();
     let mut lineno = 0u64;
+    for_each_chunk(r, |chunk| for_each_line_of(chunk, &mut lineno, &mut f))
+}
+
+/// Calls `f(chunk)` for the lines of `r` a chunk at a time: each chunk is
+/// one or more whole lines joined by `\n` (the last without its `\n`),
+/// borrowed from the reader's buffer when they fit in it; the lines of all
+/// chunks in order are [`for_each_line`]'s (split them with
+/// [`for_each_line_of`]). What is borrowed from one chunk lives for all
+/// its lines, so a caller can reuse one buffer of borrows a chunk.
+///
+/// # Errors
+/// The first error of `f`, or a read error.
+pub(crate) fn for_each_chunk(
+    r: &mut dyn BufRead,
+    mut f: impl FnMut(&[u8]) -> Result<()>,
+) -> Result<()> {
+    let mut carry: Vec<u8> = Vec::new();
     loop {
         let buf = match r.fill_buf() {
             Ok(b) => b,
@@ -297,39 +313,53 @@ pub(crate) fn for_each_line(
         };
         if buf.is_empty() {
             if !carry.is_empty() {
-                lineno += 1;
-                f(lineno, &carry)?;
+                f(&carry)?;
             }
             return Ok(());
         }
         let n = buf.len();
+        let Some(last) = memchr::memrchr(b'\n', buf) else {
+            carry.extend_from_slice(buf);
+            r.consume(n);
+            continue;
+        };
         let mut pos = 0;
         if !carry.is_empty() {
-            match memchr::memchr(b'\n', buf) {
-                Some(i) => {
-                    carry.extend_from_slice(&buf[..i]);
-                    lineno += 1;
-                    f(lineno, &carry)?;
-                    carry.clear();
-                    pos = i + 1;
-                }
-                None => {
-                    carry.extend_from_slice(buf);
-                    r.consume(n);
-                    continue;
-                }
-            }
+            // The line begun in an earlier buffer ends at the first `\n`.
+            let i = memchr::memchr(b'\n', &buf[..last]).unwrap_or(last);
+            carry.extend_from_slice(&buf[..i]);
+            f(&carry)?;
+            carry.clear();
+            pos = i + 1;
         }
-        let mut start = pos;
-        for i in memchr::memchr_iter(b'\n', &buf[pos..]) {
-            let end = pos + i;
-            lineno += 1;
-            f(lineno, &buf[start..end])?;
-            start = end + 1;
+        if pos <= last {
+            f(&buf[pos..last])?;
         }
-        carry.extend_from_slice(&buf[start..]);
+        carry.extend_from_slice(&buf[last + 1..]);
         r.consume(n);
     }
+}
+
+/// Calls `f(line_number, line)` for each line of a chunk of
+/// [`for_each_chunk`], `lineno` the number of the line before it (counted
+/// on).
+///
+/// # Errors
+/// The first error of `f`.
+#[inline(always)]
+pub(crate) fn for_each_line_of<'c>(
+    chunk: &'c [u8],
+    lineno: &mut u64,
+    mut f: impl FnMut(u64, &'c [u8]) -> Result<()>,
+) -> Result<()> {
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', chunk) {
+        *lineno += 1;
+        f(*lineno, &chunk[start..end])?;
+        start = end + 1;
+    }
+    *lineno += 1;
+    f(*lineno, &chunk[start..])
 }
 
 /// Writes `out` to `w` and clears it when it holds at least [`FLUSH_AT`] bytes.
@@ -347,6 +377,58 @@ pub(crate) fn maybe_flush(w: &mut dyn Write, out: &mut Vec<u8>) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
+    /// Lines across buffer ends (a reader of `cap` bytes a fill), counted
+    /// from 1, the last without its `\n`, and by chunk.
+    #[test]
+    fn lines_and_chunks_across_buffers() {
+        let input = b"ab\n\ncdefgh\r\nij\nklmnopqrstu\nv";
+        let want: Vec<(u64, &[u8])> = vec![
+            (1, b"ab"),
+            (2, b""),
+            (3, b"cdefgh\r"),
+            (4, b"ij"),
+            (5, b"klmnopqrstu"),
+            (6, b"v"),
+        ];
+        for cap in 1..=input.len() + 1 {
+            let mut r = std::io::BufReader::with_capacity(cap, &input[..]);
+            let mut got = Vec::new();
+            super::for_each_line(&mut r, |n, l| {
+                got.push((n, l.to_vec()));
+                Ok(())
+            })
+            .unwrap();
+            let got: Vec<(u64, &[u8])> = got.iter().map(|(n, l)| (*n, l.as_slice())).collect();
+            assert_eq!(got, want, "buffer of {cap}");
+            let mut r = std::io::BufReader::with_capacity(cap, &input[..]);
+            let mut lines = 0;
+            super::for_each_chunk(&mut r, |c| {
+                super::for_each_line_of(c, &mut lines, |n, l| {
+                    assert_eq!(want[n as usize - 1].1, l);
+                    Ok(())
+                })
+            })
+            .unwrap();
+            assert_eq!(lines, 6);
+        }
+        // A final `\n` ends the last line; an error stops the lines.
+        let mut seen = 0;
+        let err = super::for_each_line(&mut &b"a\nb\nc\n"[..], |n, _| {
+            seen = n;
+            anyhow::ensure!(n < 2, "stop");
+            Ok(())
+        });
+        assert!(err.is_err());
+        assert_eq!(seen, 2);
+        let mut n = 0;
+        super::for_each_line(&mut &b"a\nb\n"[..], |_, _| {
+            n += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(n, 2);
+    }
+
     #[test]
     fn json_strings_escape_controls_and_hidden_characters() {
         let mut out = Vec::new();
