@@ -16,7 +16,9 @@
 
 use anyhow::{anyhow, bail, Result};
 use lexikey::frontend::key_format::KeyFormat;
-use lexikey::frontend::layout::{native_names, LayoutOption as O, OptionError};
+use lexikey::frontend::layout::{
+    expected_names, hbase_numeric, native_names, LayoutOption as O, OptionError,
+};
 use lexikey::frontend::profile::Options;
 use lexikey::frontend::spec::KeySpec;
 use lexikey::interop::{hbase, phoenix};
@@ -188,12 +190,12 @@ fn hbase_codec(given: Option<&str>, format: KeyFormat) -> Result<hbase::Codec> {
         return Ok(hbase::Codec::default());
     };
     O::HbaseNumeric.check(format).map_err(refusal)?;
-    let Some(n) = hbase::NumericEncoding::from_name(v) else {
-        bail!(
-            "invalid --hbase-numeric {v:?}: expected current (HBase 2.5.0 and later, the \
-             default) or legacy (HBase 2.4.x and older, before HBASE-26566)"
-        );
-    };
+    let n = hbase_numeric(format, v).map_err(|e| {
+        anyhow!(
+            "invalid --hbase-numeric {v:?}: expected {}",
+            expected_names(e.option(), str::to_string)
+        )
+    })?;
     Ok(hbase::Codec::new(n))
 }
 
@@ -222,7 +224,13 @@ pub(crate) fn refusal(e: OptionError) -> anyhow::Error {
     let (option, format) = match e {
         OptionError::NotApplicable { option, format } => (option, format),
         OptionError::Missing { format, .. } => return missing_schema(format),
-        OptionError::OutOfRange { .. } => return anyhow!("{e}"),
+        OptionError::Needs {
+            option: O::Width,
+            needs: O::DecodeSchema,
+            ..
+        } => return anyhow!("--width needs --schema (it applies to the schema's integer fields)"),
+        OptionError::OutOfRange { .. } | OptionError::Needs { .. } => return anyhow!("{e}"),
+        OptionError::UnknownName { .. } => return anyhow!("{e}"),
     };
     let native = format.profile().is_none();
     anyhow!(match option {

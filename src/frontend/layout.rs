@@ -25,6 +25,7 @@ use std::ops::RangeInclusive;
 
 use crate::frontend::key_format::KeyFormat;
 use crate::frontend::profile::Profile;
+use crate::interop::hbase::NumericEncoding;
 use crate::Format;
 
 /// An option of a key layout that some formats take and others do not.
@@ -60,6 +61,45 @@ pub enum LayoutOption {
     /// keys are self-describing; needed by those whose keys do not name
     /// their fields' types ([`LayoutOption::needed_by`]).
     DecodeSchema,
+}
+
+/// The names of [`LayoutOption::HbaseNumeric`] and what each means.
+const HBASE_NUMERIC_NAMES: &[(&str, &str)] = &[
+    (
+        NumericEncoding::Current.name(),
+        "HBase 2.5.0 and later, the default",
+    ),
+    (
+        NumericEncoding::Legacy.name(),
+        "HBase 2.4.x and older, before HBASE-26566",
+    ),
+];
+
+/// The HBase numeric encoding named `name` ([`LayoutOption::names`] of
+/// [`LayoutOption::HbaseNumeric`]), given with `format`. Only the name is
+/// checked: [`LayoutOption::check`] says whether `format` takes the
+/// option, so that a front end chooses which it reports first.
+///
+/// ```
+/// use lexikey::frontend::key_format::KeyFormat;
+/// use lexikey::frontend::layout::{hbase_numeric, LayoutOption, OptionError};
+/// use lexikey::interop::hbase::NumericEncoding;
+/// let hbase = KeyFormat::parse("hbase-ordered")?;
+/// assert_eq!(hbase_numeric(hbase, "legacy"), Ok(NumericEncoding::Legacy));
+/// assert_eq!(
+///     hbase_numeric(hbase, "old"),
+///     Err(OptionError::UnknownName { option: LayoutOption::HbaseNumeric, format: hbase })
+/// );
+/// # Ok::<(), String>(())
+/// ```
+///
+/// # Errors
+/// [`OptionError::UnknownName`].
+pub fn hbase_numeric(format: KeyFormat, name: &str) -> Result<NumericEncoding, OptionError> {
+    NumericEncoding::from_name(name).ok_or(OptionError::UnknownName {
+        option: LayoutOption::HbaseNumeric,
+        format,
+    })
 }
 
 /// The native formats.
@@ -133,6 +173,47 @@ impl LayoutOption {
             })
         } else {
             Ok(())
+        }
+    }
+
+    /// The option this one needs given with it when decoding: a width
+    /// needs the schema, whose integer fields it applies to.
+    pub fn decode_needs(self) -> Option<LayoutOption> {
+        match self {
+            LayoutOption::Width => Some(LayoutOption::DecodeSchema),
+            _ => None,
+        }
+    }
+
+    /// Checks, when decoding, that the option (if `given`) comes with the
+    /// option it needs ([`LayoutOption::decode_needs`]; `needed_given`
+    /// whether that one was given).
+    ///
+    /// # Errors
+    /// [`OptionError::Needs`].
+    pub fn check_decode_needs(
+        self,
+        format: KeyFormat,
+        given: bool,
+        needed_given: bool,
+    ) -> Result<(), OptionError> {
+        match self.decode_needs() {
+            Some(needs) if given && !needed_given => Err(OptionError::Needs {
+                option: self,
+                needs,
+                format,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// The names the option takes, each with what it means (the HBase
+    /// numeric encoding: `current`, `legacy`); empty for an option that
+    /// does not take a name.
+    pub fn names(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            LayoutOption::HbaseNumeric => HBASE_NUMERIC_NAMES,
+            _ => &[],
         }
     }
 
@@ -216,6 +297,25 @@ pub enum OptionError {
         /// The format.
         format: KeyFormat,
     },
+    /// The option given without the one it needs when decoding
+    /// ([`LayoutOption::decode_needs`]).
+    #[error("{}", needs_message(*.option, *.needs))]
+    Needs {
+        /// The option given.
+        option: LayoutOption,
+        /// The option it needs.
+        needs: LayoutOption,
+        /// The format.
+        format: KeyFormat,
+    },
+    /// A name the option does not take ([`LayoutOption::names`]).
+    #[error("{}", unknown_name(*.option))]
+    UnknownName {
+        /// The option.
+        option: LayoutOption,
+        /// The format it was given with.
+        format: KeyFormat,
+    },
     /// A number outside the option's [`LayoutOption::values`].
     #[error("{}", out_of_range(*.option, *.format, *.value))]
     OutOfRange {
@@ -234,6 +334,8 @@ impl OptionError {
         match self {
             OptionError::NotApplicable { option, .. }
             | OptionError::Missing { option, .. }
+            | OptionError::Needs { option, .. }
+            | OptionError::UnknownName { option, .. }
             | OptionError::OutOfRange { option, .. } => *option,
         }
     }
@@ -243,6 +345,8 @@ impl OptionError {
         match self {
             OptionError::NotApplicable { format, .. }
             | OptionError::Missing { format, .. }
+            | OptionError::Needs { format, .. }
+            | OptionError::UnknownName { format, .. }
             | OptionError::OutOfRange { format, .. } => *format,
         }
     }
@@ -286,6 +390,35 @@ fn not_applicable(option: LayoutOption, format: KeyFormat) -> String {
              no schema"
         ),
     }
+}
+
+fn needs_message(option: LayoutOption, needs: LayoutOption) -> String {
+    match (option, needs) {
+        (LayoutOption::Width, LayoutOption::DecodeSchema) => {
+            "a width needs a schema (it applies to the schema's integer fields)".to_string()
+        }
+        _ => format!("the {option} needs the {needs}"),
+    }
+}
+
+fn unknown_name(option: LayoutOption) -> String {
+    format!(
+        "invalid {option}: expected {}",
+        expected_names(option, |n| n.to_string())
+    )
+}
+
+/// The names [`LayoutOption::names`] of `option` as a front end words
+/// them: each written by `name` (quoted, say) with its meaning in
+/// parentheses, joined by `or` (`current (HBase 2.5.0 and later, the
+/// default) or legacy (…)`).
+pub fn expected_names(option: LayoutOption, name: impl Fn(&str) -> String) -> String {
+    option
+        .names()
+        .iter()
+        .map(|(n, meaning)| format!("{} ({meaning})", name(n)))
+        .collect::<Vec<_>>()
+        .join(" or ")
 }
 
 fn out_of_range(option: LayoutOption, format: KeyFormat, value: u32) -> String {
@@ -390,6 +523,51 @@ mod tests {
         assert_eq!(
             O::SaltBuckets.profiles().collect::<Vec<_>>(),
             [Profile::Phoenix]
+        );
+    }
+
+    #[test]
+    fn width_needs_a_schema_to_decode_and_hbase_numeric_a_name() {
+        let decimal = KeyFormat::Native(Format::Decimal);
+        let hbase = KeyFormat::Profile(Profile::Hbase);
+        for o in ALL {
+            assert_eq!(o.check_decode_needs(decimal, false, false), Ok(()));
+            assert_eq!(o.check_decode_needs(decimal, true, true), Ok(()));
+            let needed = o.check_decode_needs(decimal, true, false);
+            assert_eq!(needed.is_err(), o == O::Width, "{o}");
+            assert_eq!(o.names().is_empty(), o != O::HbaseNumeric, "{o}");
+        }
+        let e = O::Width
+            .check_decode_needs(decimal, true, false)
+            .unwrap_err();
+        assert_eq!(
+            e,
+            OptionError::Needs {
+                option: O::Width,
+                needs: O::DecodeSchema,
+                format: decimal
+            }
+        );
+        assert_eq!((e.option(), e.format()), (O::Width, decimal));
+        assert_eq!(
+            e.to_string(),
+            "a width needs a schema (it applies to the schema's integer fields)"
+        );
+        for (name, _) in O::HbaseNumeric.names() {
+            let n = super::hbase_numeric(hbase, name).unwrap();
+            assert_eq!(n.name(), *name);
+        }
+        let e = super::hbase_numeric(hbase, "Legacy").unwrap_err();
+        assert_eq!((e.option(), e.format()), (O::HbaseNumeric, hbase));
+        assert_eq!(
+            e.to_string(),
+            "invalid HBase numeric encoding: expected current (HBase 2.5.0 and later, the \
+             default) or legacy (HBase 2.4.x and older, before HBASE-26566)"
+        );
+        assert_eq!(
+            super::expected_names(O::HbaseNumeric, |n| format!("{n:?}")),
+            "\"current\" (HBase 2.5.0 and later, the default) or \"legacy\" (HBase 2.4.x and \
+             older, before HBASE-26566)"
         );
     }
 

@@ -4,6 +4,7 @@
 use anyhow::{anyhow, bail, Result};
 use lexikey::frontend::host::ColType;
 use lexikey::frontend::key_format::KeyFormat;
+use lexikey::frontend::layout::LayoutOption;
 use lexikey::frontend::spec::{KeyError, KeySpec};
 use lexikey::{Component, Format};
 
@@ -32,14 +33,12 @@ pub(crate) fn run(args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
     let format = spec.format();
     let output = args.output()?;
     layout::check_decode_schema(format, k.schema.is_some())?;
+    LayoutOption::Width
+        .check_decode_needs(format, spec.width().is_some(), k.schema.is_some())
+        .map_err(layout::refusal)?;
     let spec = match k.schema.as_deref() {
         Some(s) => spec.with_schema(s)?,
-        None => {
-            if spec.width().is_some() {
-                bail!("--width needs --schema (it applies to the schema's integer fields)");
-            }
-            spec
-        }
+        None => spec,
     };
     // The schema's native columns.
     let cols: Option<Vec<Col>> = spec.schema().map(|s| {
