@@ -93,10 +93,10 @@ impl Fidelity {
         let mut fid = Fidelity::default();
         if let Some(v) = hbase_numeric {
             LayoutOption::HbaseNumeric.check(fmt).map_err(refusal)?;
-            let n = hbase::NumericEncoding::from_name(v).ok_or_else(|| {
+            let n = lexikey::frontend::layout::hbase_numeric(fmt, v).map_err(|e| {
                 value_err(format!(
-                    "invalid hbase_numeric {v:?}: expected \"current\" (HBase 2.5.0 and later, the \
-                     default) or \"legacy\" (HBase 2.4.x and older, before HBASE-26566)"
+                    "invalid hbase_numeric {v:?}: expected {}",
+                    lexikey::frontend::layout::expected_names(e.option(), |n| format!("{n:?}"))
                 ))
             })?;
             fid.codec = hbase::Codec::new(n);
@@ -191,6 +191,12 @@ pub(crate) fn refusal(e: OptionError) -> PyErr {
             ),
             _ => e.to_string(),
         },
+        OptionError::Needs {
+            option: O::Width,
+            needs: O::DecodeSchema,
+            ..
+        } => "width needs a schema (it applies to the schema's integer fields)".to_string(),
+        OptionError::Needs { .. } | OptionError::UnknownName { .. } => e.to_string(),
         OptionError::Missing { format, .. } => match format {
             Fmt::Native(f) => {
                 format!("{f} keys carry no type tags: pass a schema (e.g. schema=\"str,i64\")")

@@ -36,10 +36,10 @@ pub(crate) fn decode_spec(
             .check_given(fmt, schema.is_some())
             .map_err(crate::refusal)?;
     }
+    LayoutOption::Width
+        .check_decode_needs(fmt, width.is_some(), schema.is_some())
+        .map_err(crate::refusal)?;
     match schema {
-        None if width.is_some() => Err(value_err(
-            "width needs a schema (it applies to the schema's integer fields)".into(),
-        )),
         None => Ok(spec),
         Some(s) => spec.with_schema(s).map_err(|e| value_err(e.to_string())),
     }
