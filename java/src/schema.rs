@@ -49,10 +49,10 @@ pub(crate) fn key_spec(fmt: KeyFormat, opts: &Opts) -> Result<KeySpec, Error> {
         .with_max_key_len(MAX_KEY_LEN);
     let mut po = Options::default();
     if let Some(name) = &opts.hbase_numeric {
-        let n = hbase::NumericEncoding::from_name(name).ok_or_else(|| {
+        let n = lexikey::frontend::layout::hbase_numeric(fmt, name).map_err(|e| {
             arg_err(format!(
-                "invalid hbaseNumeric {name:?}: expected \"current\" (HBase 2.5.0 and later, the \
-                 default) or \"legacy\" (HBase 2.4.x and older, before HBASE-26566)"
+                "invalid hbaseNumeric {name:?}: expected {}",
+                lexikey::frontend::layout::expected_names(e.option(), |n| format!("{n:?}"))
             ))
         })?;
         LayoutOption::HbaseNumeric.check(fmt).map_err(refusal)?;
