@@ -6,6 +6,7 @@ The native module (Rust, PyO3) does all the work; see ``help(lexikey)``.
 from .lexikey import (
     AllocError,
     Allocator,
+    ArrowArray,
     ContentionError,
     DecodeError,
     EncodeError,
@@ -47,6 +48,7 @@ __all__ = [
     "Value",
     "AllocError",
     "Allocator",
+    "ArrowArray",
     "ContentionError",
     "DecodeError",
     "EncodeError",

@@ -9,6 +9,7 @@ __version__: str
 __all__ = [
     "AllocError",
     "Allocator",
+    "ArrowArray",
     "ComponentArg",
     "ContentionError",
     "DecodeError",
@@ -196,12 +197,34 @@ class Schema:
     ) -> list[Tuple[Optional[Key], Optional[Key]]]:
         """The ranges of a query: one per salt bucket (bucket 0 first) for a
         salted schema, else [range(...)]."""
+    def encode_arrow(self, data: object) -> "ArrowArray":
+        """The keys of Arrow data (any object with __arrow_c_stream__ or
+        __arrow_c_array__: a pyarrow Table/RecordBatch/Array, a polars
+        DataFrame/Series, a DuckDB relation...; its columns are the fields)
+        as one Arrow column (binary, or string for the text formats); the
+        GIL released. EncodeError names the column, row and value."""
+    def decode_arrow(self, keys: object, names: Optional[Sequence[str]] = None) -> "ArrowArray":
+        """The values of an Arrow column of keys as a batch of Arrow columns
+        (one per field, named `names` or c0, c1, ...); the GIL released.
+        DecodeError names the row."""
     def merge(self, *scans: Iterable[_Row]) -> list[_Row]:
         """Rows read back from the buckets of a salted table ((key, row)
         tuples, or objects with a row_key such as google-cloud-bigtable's
         rows; one iterable per bucket or one holding them all) in the order
         of their keys without the salt (newest first for an upside-down
         table); stable, every row kept."""
+
+@final
+class ArrowArray:
+    """Arrow data made by lexikey (the keys of encode_arrow, the batch of
+    decode_arrow), handed to any Arrow library through the PyCapsule
+    interface without a copy: pyarrow.array(r), pyarrow.table(r),
+    polars.Series(r), polars.DataFrame(r)."""
+
+    def __len__(self) -> int: ...
+    def __arrow_c_schema__(self) -> object: ...
+    def __arrow_c_array__(self, requested_schema: Optional[object] = None) -> Tuple[object, object]: ...
+    def __arrow_c_stream__(self, requested_schema: Optional[object] = None) -> object: ...
 
 @final
 class Allocator:

@@ -32,6 +32,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
 
 mod alloc;
+mod arrow;
 mod bulk;
 mod conv;
 mod errors;
@@ -650,6 +651,9 @@ fn reverse(n: &Bound<'_, PyAny>) -> PyResult<i64> {
 /// - decode(key, schema=None, format="hex") -> list[(type, value)]
 /// - Schema("str,i64.desc", format="hex"): encode / decode / encode_many /
 ///   decode_many (bulk, GIL released) / range / ranges (one per salt bucket)
+/// - Schema.encode_arrow(data) / decode_arrow(keys): whole Arrow columns
+///   (pyarrow, polars, pandas, DuckDB: the Arrow PyCapsule interface) in,
+///   an `ArrowArray` out, the GIL released
 /// - range(components, ge=..., lt=...) -> (start, end);
 ///   render(start, end, "hbase", "table") -> the store's syntax
 /// - reverse(n) -> 9223372036854775807 - n
@@ -675,6 +679,7 @@ fn lexikey_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(render, m)?)?;
     m.add_function(wrap_pyfunction!(reverse, m)?)?;
     m.add_class::<schema::Schema>()?;
+    m.add_class::<arrow::ArrowArray>()?;
     m.add_class::<alloc::Allocator>()?;
     m.add("DecodeError", py.get_type::<errors::DecodeError>())?;
     m.add("EncodeError", py.get_type::<errors::EncodeError>())?;

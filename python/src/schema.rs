@@ -6,6 +6,7 @@
 //! [`KeySpec::ranges`] — for the native formats and the interop profiles
 //! alike, one path each.
 
+use arrow_schema::Field;
 use lexikey::frontend::layout::LayoutOption;
 use lexikey::frontend::spec::{Comp, KeySpec, KeyValues};
 use lexikey::range::{Pred, PredOp};
@@ -13,7 +14,9 @@ use pyo3::basic::CompareOp;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use std::sync::Arc;
 
+use crate::arrow;
 use crate::bulk;
 use crate::conv;
 use crate::errors::{decode_err, encode_err, value_err};
@@ -220,6 +223,9 @@ fn py_value<'py>(
 /// - `decode(key) -> tuple` of Python values;
 /// - `encode_many(rows) -> list` and `decode_many(keys) -> list[tuple]`:
 ///   bulk, with the GIL released while the keys are encoded or decoded;
+/// - `encode_arrow(data) -> ArrowArray` and `decode_arrow(keys) ->
+///   ArrowArray`: whole Arrow columns (any object of the Arrow PyCapsule
+///   interface), the GIL released;
 /// - `range(prefix=(), ge=..., lt=..., eq=..., str_prefix=...) -> (start,
 ///   end)`: `prefix` holds values of the leading fields, the predicates are
 ///   values of the next field; `ranges(...) -> list[(start, end)]`: the
@@ -730,6 +736,54 @@ impl Schema {
         }
         let _paused = GcPause::new(py)?;
         PyList::new(py, self.decode_all(py, &all, true)?)
+    }
+
+    /// The keys of Arrow data, as one Arrow column: `binary` for the
+    /// binary formats, `string` for the text formats (hex, base64,
+    /// decimal), each key the one `encode_many` makes of the same row.
+    /// `data` is any object with `__arrow_c_stream__` or
+    /// `__arrow_c_array__` (a pyarrow `Table`, `RecordBatch`,
+    /// `RecordBatchReader`, `ChunkedArray` or `Array`, a polars `DataFrame`
+    /// or `Series`, a pandas `DataFrame`, a DuckDB relation...): its
+    /// columns, in order, are the schema's fields (a plain array or series
+    /// is a one-field row). The column types each field takes are those
+    /// of lexikey-arrow (strings, integers widened where lossless, floats,
+    /// booleans, binaries, timestamps and dates, UUIDs, decimals). The
+    /// data is read and encoded with the GIL released; a null where the
+    /// field has none, a column of the wrong type or a value out of range
+    /// raises `EncodeError` naming the column, the row and the value, and
+    /// nothing is returned. The result speaks the Arrow PyCapsule
+    /// interface: `pyarrow.array(keys)`, `polars.Series(keys)`.
+    fn encode_arrow(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<arrow::ArrowArray> {
+        let input = arrow::take(data, "data")?;
+        let spec = &self.spec;
+        let keys = py.detach(|| arrow::encode(spec, input))?;
+        let field = Arc::new(Field::new("key", keys.data_type().clone(), false));
+        Ok(arrow::ArrowArray::new(field, vec![keys]))
+    }
+
+    /// The values of an Arrow column of keys (`binary` or `string`, as
+    /// `encode_arrow` makes them; any object with `__arrow_c_stream__` or
+    /// `__arrow_c_array__`, or a table of one column) as Arrow columns:
+    /// one per field, of the type lexikey-arrow decodes it to, named
+    /// `names` (a list of str, one per field) or by default. The keys are
+    /// decoded with the GIL released; a key that does not decode raises
+    /// `DecodeError` naming its row, and nothing is returned. The result
+    /// is a batch (a struct array) that speaks the Arrow PyCapsule
+    /// interface: `pyarrow.table(values)`, `polars.DataFrame(values)`.
+    #[pyo3(signature = (keys, names = None))]
+    fn decode_arrow(
+        &self,
+        py: Python<'_>,
+        keys: &Bound<'_, PyAny>,
+        names: Option<Vec<String>>,
+    ) -> PyResult<arrow::ArrowArray> {
+        let names = names.as_deref();
+        let field = arrow::decoded_field(&self.spec, names)?;
+        let input = arrow::take(keys, "keys")?;
+        let spec = &self.spec;
+        let chunks = py.detach(|| arrow::decode(spec, input, names))?;
+        Ok(arrow::ArrowArray::new(field, chunks))
     }
 
     /// The half-open key range `(start, end)` of the keys whose leading
