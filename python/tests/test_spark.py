@@ -1,7 +1,10 @@
 """python/examples/spark_bulk_keys.py runs (PySpark local[2]) and writes
-its rows sorted by key, each key the lexikey key of its row: 1,000,000 rows at
-LEXIKEY_TEST_SIZE=full, 50,000 at ci (conftest.size)."""
+its rows sorted by key, each key the lexikey key of its row (the key
+Schema.encode_many makes of it): 1,000,000 rows at LEXIKEY_TEST_SIZE=full,
+50,000 at ci (conftest.size), in both of its modes (mapInArrow +
+encode_arrow, and mapPartitions + encode_many)."""
 
+import datetime
 import os
 import pathlib
 import subprocess
@@ -15,14 +18,15 @@ from conftest import size
 EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "spark_bulk_keys.py"
 
 
-def test_spark_bulk_keys(tmp_path):
+@pytest.mark.parametrize("mode", ["arrow", "rows"])
+def test_spark_bulk_keys(tmp_path, mode):
     pytest.importorskip("pyspark", reason="pyspark is not installed (scripts/test.sh installs it)")
     pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow is not installed (scripts/test.sh installs it)")
     out = tmp_path / "keys.parquet"
     n = size(50_000, 1_000_000)
     env = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1")
     r = subprocess.run(
-        [sys.executable, str(EXAMPLE), str(out), str(n)], capture_output=True, text=True, timeout=900, env=env
+        [sys.executable, str(EXAMPLE), str(out), str(n), "--mode", mode], capture_output=True, text=True, timeout=900, env=env
     )
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     keys, hosts, tss, values = [], [], [], []
@@ -43,3 +47,7 @@ def test_spark_bulk_keys(tmp_path):
         assert (metric, host) == ("cpu", hosts[i])
         assert int(ts.timestamp() * 1000) == tss[i]
     assert sorted(values) == list(range(n))
+    # Every key is the one encode_many makes of its row.
+    utc = datetime.timezone.utc
+    rows = [("cpu", datetime.datetime.fromtimestamp(ms / 1000, utc), host) for ms, host in zip(tss, hosts)]
+    assert keys == schema.encode_many(rows)
