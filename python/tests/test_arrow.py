@@ -435,6 +435,24 @@ def test_a_forbidden_byte_names_column_and_row() -> None:
     assert str(arrow_path.value)
 
 
+def test_a_python_stream_is_read_and_its_failure_raised() -> None:
+    """A reader whose batches come from a Python generator: read with the
+    GIL released (pyarrow takes it to run the generator); the generator's
+    exception fails the call, nothing is returned."""
+    schema = pa.schema([("c", pa.string()), ("p", pa.int64())])
+
+    def batches(fail: bool) -> Any:
+        for i in range(3):
+            yield pa.record_batch([pa.array([f"c{i}"]), pa.array([i])], schema=schema)
+        if fail:
+            raise RuntimeError("the source broke")
+
+    keys = CITIES.encode_arrow(pa.RecordBatchReader.from_batches(schema, batches(False)))
+    assert pa.array(keys).to_pylist() == CITIES.encode_many([(f"c{i}", i) for i in range(3)])
+    with pytest.raises(ValueError, match="the Arrow stream failed: .*the source broke"):
+        CITIES.encode_arrow(pa.RecordBatchReader.from_batches(schema, batches(True)))
+
+
 def test_not_arrow_data_is_a_type_error() -> None:
     with pytest.raises(TypeError, match="Arrow data"):
         CITIES.encode_arrow([("a", 1)])
