@@ -18,6 +18,14 @@ calling thread reads the rows (when there is more than one CPU): its wall
 rows/s is what a caller gets; its CPU time counts both threads, so its CPU
 rows/s is the work per row, and the two differ by up to 2x.
 
+Then the Arrow path (issue #40; needs pyarrow to build the tables, and is
+skipped without it): Schema.encode_arrow on the same rows as Arrow tables
+(str, i64) hex and binary and the every-scalar schema, each beside
+encode_many of the same rows, decode_arrow of the (str, i64) hex keys
+beside decode_many, and encode_arrow in two threads at once against one
+(the GIL is released while the keys are made: on two CPUs, two threads
+should do nearly twice the rows per second of one).
+
 Targets (issue #27): encode_many >= 4,000,000 rows/s in every format,
 fdb-tuple >= 5x fdb.tuple.pack; (issue #13) hex >= 10x the pure-Python
 keys. The rows of those targets have two fields: 4 M rows/s is 8 M values
@@ -36,6 +44,7 @@ import datetime
 import decimal
 import os
 import sys
+import threading
 import time
 import uuid
 from typing import Any, Callable, List, Optional, Sequence, Tuple
@@ -101,6 +110,69 @@ def scalar_rows(n: int) -> List[Tuple[Any, ...]]:
 SCALARS = "str,i64,u64,i32,u32,f64,f32,bool,bytes,ts,uuid,dec"
 
 
+def arrow_rows(pa: Any, rows: Sequence[Tuple[Any, ...]], types: Sequence[Any]) -> Any:
+    """The rows as an Arrow table of the given column types (columns c0, c1,
+    ...; UUIDs as their 16 bytes)."""
+    columns = []
+    for i, ty in enumerate(types):
+        values = [r[i] for r in rows]
+        if ty == pa.uuid():
+            values = [v.bytes for v in values]
+        columns.append(pa.array(values, ty))
+    return pa.table(columns, names=[f"c{i}" for i in range(len(types))])
+
+
+def in_threads(threads: int, f: Callable[[], object]) -> float:
+    """Seconds of wall clock for `threads` threads each calling f once."""
+    ts = [threading.Thread(target=f) for _ in range(threads)]
+    t = time.perf_counter()
+    for th in ts:
+        th.start()
+    for th in ts:
+        th.join()
+    return time.perf_counter() - t
+
+
+def bench_arrow(n: int, rows: Sequence[Tuple[Any, ...]]) -> None:
+    """The Arrow rows: encode_arrow / decode_arrow beside encode_many /
+    decode_many on the same data, and encode_arrow in two threads."""
+    try:
+        import pyarrow as pa
+    except ImportError:
+        print("(pyarrow not installed: no Arrow rows)")
+        return
+    table = arrow_rows(pa, rows, [pa.string(), pa.int64()])
+    scalar = scalar_rows(n // 4)
+    scalar_types = [
+        pa.string(), pa.int64(), pa.uint64(), pa.int32(), pa.uint32(), pa.float64(), pa.float32(),
+        pa.bool_(), pa.binary(), pa.timestamp("ms", tz="UTC"), pa.uuid(), pa.decimal128(38, 2),
+    ]  # fmt: skip
+    scalar_table = arrow_rows(pa, scalar, scalar_types)
+    for fmt, spec, data, t in [
+        ("hex", "str,i64", rows, table),
+        ("binary", "str,i64", rows, table),
+        ("hex", SCALARS, scalar, scalar_table),
+    ]:
+        s = lexikey.Schema(spec, fmt)
+        m = len(data)
+        keys = s.encode_many(data)
+        assert pa.array(s.encode_arrow(t)).to_pylist() == keys, "encode_arrow == encode_many"
+        name = spec if len(spec) < 20 else "every scalar"
+        fields = spec.count(",") + 1
+        show(f"encode_many {fmt} {name}", m, best_of(RUNS, lambda: s.encode_many(data)), fields)
+        show(f"encode_arrow {fmt} {name}", m, best_of(RUNS, lambda: s.encode_arrow(t)), fields)
+        if spec == "str,i64" and fmt == "hex":
+            arrow_keys = pa.array(s.encode_arrow(t))
+            assert pa.table(s.decode_arrow(arrow_keys)).cast(t.schema).equals(t), "decode_arrow(encode_arrow(t)) == t"
+            show(f"decode_many {fmt} {name}", m, best_of(RUNS, lambda: s.decode_many(keys)), fields)
+            show(f"decode_arrow {fmt} {name}", m, best_of(RUNS, lambda: s.decode_arrow(arrow_keys)), fields)
+    s = lexikey.Schema("str,i64")
+    one = min(in_threads(1, lambda: s.encode_arrow(table)) for _ in range(RUNS))
+    two = min(in_threads(2, lambda: s.encode_arrow(table)) for _ in range(RUNS))
+    print(f"encode_arrow hex str,i64, 1 thread   {n / one:>12,.0f} rows/s wall")
+    print(f"encode_arrow hex str,i64, 2 threads  {2 * n / two:>12,.0f} rows/s wall ({one * 2 / two:.2f}x one thread)")
+
+
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
     rows: List[Tuple[str, int]] = [(f"city {i % 5000}", i * 7919 - 4_000_000_000) for i in range(n)]
@@ -162,6 +234,7 @@ def main() -> None:
             f"{fdb_pack[1] / fdb_encode[1]:.1f}x CPU; decode_many vs unpack: "
             f"{fdb_unpack[0] / fdb_decode[0]:.1f}x wall, {fdb_unpack[1] / fdb_decode[1]:.1f}x CPU"
         )
+    bench_arrow(n, rows)
 
 
 if __name__ == "__main__":
