@@ -13,7 +13,9 @@ use std::borrow::Cow;
 
 use arrow_buffer::i256;
 use arrow_schema::TimeUnit;
+use lexikey::format::text::{escape_into, SEP};
 use lexikey::format::typed::KeyWriter;
+use lexikey::format::{base64, binary, decimal, hex};
 use lexikey::frontend::host::{f64_of_f32, ColType};
 use lexikey::frontend::native::Kind;
 use lexikey::frontend::spec::KeySpec;
@@ -22,41 +24,104 @@ use lexikey::{Component, Dir, Field, Format, Type, Value};
 
 use crate::read::{str_at, uuid_at, Column, Values};
 
-/// How one column is written.
-#[derive(Debug)]
-enum Writer {
-    /// An ascending `str`: [`KeyWriter::str`].
-    Str,
-    /// An ascending `i64` from an `Int64` column: [`KeyWriter::i64`]
-    /// (not in `decimal` with a width).
-    I64,
-    /// Any other core type: the value, then [`KeyWriter::push`].
-    Comp(Field),
+/// Writes the cell of row `r` of one column to a key (`false`: a value
+/// this path does not take; nothing is written then).
+type CellFn<'c> = Box<dyn Fn(usize, &mut Vec<u8>) -> bool + 'c>;
+
+/// The writer of a column of core type `f.ty` holding `values`, its format
+/// fixed when it is built (so that each writer is one type's loop body,
+/// with no dispatch on the format, the type or the Arrow type per cell).
+fn writer<'c>(format: Format, f: Field, values: &'c Values<'c>) -> CellFn<'c> {
+    macro_rules! per_format {
+        (|$fmt:ident| $body:expr) => {
+            match format {
+                Format::Hex => {
+                    const $fmt: Format = Format::Hex;
+                    $body
+                }
+                Format::Base64 => {
+                    const $fmt: Format = Format::Base64;
+                    $body
+                }
+                Format::Decimal => {
+                    const $fmt: Format = Format::Decimal;
+                    $body
+                }
+                Format::Binary => {
+                    const $fmt: Format = Format::Binary;
+                    $body
+                }
+            }
+        };
+    }
+    macro_rules! strs {
+        ($a:expr) => {
+            match format {
+                Format::Binary => Box::new(move |r, out| {
+                    binary::put_escaped($a.value(r).as_bytes(), false, out);
+                    true
+                }),
+                _ => Box::new(move |r, out| {
+                    escape_into($a.value(r).as_bytes(), out);
+                    true
+                }),
+            }
+        };
+    }
+    macro_rules! fixed {
+        ($v:expr, $enc:path) => {
+            Box::new(move |r, out| {
+                out.extend_from_slice(&$enc($v[r]));
+                true
+            })
+        };
+    }
+    match (f.ty, f.dir, values) {
+        (Type::Str, Dir::Asc, Values::Str(a)) => strs!(a),
+        (Type::Str, Dir::Asc, Values::LargeStr(a)) => strs!(a),
+        (Type::Str, Dir::Asc, Values::StrView(a)) => strs!(a),
+        (Type::I64, Dir::Asc, Values::I64(v)) if f.width.is_none() => match format {
+            Format::Hex => fixed!(v, hex::encode_i64),
+            Format::Base64 => fixed!(v, base64::encode_i64),
+            Format::Decimal => fixed!(v, decimal::encode_i64),
+            Format::Binary => fixed!(v, binary::encode_i64),
+        },
+        (Type::F64, Dir::Asc, Values::F64(v)) if format != Format::Decimal => match format {
+            Format::Hex => fixed!(v, hex::encode_f64),
+            Format::Base64 => fixed!(v, base64::encode_f64),
+            _ => fixed!(v, binary::encode_f64),
+        },
+        _ => per_format!(|F| Box::new(move |r, out| {
+            let mut digits = [0u8; 80];
+            match value(f.ty, values, r, &mut digits) {
+                Some(value) => KeyWriter::new(F, out)
+                    .push(&Component {
+                        value,
+                        dir: f.dir,
+                        width: f.width,
+                    })
+                    .is_ok(),
+                None => false,
+            }
+        })),
+    }
 }
 
 /// The writers of the columns, or `None` when a column is not a core type
 /// (`ulid`, `uuid7`, `geo`: the row path writes those).
-fn writers(format: Format, types: &[ColType], cols: &[Column<'_>]) -> Option<Vec<Writer>> {
+fn writers<'c>(
+    format: Format,
+    types: &[ColType],
+    cols: &'c [Column<'c>],
+) -> Option<Vec<CellFn<'c>>> {
     types
         .iter()
         .zip(cols)
-        .map(|(ty, c)| {
-            let ColType::Native(col) = ty else {
-                return None;
-            };
-            let Kind::Core(t) = col.kind else {
-                return None;
-            };
-            let f = col.field;
-            Some(match (t, f.dir, &c.values) {
-                (Type::Str, Dir::Asc, _) => Writer::Str,
-                (Type::I64, Dir::Asc, Values::I64(_))
-                    if format != Format::Decimal || f.width.is_none() =>
-                {
-                    Writer::I64
-                }
-                _ => Writer::Comp(f),
-            })
+        .map(|(ty, c)| match ty {
+            ColType::Native(col) if matches!(col.kind, Kind::Core(_)) => {
+                Some(writer(format, col.field, &c.values))
+            }
+            _ => None,
         })
         .collect()
 }
@@ -87,9 +152,9 @@ pub(crate) fn write_rows(
         .collect();
     let salter = spec.salter();
     let max = spec.max_key_len();
-    let mut digits = [0u8; 80];
+    let sep = format.is_text();
     for r in rows {
-        if nullable.iter().any(|&i| cols[i].is_null(r)) {
+        if !nullable.is_empty() && nullable.iter().any(|&i| cols[i].is_null(r)) {
             return Err(r);
         }
         let start = values.len();
@@ -100,35 +165,11 @@ pub(crate) fn write_rows(
             }
             None => &mut *values,
         };
-        let mut w = KeyWriter::new(format, dst);
-        for (wr, c) in ws.iter().zip(cols) {
-            let ok = match wr {
-                Writer::Str => match str_at(&c.values, r) {
-                    Some(s) => {
-                        w.str(s);
-                        true
-                    }
-                    None => false,
-                },
-                Writer::I64 => match &c.values {
-                    Values::I64(v) => {
-                        w.i64(v[r]);
-                        true
-                    }
-                    _ => false,
-                },
-                Writer::Comp(f) => match value(f.ty, &c.values, r, &mut digits) {
-                    Some(value) => w
-                        .push(&Component {
-                            value,
-                            dir: f.dir,
-                            width: f.width,
-                        })
-                        .is_ok(),
-                    None => false,
-                },
-            };
-            if !ok {
+        for (i, w) in ws.iter().enumerate() {
+            if sep && i > 0 {
+                dst.push(SEP);
+            }
+            if !w(r, dst) {
                 values.truncate(start);
                 return Err(r);
             }
