@@ -11,6 +11,9 @@
 //!
 //! `cargo bench -p lexikey-arrow --bench arrow`; throughput in rows/s.
 
+// criterion_group! makes undocumented functions.
+#![allow(missing_docs)]
+
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -144,19 +147,16 @@ fn row_path_twelve(spec: &KeySpec, batch: &RecordBatch) -> usize {
     let mut enc = spec.encoder().unwrap();
     let mut out = Vec::with_capacity(ROWS * 200);
     let mut offsets = Vec::with_capacity(ROWS + 1);
-    let mut big = [0u8; 8];
     let mut text = String::new();
     for r in 0..batch.num_rows() {
         let uv = u.value(r);
+        let big = uv.to_be_bytes();
         let uarg = match i64::try_from(uv) {
             Ok(v) => Arg::Int(v),
-            Err(_) => {
-                big = uv.to_be_bytes();
-                Arg::BigInt {
-                    negative: false,
-                    magnitude: &big,
-                }
-            }
+            Err(_) => Arg::BigInt {
+                negative: false,
+                magnitude: &big,
+            },
         };
         let us = ts.value(r);
         text.clear();
