@@ -5,8 +5,8 @@
 //! else in the crate, so no module has to reach sideways or upwards for
 //! them.
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
+pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
+pub(crate) const HIGH: u64 = 0x8080_8080_8080_8080;
 
 /// The index of the first byte equal to `needle` in `s[from..]` (as an
 /// index into `s`), or `None`. Scans eight bytes at a time: the classic

@@ -45,6 +45,7 @@ use crate::{default_name, ArrowKeyError};
 /// ```
 #[derive(Debug)]
 pub struct ArrowEncoder<'s> {
+    spec: &'s KeySpec,
     types: &'s [ColType],
     names: Vec<String>,
     enc: RowEncoder<'s>,
@@ -54,6 +55,8 @@ pub struct ArrowEncoder<'s> {
     no_null: bool,
     values: Vec<u8>,
     offsets: Vec<i32>,
+    /// The fast path's unsalted key.
+    unsalted: Vec<u8>,
     /// The rows appended so far.
     rows: usize,
 }
@@ -82,6 +85,7 @@ impl<'s> ArrowEncoder<'s> {
             .encoder()
             .map_err(|e| ArrowKeyError::new(e.to_string()))?;
         Ok(ArrowEncoder {
+            spec,
             types,
             names: fields.iter().map(|f| f.name().clone()).collect(),
             enc,
@@ -89,6 +93,7 @@ impl<'s> ArrowEncoder<'s> {
             no_null: matches!(spec.format(), KeyFormat::Native(_)),
             values: Vec::new(),
             offsets: vec![0],
+            unsalted: Vec::new(),
             rows: 0,
         })
     }
@@ -146,11 +151,39 @@ impl<'s> ArrowEncoder<'s> {
         }
     }
 
+    /// The batch's keys: the native formats' fast path
+    /// ([`crate::fast`]) up to the first row it does not write, the
+    /// generic path from there.
+    fn push_rows(&mut self, cols: &mut [Column<'_>], n: usize) -> Result<(), ArrowKeyError> {
+        self.offsets.reserve(n);
+        let from = if self.no_null {
+            match crate::fast::write_rows(
+                self.spec,
+                self.types,
+                cols,
+                0..n,
+                &mut self.values,
+                &mut self.offsets,
+                &mut self.unsalted,
+            ) {
+                Ok(()) => return Ok(()),
+                Err(r) => r,
+            }
+        } else {
+            0
+        };
+        self.push_generic(cols, from..n)
+    }
+
     /// The generic path: each row's values as [`Arg`]s through the core's
     /// [`RowEncoder`].
-    fn push_rows(&mut self, cols: &mut [Column<'_>], n: usize) -> Result<(), ArrowKeyError> {
+    fn push_generic(
+        &mut self,
+        cols: &mut [Column<'_>],
+        rows: std::ops::Range<usize>,
+    ) -> Result<(), ArrowKeyError> {
         let mut spare: Vec<Arg<'static>> = Vec::with_capacity(cols.len());
-        for r in 0..n {
+        for r in rows {
             if self.no_null {
                 if let Some(i) = cols.iter().position(|c| c.is_null(r)) {
                     return Err(self.at(i, r, cols, "a null: the native formats have no null"));

@@ -4,6 +4,7 @@
 mod decode;
 mod encode;
 mod error;
+mod fast;
 mod read;
 
 pub use decode::{decode_array, decoded_schema};

@@ -254,6 +254,16 @@ impl<'a> Column<'a> {
         })
     }
 
+    /// Whether any row may be null.
+    pub(crate) fn has_nulls(&self) -> bool {
+        self.nulls.is_some_and(|n| n.null_count() > 0)
+            || match &self.values {
+                Values::Null => true,
+                Values::Dict(_, _, Some(n)) => n.null_count() > 0,
+                _ => false,
+            }
+    }
+
     /// Whether row `r` is null (a `Null` column, a null slot, a dictionary
     /// key pointing at a null).
     #[inline]

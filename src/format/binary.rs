@@ -36,9 +36,23 @@ use crate::error::DecodeError;
 use crate::format::text::non_canonical_reason;
 use crate::value::{Component, Field, Type, Value};
 
-/// Appends `bytes` escaped and terminated, inverted when `invert`.
+/// Appends `bytes` escaped and terminated, inverted when `invert`: the
+/// body of a `binary` `str` or `bytes` component (`00` → `00 FF`, then
+/// `00 01`; descending: every byte of that inverted), as
+/// [`encode_component`] writes it. Public for the columnar writers
+/// (`lexikey-arrow`), which write a column's strings with no
+/// [`Component`] per value.
+///
+/// ```
+/// let mut out = Vec::new();
+/// lexikey::format::binary::put_escaped(b"a\x00b", false, &mut out);
+/// assert_eq!(out, b"a\x00\xFFb\x00\x01");
+/// ```
 #[inline]
-pub(crate) fn put_escaped(bytes: &[u8], invert: bool, out: &mut Vec<u8>) {
+pub fn put_escaped(bytes: &[u8], invert: bool, out: &mut Vec<u8>) {
+    if !invert && bytes.len() <= 16 && put_short_clean(bytes, out) {
+        return;
+    }
     let start_len = out.len();
     out.reserve(bytes.len() + 2);
     let mut start = 0;
@@ -54,6 +68,48 @@ pub(crate) fn put_escaped(bytes: &[u8], invert: bool, out: &mut Vec<u8>) {
             *b = !*b;
         }
     }
+}
+
+/// Appends an ascending string of at most 16 bytes with no zero byte (the
+/// common case) as whole words, cut back to length, then the terminator:
+/// no `memcpy` call and no loop whose length varies. `false` (nothing
+/// appended): the string holds a zero byte.
+#[inline(always)]
+fn put_short_clean(s: &[u8], out: &mut Vec<u8>) -> bool {
+    use crate::bytes::{gather_short, HIGH, ONES};
+    let n = s.len();
+    let word = |w: &[u8]| u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+    // The string's bytes in the low bytes of `lo` (and of `hi` past the
+    // eighth), zeros above.
+    let (lo, hi) = if n <= 8 {
+        (gather_short(s), 0)
+    } else {
+        (word(&s[..8]), word(&s[n - 8..]) >> (8 * (16 - n)))
+    };
+    // The zero bytes among the low `k` bytes of `x`: exact, since a false
+    // hit needs a borrow from a lower zero byte, and the bytes above `k`
+    // (the zeros of the padding) lend to no byte below them.
+    let zeros = |x: u64, k: usize| {
+        let low = if k >= 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * k)) - 1
+        };
+        x.wrapping_sub(ONES) & !x & HIGH & low
+    };
+    if zeros(lo, n.min(8)) != 0 || (n > 8 && zeros(hi, n - 8) != 0) {
+        return false;
+    }
+    out.reserve(18);
+    out.extend_from_slice(&lo.to_le_bytes());
+    if n > 8 {
+        out.extend_from_slice(&hi.to_le_bytes());
+        out.truncate(out.len() - (16 - n));
+    } else {
+        out.truncate(out.len() - (8 - n));
+    }
+    out.extend_from_slice(&[0x00, 0x01]);
+    true
 }
 
 /// The order bits of an 8-byte fixed-width value.
@@ -268,5 +324,45 @@ pub fn decode_f64(key: &[u8]) -> Result<f64, DecodeError> {
             expected: "8 bytes",
         }),
         Err(_) => Err(DecodeError::TrailingBytes { offset: 8 }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The escaping by its definition, byte by byte.
+    fn reference(s: &[u8], invert: bool) -> Vec<u8> {
+        let mut out = Vec::new();
+        for &b in s {
+            out.push(b);
+            if b == 0 {
+                out.push(0xFF);
+            }
+        }
+        out.extend_from_slice(&[0x00, 0x01]);
+        if invert {
+            out.iter_mut().for_each(|b| *b = !*b);
+        }
+        out
+    }
+
+    #[test]
+    fn put_escaped_is_its_definition_at_every_length_and_zero_position() {
+        for n in 0..=20usize {
+            let base: Vec<u8> = (0..n).map(|i| [0x01, 0x80, 0xFF, 0x7F][i % 4]).collect();
+            let mut cases = vec![base.clone()];
+            for z in 0..n {
+                let mut s = base.clone();
+                s[z] = 0;
+                cases.push(s);
+            }
+            for s in cases {
+                for invert in [false, true] {
+                    let mut out = vec![0xAA];
+                    super::put_escaped(&s, invert, &mut out);
+                    assert_eq!(out[0], 0xAA);
+                    assert_eq!(out[1..], reference(&s, invert)[..], "{s:?} {invert}");
+                }
+            }
+        }
     }
 }

@@ -118,8 +118,19 @@ const ESCAPES: [[u8; 3]; 64] = {
 /// string costs one word step per eight clean bytes plus one per escape,
 /// with no branch per byte. The last `len % 8` bytes are read as the
 /// string's last eight bytes, shifted.
+///
+/// This is the body of an ascending `str` component in the text formats
+/// (`hex`, `base64`, `decimal`); public for the columnar writers
+/// (`lexikey-arrow`), which write a column's strings with no
+/// [`Component`](crate::Component) per value.
+///
+/// ```
+/// let mut out = Vec::new();
+/// lexikey::format::text::escape_into(b"san francisco#1", &mut out);
+/// assert_eq!(out, b"san%20francisco%231");
+/// ```
 #[inline(always)]
-pub(crate) fn escape_into(s: &[u8], out: &mut Vec<u8>) {
+pub fn escape_into(s: &[u8], out: &mut Vec<u8>) {
     let mut i = 0;
     if s.len() < 8 {
         // Short strings: gathered into one word; without an escape (the

@@ -191,6 +191,33 @@ impl Dec {
         Dec::default()
     }
 
+    /// The number `DIGITS × 10^-scale`, negative when `negative` (and not
+    /// zero): an integer and a scale as columnar decimals hold them
+    /// (Arrow's `Decimal128(p, s)`: `12345`, scale 2 is `123.45`), with no
+    /// text in between. `digits` are ASCII digits, leading and trailing
+    /// zeros allowed; no allocation for up to 8 significant digits.
+    ///
+    /// ```
+    /// use lexikey::value::big_decimal::Dec;
+    /// assert_eq!(Dec::from_scaled(true, b"12345", 2)?, Dec::parse("-123.45")?);
+    /// assert_eq!(Dec::from_scaled(false, b"15", -2)?, Dec::parse("1500")?);
+    /// assert!(Dec::from_scaled(false, b"1x", 0).is_err());
+    /// # Ok::<(), lexikey::ParseError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A byte that is not an ASCII digit; numbers beyond
+    /// [`Dec::MAX_DIGITS`] / [`Dec::MAX_EXP`] (as [`Dec::parse`]).
+    pub fn from_scaled(negative: bool, digits: &[u8], scale: i64) -> Result<Dec, ParseError> {
+        if let Some(i) = digits.iter().position(|b| !b.is_ascii_digit()) {
+            return Err(ParseError::new(format!(
+                "invalid dec digits at byte {i}: expected ASCII digits"
+            )));
+        }
+        let point = (digits.len() as i64).saturating_sub(scale);
+        Dec::from_parts(negative, digits, point)
+    }
+
     /// Builds from parts: sign, digit string (ASCII digits, any leading or
     /// trailing zeros), and `point`: the value is `0.DIGITS × 10^point`.
     fn from_parts(neg: bool, digits: &[u8], point: i64) -> Result<Dec, ParseError> {

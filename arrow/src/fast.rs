@@ -1,0 +1,303 @@
+//! The native formats' fast path: each Arrow value straight to the core
+//! value of its column's type and written by the core's own
+//! [`KeyWriter`] (ascending `str` and `i64` by its typed writers), with no
+//! host value ([`Arg`](lexikey::frontend::host::Arg)) and no row encoder
+//! in between. It takes exactly the values the row path takes without an
+//! error, as the row path converts them; at the first value it does not
+//! take (a value out of range, a sub-millisecond instant, a number too
+//! wide for its decimal width, a key too long) it stops, and the row path
+//! writes that row (and the rest of the batch), so that errors are the
+//! row path's own.
+
+use std::borrow::Cow;
+
+use arrow_buffer::i256;
+use arrow_schema::TimeUnit;
+use lexikey::format::text::{escape_into, SEP};
+use lexikey::format::typed::KeyWriter;
+use lexikey::format::{base64, binary, decimal, hex};
+use lexikey::frontend::host::{f64_of_f32, ColType};
+use lexikey::frontend::native::Kind;
+use lexikey::frontend::spec::KeySpec;
+use lexikey::value::big_decimal::Dec;
+use lexikey::{Component, Dir, Field, Format, Type, Value};
+
+use crate::read::{str_at, uuid_at, Column, Values};
+
+/// Writes the cell of row `r` of one column to a key (`false`: a value
+/// this path does not take; nothing is written then).
+type CellFn<'c> = Box<dyn Fn(usize, &mut Vec<u8>) -> bool + 'c>;
+
+/// The writer of a column of core type `f.ty` holding `values`, its format
+/// fixed when it is built (so that each writer is one type's loop body,
+/// with no dispatch on the format, the type or the Arrow type per cell).
+fn writer<'c>(format: Format, f: Field, values: &'c Values<'c>) -> CellFn<'c> {
+    macro_rules! per_format {
+        (|$fmt:ident| $body:expr) => {
+            match format {
+                Format::Hex => {
+                    const $fmt: Format = Format::Hex;
+                    $body
+                }
+                Format::Base64 => {
+                    const $fmt: Format = Format::Base64;
+                    $body
+                }
+                Format::Decimal => {
+                    const $fmt: Format = Format::Decimal;
+                    $body
+                }
+                Format::Binary => {
+                    const $fmt: Format = Format::Binary;
+                    $body
+                }
+            }
+        };
+    }
+    macro_rules! strs {
+        ($a:expr) => {
+            match format {
+                Format::Binary => Box::new(move |r, out| {
+                    binary::put_escaped($a.value(r).as_bytes(), false, out);
+                    true
+                }),
+                _ => Box::new(move |r, out| {
+                    escape_into($a.value(r).as_bytes(), out);
+                    true
+                }),
+            }
+        };
+    }
+    macro_rules! fixed {
+        ($v:expr, $enc:path) => {
+            Box::new(move |r, out| {
+                out.extend_from_slice(&$enc($v[r]));
+                true
+            })
+        };
+    }
+    match (f.ty, f.dir, values) {
+        (Type::Str, Dir::Asc, Values::Str(a)) => strs!(a),
+        (Type::Str, Dir::Asc, Values::LargeStr(a)) => strs!(a),
+        (Type::Str, Dir::Asc, Values::StrView(a)) => strs!(a),
+        (Type::I64, Dir::Asc, Values::I64(v)) if f.width.is_none() => match format {
+            Format::Hex => fixed!(v, hex::encode_i64),
+            Format::Base64 => fixed!(v, base64::encode_i64),
+            Format::Decimal => fixed!(v, decimal::encode_i64),
+            Format::Binary => fixed!(v, binary::encode_i64),
+        },
+        (Type::F64, Dir::Asc, Values::F64(v)) if format != Format::Decimal => match format {
+            Format::Hex => fixed!(v, hex::encode_f64),
+            Format::Base64 => fixed!(v, base64::encode_f64),
+            _ => fixed!(v, binary::encode_f64),
+        },
+        _ => per_format!(|F| Box::new(move |r, out| {
+            let mut digits = [0u8; 80];
+            match value(f.ty, values, r, &mut digits) {
+                Some(value) => KeyWriter::new(F, out)
+                    .push(&Component {
+                        value,
+                        dir: f.dir,
+                        width: f.width,
+                    })
+                    .is_ok(),
+                None => false,
+            }
+        })),
+    }
+}
+
+/// The writers of the columns, or `None` when a column is not a core type
+/// (`ulid`, `uuid7`, `geo`: the row path writes those).
+fn writers<'c>(
+    format: Format,
+    types: &[ColType],
+    cols: &'c [Column<'c>],
+) -> Option<Vec<CellFn<'c>>> {
+    types
+        .iter()
+        .zip(cols)
+        .map(|(ty, c)| match ty {
+            ColType::Native(col) if matches!(col.kind, Kind::Core(_)) => {
+                Some(writer(format, col.field, &c.values))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Writes rows `rows` of `cols` as keys into `values`, each key's end
+/// into `offsets`; `Err(r)`: row `r` is not written (the keys before it
+/// are), the row path writes it.
+pub(crate) fn write_rows(
+    spec: &KeySpec,
+    types: &[ColType],
+    cols: &[Column<'_>],
+    rows: std::ops::Range<usize>,
+    values: &mut Vec<u8>,
+    offsets: &mut Vec<i32>,
+    unsalted: &mut Vec<u8>,
+) -> Result<(), usize> {
+    let KeyFormat::Native(format) = spec.format() else {
+        return Err(rows.start);
+    };
+    let Some(ws) = writers(format, types, cols) else {
+        return Err(rows.start);
+    };
+    let nullable: Vec<usize> = cols
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.has_nulls())
+        .map(|(i, _)| i)
+        .collect();
+    let salter = spec.salter();
+    let max = spec.max_key_len();
+    let sep = format.is_text();
+    for r in rows {
+        if !nullable.is_empty() && nullable.iter().any(|&i| cols[i].is_null(r)) {
+            return Err(r);
+        }
+        let start = values.len();
+        let dst = match salter {
+            Some(_) => {
+                unsalted.clear();
+                &mut *unsalted
+            }
+            None => &mut *values,
+        };
+        for (i, w) in ws.iter().enumerate() {
+            if sep && i > 0 {
+                dst.push(SEP);
+            }
+            if !w(r, dst) {
+                values.truncate(start);
+                return Err(r);
+            }
+        }
+        if let Some(s) = &salter {
+            s.salted_key_into(unsalted, values);
+        }
+        let end = values.len();
+        if end - start > max {
+            values.truncate(start);
+            return Err(r);
+        }
+        match i32::try_from(end) {
+            Ok(end) => offsets.push(end),
+            Err(_) => {
+                values.truncate(start);
+                return Err(r);
+            }
+        }
+    }
+    Ok(())
+}
+
+use lexikey::frontend::key_format::KeyFormat;
+
+/// An integer of an integer column.
+#[inline]
+fn int(v: &Values<'_>, r: usize) -> Option<i128> {
+    Some(match v {
+        Values::I8(v) => v[r].into(),
+        Values::I16(v) => v[r].into(),
+        Values::I32(v) => v[r].into(),
+        Values::I64(v) => v[r].into(),
+        Values::U8(v) => v[r].into(),
+        Values::U16(v) => v[r].into(),
+        Values::U32(v) => v[r].into(),
+        Values::U64(v) => v[r].into(),
+        _ => return None,
+    })
+}
+
+/// The ASCII digits of `m` at the end of `buf`.
+#[inline]
+fn digits_of(mut m: u128, buf: &mut [u8; 80]) -> &[u8] {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            return &buf[i..];
+        }
+    }
+}
+
+/// The value of core type `ty` in row `r`, as the row path converts the
+/// host value it would be given (`None`: one the row path refuses, or
+/// converts in a way this path does not).
+#[inline]
+fn value<'a>(ty: Type, v: &Values<'a>, r: usize, digits: &mut [u8; 80]) -> Option<Value<'a>> {
+    Some(match ty {
+        Type::Str => Value::Str(Cow::Borrowed(str_at(v, r)?)),
+        Type::I64 => Value::I64(i64::try_from(int(v, r)?).ok()?),
+        Type::U64 => Value::U64(u64::try_from(int(v, r)?).ok()?),
+        Type::I32 => Value::I32(i32::try_from(int(v, r)?).ok()?),
+        Type::U32 => Value::U32(u32::try_from(int(v, r)?).ok()?),
+        Type::F64 => Value::F64(match v {
+            Values::F64(x) => x[r],
+            Values::F32(x) => f64_of_f32(x[r]),
+            _ => return None,
+        }),
+        Type::F32 => match v {
+            Values::F32(x) => Value::F32(x[r]),
+            _ => return None,
+        },
+        Type::Bool => match v {
+            Values::Bool(a) => Value::Bool(a.value(r)),
+            _ => return None,
+        },
+        Type::Bytes => Value::Bytes(Cow::Borrowed(match v {
+            Values::Bin(a) => a.value(r),
+            Values::LargeBin(a) => a.value(r),
+            Values::BinView(a) => a.value(r),
+            Values::FixedBin(a) => a.value(r),
+            _ => return None,
+        })),
+        Type::Ts => Value::Ts(match v {
+            Values::Ts(x, unit) => {
+                let x = x[r];
+                match unit {
+                    TimeUnit::Second => x.checked_mul(1000)?,
+                    TimeUnit::Millisecond => x,
+                    TimeUnit::Microsecond if x % 1000 == 0 => x / 1000,
+                    TimeUnit::Nanosecond if x % 1_000_000 == 0 => x / 1_000_000,
+                    _ => return None,
+                }
+            }
+            Values::Date32(x) => i64::from(x[r]) * 86_400_000,
+            Values::Date64(x) => x[r],
+            _ => return None,
+        }),
+        Type::Uuid => match v {
+            Values::Uuid(a) => Value::Uuid(uuid_at(a, r)),
+            _ => return None,
+        },
+        Type::Dec => Value::Dec(match v {
+            Values::Dec128(x, scale) => {
+                let x = x[r];
+                Dec::from_scaled(x < 0, digits_of(x.unsigned_abs(), digits), (*scale).into())
+                    .ok()?
+            }
+            Values::Dec256(x, scale) => {
+                let x = x[r];
+                let text = x.to_string();
+                Dec::from_scaled(
+                    x < i256::ZERO,
+                    text.trim_start_matches('-').as_bytes(),
+                    (*scale).into(),
+                )
+                .ok()?
+            }
+            Values::Str(_) | Values::LargeStr(_) | Values::StrView(_) | Values::Dict(..) => {
+                Dec::parse(str_at(v, r)?).ok()?
+            }
+            _ => {
+                let x = int(v, r)?;
+                Dec::from_scaled(x < 0, digits_of(x.unsigned_abs(), digits), 0).ok()?
+            }
+        }),
+    })
+}
