@@ -406,6 +406,18 @@ def test_a_null_names_column_and_row() -> None:
         CITIES.encode_arrow(chunked)
 
 
+def test_the_first_bad_value_of_a_row_is_the_one_named() -> None:
+    """As in encode_many: the first value of the row that does not encode
+    (here a time of 1 microsecond past a millisecond), not a null after it."""
+    s = lexikey.Schema("ts,str")
+    t = datetime.datetime(2000, 1, 1, microsecond=1, tzinfo=UTC)
+    with pytest.raises(lexikey.EncodeError, match=r"row 0, value 1 \(ts\)"):
+        s.encode_many([(t, None)])
+    table = pa.table({"t": pa.array([t], pa.timestamp("us", tz="UTC")), "s": pa.array([None], pa.string())})
+    with pytest.raises(lexikey.EncodeError, match=r'column "t", row 0'):
+        s.encode_arrow(table)
+
+
 def test_a_wrong_type_names_the_column() -> None:
     with pytest.raises(lexikey.EncodeError, match=r'column "population".*Float64'):
         CITIES.encode_arrow(pa.table({"city": ["a"], "population": [1.5]}))
