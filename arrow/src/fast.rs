@@ -201,6 +201,29 @@ pub(crate) fn write_rows(
     let salter = spec.salter();
     let max = spec.max_key_len();
     let sep = format.is_text();
+    if salter.is_none() && nullable.is_empty() {
+        // The common case, straight into the values.
+        let (first, rest) = ws.split_first().ok_or(rows.start)?;
+        for r in rows {
+            let start = values.len();
+            let mut ok = first(r, values);
+            for w in rest {
+                if sep {
+                    values.push(SEP);
+                }
+                ok &= w(r, values);
+            }
+            let end = values.len();
+            match i32::try_from(end) {
+                Ok(end32) if ok && end - start <= max => offsets.push(end32),
+                _ => {
+                    values.truncate(start);
+                    return Err(r);
+                }
+            }
+        }
+        return Ok(());
+    }
     for r in rows {
         if !nullable.is_empty() && nullable.iter().any(|&i| cols[i].is_null(r)) {
             return Err(r);
