@@ -428,8 +428,9 @@ pub fn decode_array(
         })
         .collect();
     let mut comps: Vec<Component<'_>> = Vec::with_capacity(types.len());
+    let nulls = keys.logical_nulls();
     for r in 0..rows {
-        if keys.is_null(r) {
+        if nulls.as_ref().is_some_and(|n| n.is_null(r)) {
             return Err(ArrowKeyError {
                 row: Some(r),
                 value: Some("null".into()),

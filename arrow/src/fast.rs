@@ -14,7 +14,6 @@ use std::borrow::Cow;
 use arrow_buffer::i256;
 use arrow_schema::TimeUnit;
 use lexikey::format::text::{escape_into, SEP};
-use lexikey::format::typed::KeyWriter;
 use lexikey::format::{base64, binary, decimal, hex};
 use lexikey::frontend::host::{f64_of_f32, ColType};
 use lexikey::frontend::native::Kind;
@@ -76,6 +75,20 @@ fn writer<'c>(format: Format, f: Field, values: &'c Values<'c>) -> CellFn<'c> {
             })
         };
     }
+    macro_rules! typed {
+        ($get:expr) => {{
+            let get = $get;
+            per_format!(|F| Box::new(move |r, out| put(
+                F,
+                &Component {
+                    value: get(r),
+                    dir: f.dir,
+                    width: f.width,
+                },
+                out
+            )))
+        }};
+    }
     match (f.ty, f.dir, values) {
         (Type::Str, Dir::Asc, Values::Str(a)) => strs!(a),
         (Type::Str, Dir::Asc, Values::LargeStr(a)) => strs!(a),
@@ -91,19 +104,54 @@ fn writer<'c>(format: Format, f: Field, values: &'c Values<'c>) -> CellFn<'c> {
             Format::Base64 => fixed!(v, base64::encode_f64),
             _ => fixed!(v, binary::encode_f64),
         },
+        // The other common pairs: the value straight from the slice.
+        (Type::I64, _, Values::I64(v)) => typed!(|r| Value::I64(v[r])),
+        (Type::U64, _, Values::U64(v)) => typed!(|r| Value::U64(v[r])),
+        (Type::I32, _, Values::I32(v)) => typed!(|r| Value::I32(v[r])),
+        (Type::U32, _, Values::U32(v)) => typed!(|r| Value::U32(v[r])),
+        (Type::F64, _, Values::F64(v)) => typed!(|r| Value::F64(v[r])),
+        (Type::F32, _, Values::F32(v)) => typed!(|r| Value::F32(v[r])),
+        (Type::Bool, _, Values::Bool(a)) => typed!(|r| Value::Bool(a.value(r))),
+        (Type::Bytes, _, Values::Bin(a)) => typed!(|r| Value::Bytes(Cow::Borrowed(a.value(r)))),
+        (Type::Uuid, _, Values::Uuid(a)) => typed!(|r| Value::Uuid(uuid_at(a, r))),
+        (Type::Ts, _, Values::Ts(v, TimeUnit::Millisecond)) => typed!(|r| Value::Ts(v[r])),
         _ => per_format!(|F| Box::new(move |r, out| {
             let mut digits = [0u8; 80];
             match value(f.ty, values, r, &mut digits) {
-                Some(value) => KeyWriter::new(F, out)
-                    .push(&Component {
+                Some(value) => put(
+                    F,
+                    &Component {
                         value,
                         dir: f.dir,
                         width: f.width,
-                    })
-                    .is_ok(),
+                    },
+                    out,
+                ),
                 None => false,
             }
         })),
+    }
+}
+
+/// Appends a component in `format` (a constant where it is inlined);
+/// `false`: the format cannot hold it (a number wider than its decimal
+/// width, a float in `decimal`), and the row is written by the row path.
+#[inline(always)]
+fn put(format: Format, c: &Component<'_>, out: &mut Vec<u8>) -> bool {
+    match format {
+        Format::Hex => {
+            hex::encode_component(c, out);
+            true
+        }
+        Format::Base64 => {
+            base64::encode_component(c, out);
+            true
+        }
+        Format::Decimal => decimal::encode_component(c, out).is_ok(),
+        Format::Binary => {
+            binary::encode_component(c, out);
+            true
+        }
     }
 }
 
@@ -153,6 +201,29 @@ pub(crate) fn write_rows(
     let salter = spec.salter();
     let max = spec.max_key_len();
     let sep = format.is_text();
+    if salter.is_none() && nullable.is_empty() {
+        // The common case, straight into the values.
+        let (first, rest) = ws.split_first().ok_or(rows.start)?;
+        for r in rows {
+            let start = values.len();
+            let mut ok = first(r, values);
+            for w in rest {
+                if sep {
+                    values.push(SEP);
+                }
+                ok &= w(r, values);
+            }
+            let end = values.len();
+            match i32::try_from(end) {
+                Ok(end32) if ok && end - start <= max => offsets.push(end32),
+                _ => {
+                    values.truncate(start);
+                    return Err(r);
+                }
+            }
+        }
+        return Ok(());
+    }
     for r in rows {
         if !nullable.is_empty() && nullable.iter().any(|&i| cols[i].is_null(r)) {
             return Err(r);
@@ -213,8 +284,20 @@ fn int(v: &Values<'_>, r: usize) -> Option<i128> {
 
 /// The ASCII digits of `m` at the end of `buf`.
 #[inline]
-fn digits_of(mut m: u128, buf: &mut [u8; 80]) -> &[u8] {
+fn digits_of(m: u128, buf: &mut [u8; 80]) -> &[u8] {
     let mut i = buf.len();
+    // In 64 bits when it fits (a 128-bit division is a library call).
+    if let Ok(mut m) = u64::try_from(m) {
+        loop {
+            i -= 1;
+            buf[i] = b'0' + (m % 10) as u8;
+            m /= 10;
+            if m == 0 {
+                return &buf[i..];
+            }
+        }
+    }
+    let mut m = m;
     loop {
         i -= 1;
         buf[i] = b'0' + (m % 10) as u8;

@@ -122,7 +122,7 @@ const ESCAPES: [[u8; 3]; 64] = {
 /// This is the body of an ascending `str` component in the text formats
 /// (`hex`, `base64`, `decimal`); public for the columnar writers
 /// (`lexikey-arrow`), which write a column's strings with no
-/// [`Component`](crate::Component) per value.
+/// [`Component`] per value.
 ///
 /// ```
 /// let mut out = Vec::new();
