@@ -202,27 +202,38 @@ pub(crate) fn write_rows(
     let max = spec.max_key_len();
     let sep = format.is_text();
     if salter.is_none() && nullable.is_empty() {
-        // The common case, straight into the values.
+        // The common case, straight into the values: a few rows, then
+        // room for the rest at their mean length (no copy as it grows).
         let (first, rest) = ws.split_first().ok_or(rows.start)?;
-        for r in rows {
-            let start = values.len();
-            let mut ok = first(r, values);
-            for w in rest {
-                if sep {
-                    values.push(SEP);
+        let write = |rows: std::ops::Range<usize>, values: &mut Vec<u8>, offsets: &mut Vec<i32>| {
+            for r in rows {
+                let start = values.len();
+                let mut ok = first(r, values);
+                for w in rest {
+                    if sep {
+                        values.push(SEP);
+                    }
+                    ok &= w(r, values);
                 }
-                ok &= w(r, values);
-            }
-            let end = values.len();
-            match i32::try_from(end) {
-                Ok(end32) if ok && end - start <= max => offsets.push(end32),
-                _ => {
-                    values.truncate(start);
-                    return Err(r);
+                let end = values.len();
+                match i32::try_from(end) {
+                    Ok(end32) if ok && end - start <= max => offsets.push(end32),
+                    _ => {
+                        values.truncate(start);
+                        return Err(r);
+                    }
                 }
             }
+            Ok(())
+        };
+        let (begin, n) = (values.len(), rows.len());
+        let head = rows.start..rows.end.min(rows.start + 64);
+        write(head.clone(), values, offsets)?;
+        if head.end < rows.end {
+            let mean = (values.len() - begin) / head.len();
+            values.reserve((n - head.len()) * (mean + mean / 8 + 1));
         }
-        return Ok(());
+        return write(head.end..rows.end, values, offsets);
     }
     for r in rows {
         if !nullable.is_empty() && nullable.iter().any(|&i| cols[i].is_null(r)) {
