@@ -202,27 +202,43 @@ pub(crate) fn write_rows(
     let max = spec.max_key_len();
     let sep = format.is_text();
     if salter.is_none() && nullable.is_empty() {
-        // The common case, straight into the values.
-        let (first, rest) = ws.split_first().ok_or(rows.start)?;
-        for r in rows {
-            let start = values.len();
-            let mut ok = first(r, values);
-            for w in rest {
-                if sep {
-                    values.push(SEP);
-                }
-                ok &= w(r, values);
-            }
-            let end = values.len();
-            match i32::try_from(end) {
-                Ok(end32) if ok && end - start <= max => offsets.push(end32),
-                _ => {
-                    values.truncate(start);
-                    return Err(r);
-                }
-            }
+        if let Some(done) =
+            write_binary_plain(format, types, cols, rows.clone(), values, offsets, max)
+        {
+            return done;
         }
-        return Ok(());
+        // The common case, straight into the values: a few rows, then
+        // room for the rest at their mean length (no copy as it grows).
+        let (first, rest) = ws.split_first().ok_or(rows.start)?;
+        let write = |rows: std::ops::Range<usize>, values: &mut Vec<u8>, offsets: &mut Vec<i32>| {
+            for r in rows {
+                let start = values.len();
+                let mut ok = first(r, values);
+                for w in rest {
+                    if sep {
+                        values.push(SEP);
+                    }
+                    ok &= w(r, values);
+                }
+                let end = values.len();
+                match i32::try_from(end) {
+                    Ok(end32) if ok && end - start <= max => offsets.push(end32),
+                    _ => {
+                        values.truncate(start);
+                        return Err(r);
+                    }
+                }
+            }
+            Ok(())
+        };
+        let (begin, n) = (values.len(), rows.len());
+        let head = rows.start..rows.end.min(rows.start + 64);
+        write(head.clone(), values, offsets)?;
+        if head.end < rows.end {
+            let mean = (values.len() - begin) / head.len();
+            values.reserve((n - head.len()) * (mean + mean / 8 + 1));
+        }
+        return write(head.end..rows.end, values, offsets);
     }
     for r in rows {
         if !nullable.is_empty() && nullable.iter().any(|&i| cols[i].is_null(r)) {
@@ -265,6 +281,169 @@ pub(crate) fn write_rows(
 }
 
 use lexikey::frontend::key_format::KeyFormat;
+
+/// A column [`write_binary_plain`] writes: a string column's offsets and
+/// bytes, or an 8-byte fixed-width column.
+enum Plain<'a> {
+    Str(&'a [i32], &'a [u8]),
+    I64(&'a [i64]),
+    F64(&'a [f64]),
+}
+
+/// The `binary` keys of rows `rows` when every column is an ascending
+/// `Utf8` string column whose strings hold no zero byte, an ascending
+/// `i64` or an ascending `f64` (and no null, no salt), written as
+/// arrow-row writes its rows: each key's length is known from the string
+/// offsets alone, so one pass sets each key's start (and finds the first
+/// key too long), the values are sized once, and each column then writes
+/// its cells in place, advancing each key's cursor (`offsets`, which so
+/// end as the keys' ends). The same bytes as the writers' (`put_escaped`
+/// of a string with no zero byte is the string and `00 01`). `None`: not
+/// such a batch (nothing written); otherwise as [`write_rows`].
+fn write_binary_plain(
+    format: Format,
+    types: &[ColType],
+    cols: &[Column<'_>],
+    rows: std::ops::Range<usize>,
+    values: &mut Vec<u8>,
+    offsets: &mut Vec<i32>,
+    max: usize,
+) -> Option<Result<(), usize>> {
+    if format != Format::Binary || cols.is_empty() || rows.is_empty() {
+        return None;
+    }
+    let mut plain = Vec::with_capacity(cols.len());
+    let mut strs = Vec::new();
+    // The bytes of the keys: the strings' and each row's fixed part.
+    let mut total = 0usize;
+    let mut fixed = 0usize;
+    for (ty, c) in types.iter().zip(cols) {
+        let ColType::Native(col) = ty else {
+            return None;
+        };
+        let f = col.field;
+        if !matches!(col.kind, Kind::Core(_)) || f.dir != Dir::Asc || f.width.is_some() {
+            return None;
+        }
+        plain.push(match (f.ty, &c.values) {
+            (Type::Str, Values::Str(a)) => {
+                let offs = a.value_offsets();
+                let data = a.values().as_slice();
+                let (a, b) = (
+                    usize::try_from(offs[rows.start]).ok()?,
+                    usize::try_from(offs[rows.end]).ok()?,
+                );
+                // No zero byte (a loop with no early exit: it vectorizes).
+                if data.get(a..b)?.iter().fold(u8::MAX, |m, &x| m.min(x)) == 0 {
+                    return None;
+                }
+                total += b - a;
+                fixed += 2;
+                strs.push(offs);
+                Plain::Str(offs, data)
+            }
+            (Type::I64, Values::I64(v)) => {
+                fixed += 8;
+                Plain::I64(v)
+            }
+            (Type::F64, Values::F64(v)) => {
+                fixed += 8;
+                Plain::F64(v)
+            }
+            _ => return None,
+        });
+    }
+    let begin = values.len();
+    total = total.checked_add(fixed.checked_mul(rows.len())?)?;
+    // Every end must be an `i32` (else the writers' path says where not).
+    i32::try_from(begin.checked_add(total)?).ok()?;
+    // Each key's start, up to the first key too long.
+    let first = offsets.len();
+    offsets.resize(first + rows.len(), 0);
+    let cursors = &mut offsets[first..];
+    let mut pos = begin;
+    let mut stop = None;
+    for (k, r) in rows.clone().enumerate() {
+        let mut len = fixed;
+        for offs in &strs {
+            // Offsets of a valid array: non-negative, increasing.
+            len += (offs[r + 1] - offs[r]) as usize;
+        }
+        if len > max {
+            stop = Some(k);
+            break;
+        }
+        // At most `begin + total`, an `i32` (checked above).
+        cursors[k] = pos as i32;
+        pos += len;
+    }
+    let done = stop.unwrap_or(rows.len());
+    let cursors = &mut cursors[..done];
+    // 16 bytes of room past the end for a short string's copy.
+    values.resize(pos + 16, 0);
+    let rows = rows.start..rows.start + done;
+    let mut rest: usize = 0;
+    let after: Vec<usize> = plain
+        .iter()
+        .rev()
+        .map(|p| {
+            let here = rest;
+            rest += match p {
+                Plain::Str(..) => 2,
+                _ => 8,
+            };
+            here
+        })
+        .collect();
+    for (j, p) in plain.iter().enumerate() {
+        match *p {
+            Plain::Str(offs, data) => {
+                // A short string is copied as 16 bytes when what they
+                // cover past it is written later: always in the first
+                // column (the rest of the key and the next keys are
+                // written after it), else when they end inside the key.
+                let room = if j == 0 {
+                    0
+                } else {
+                    16usize.saturating_sub(2 + after[plain.len() - 1 - j])
+                };
+                for (c, r) in cursors.iter_mut().zip(rows.clone()) {
+                    let at = *c as usize;
+                    let (a, b) = (offs[r] as usize, offs[r + 1] as usize);
+                    let n = b - a;
+                    match data.get(a..a + 16) {
+                        Some(w) if n <= 16 && n >= room => {
+                            values[at..at + 16].copy_from_slice(w);
+                        }
+                        _ => values[at..at + n].copy_from_slice(&data[a..b]),
+                    }
+                    values[at + n..at + n + 2].copy_from_slice(&[0x00, 0x01]);
+                    *c = (at + n + 2) as i32;
+                }
+            }
+            Plain::I64(v) => {
+                for (c, &x) in cursors.iter_mut().zip(&v[rows.clone()]) {
+                    let at = *c as usize;
+                    values[at..at + 8].copy_from_slice(&binary::encode_i64(x));
+                    *c = (at + 8) as i32;
+                }
+            }
+            Plain::F64(v) => {
+                for (c, &x) in cursors.iter_mut().zip(&v[rows.clone()]) {
+                    let at = *c as usize;
+                    values[at..at + 8].copy_from_slice(&binary::encode_f64(x));
+                    *c = (at + 8) as i32;
+                }
+            }
+        }
+    }
+    values.truncate(pos);
+    offsets.truncate(first + done);
+    Some(match stop {
+        Some(_) => Err(rows.end),
+        None => Ok(()),
+    })
+}
 
 /// An integer of an integer column.
 #[inline]

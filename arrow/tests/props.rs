@@ -515,3 +515,31 @@ fn batch_round_trip() {
     let back = decode_array(&spec, keys.as_ref(), Some(&["a".into(), "b".into()])).unwrap();
     assert_eq!(back.columns(), batch.columns());
 }
+
+/// `Utf8` strings, `Int64` and `Float64` columns only: the batches the
+/// `binary` format writes from the string offsets alone (when no string
+/// holds a zero byte), with and without a descending column.
+const PLAIN: &[ColDef] = &[
+    col("str", &[K::Utf8]),
+    col("i64", &[K::I64]),
+    col("f64", &[K::F64]),
+];
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Those batches in every format, keys limited to `max` bytes (so
+    /// that a key too long stops the batch at its row, as the row path
+    /// does).
+    #[test]
+    fn plain_columns_are_the_row_path_at_any_key_limit(
+        cols in columns(PLAIN, 0..12, false),
+        cuts in cuts(),
+        pad in 0usize..3,
+        format in prop::sample::select(vec!["binary", "hex", "base64", "decimal"]),
+        max in 0usize..48,
+    ) {
+        let spec = native(format, false, &schema_text(&cols)).with_max_key_len(max);
+        check(&spec, &cols, &cuts, pad)?;
+    }
+}

@@ -53,6 +53,13 @@ pub fn put_escaped(bytes: &[u8], invert: bool, out: &mut Vec<u8>) {
     if !invert && bytes.len() <= 16 && put_short_clean(bytes, out) {
         return;
     }
+    put_escaped_any(bytes, invert, out);
+}
+
+/// [`put_escaped`] of any string, out of line (so that the short path
+/// inlines into its callers).
+#[inline(never)]
+fn put_escaped_any(bytes: &[u8], invert: bool, out: &mut Vec<u8>) {
     let start_len = out.len();
     out.reserve(bytes.len() + 2);
     let mut start = 0;
@@ -71,8 +78,8 @@ pub fn put_escaped(bytes: &[u8], invert: bool, out: &mut Vec<u8>) {
 }
 
 /// Appends an ascending string of at most 16 bytes with no zero byte (the
-/// common case) as whole words, cut back to length, then the terminator:
-/// no `memcpy` call and no loop whose length varies. `false` (nothing
+/// common case) and its terminator as one fixed-size copy of whole words,
+/// cut back to length: no `memcpy` call and no loop whose length varies. `false` (nothing
 /// appended): the string holds a zero byte.
 #[inline(always)]
 fn put_short_clean(s: &[u8], out: &mut Vec<u8>) -> bool {
@@ -100,15 +107,15 @@ fn put_short_clean(s: &[u8], out: &mut Vec<u8>) -> bool {
     if zeros(lo, n.min(8)) != 0 || (n > 8 && zeros(hi, n - 8) != 0) {
         return false;
     }
-    out.reserve(18);
-    out.extend_from_slice(&lo.to_le_bytes());
-    if n > 8 {
-        out.extend_from_slice(&hi.to_le_bytes());
-        out.truncate(out.len() - (16 - n));
-    } else {
-        out.truncate(out.len() - (8 - n));
-    }
-    out.extend_from_slice(&[0x00, 0x01]);
+    // The string, its terminator's 00 (a padding zero) and 01, appended
+    // as one fixed-size copy and cut back to length.
+    let mut buf = [0u8; 24];
+    buf[..8].copy_from_slice(&lo.to_le_bytes());
+    buf[8..16].copy_from_slice(&hi.to_le_bytes());
+    buf[n + 1] = 0x01;
+    let end = out.len() + n + 2;
+    out.extend_from_slice(&buf);
+    out.truncate(end);
     true
 }
 
