@@ -118,6 +118,7 @@ pub fn largest_component(
 ///
 /// # Errors
 /// The first component's [`EncodeError`], if any.
+#[inline]
 pub fn encode(format: Format, components: &[Component<'_>]) -> Result<Key, EncodeError> {
     let mut spare = Key::take_spare();
     if spare.capacity() != 0 {
