@@ -184,19 +184,32 @@ impl<'s> ArrowEncoder<'s> {
     ) -> Result<(), ArrowKeyError> {
         let mut spare: Vec<Arg<'static>> = Vec::with_capacity(cols.len());
         for r in rows {
-            if self.no_null {
-                if let Some(i) = cols.iter().position(|c| c.is_null(r)) {
-                    return Err(self.at(i, r, cols, "a null: the native formats have no null"));
-                }
-            }
             let mut args = recycle(spare);
             for c in cols.iter_mut() {
                 args.push(c.arg(r));
             }
+            let start = self.values.len();
             let res = self.enc.encode(&args, &mut self.values);
             spare = recycle(args);
-            if let Err(e) = res {
-                return Err(self.row_error(e, r, cols));
+            // A null goes to the row encoder as `Arg::Null`, as the row
+            // path's `None`/`null` does, so that the value named is the
+            // row's first bad one, a null or not (the row path's). The
+            // native formats have no null: one the encoder took anyway is
+            // refused here.
+            let no_null = self.no_null;
+            let null_at = |cols: &[Column<'_>], i: usize| no_null && cols[i].is_null(r);
+            match res {
+                Err(e) if e.index.is_some_and(|i| i < cols.len() && null_at(cols, i)) => {
+                    let i = e.index.unwrap_or_default();
+                    return Err(self.at(i, r, cols, NULL_IN_NATIVE));
+                }
+                Err(e) => return Err(self.row_error(e, r, cols)),
+                Ok(()) => {
+                    if let Some(i) = (0..cols.len()).find(|&i| null_at(cols, i)) {
+                        self.values.truncate(start);
+                        return Err(self.at(i, r, cols, NULL_IN_NATIVE));
+                    }
+                }
             }
             self.end_key()?;
         }
@@ -277,6 +290,9 @@ impl<'s> ArrowEncoder<'s> {
         }
     }
 }
+
+/// Why a null is refused in the native formats.
+const NULL_IN_NATIVE: &str = "a null: the native formats have no null";
 
 /// Reuses a vector's allocation for arguments of another lifetime.
 fn recycle<'b>(mut v: Vec<Arg<'_>>) -> Vec<Arg<'b>> {

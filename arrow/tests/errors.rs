@@ -54,6 +54,53 @@ fn a_null_in_a_native_format() {
     }
 }
 
+/// The row path names a row's first bad value, a null or not: so does
+/// the Arrow path (a bad instant before a null names the instant, a null
+/// before a bad instant names the null), in every native format.
+#[test]
+fn the_first_bad_value_of_a_row_is_the_one_named() {
+    use lexikey::frontend::host::Arg;
+    let ts = || {
+        // One microsecond past a millisecond: `ts` holds whole milliseconds.
+        Arc::new(TimestampMicrosecondArray::from(vec![1_001]).with_timezone("UTC")) as ArrayRef
+    };
+    let null_str = || Arc::new(StringArray::from(vec![None::<&str>])) as ArrayRef;
+    for format in ["hex", "base64", "decimal", "binary"] {
+        // The instant first: the row path's error for it.
+        let s = spec(format, "ts,str");
+        let e = encode_batch(&s, &batch(vec![("t", ts()), ("s", null_str())])).unwrap_err();
+        let row = s
+            .encoder()
+            .unwrap()
+            .encode(
+                &[
+                    Arg::Time {
+                        secs: 0,
+                        nanos: 1_001_000,
+                    },
+                    Arg::Null,
+                ],
+                &mut Vec::new(),
+            )
+            .unwrap_err();
+        assert_eq!(row.index, Some(0), "{format}");
+        assert_eq!(
+            (e.column.as_deref(), e.row),
+            (Some("t"), Some(0)),
+            "{format}: {e}"
+        );
+        assert_eq!(e.message, row.error.to_string(), "{format}");
+        // The null first: the null is named.
+        let s = spec(format, "str,ts");
+        let e = encode_batch(&s, &batch(vec![("s", null_str()), ("t", ts())])).unwrap_err();
+        assert_eq!(
+            e,
+            err("s", 0, "null", "a null: the native formats have no null"),
+            "{format}"
+        );
+    }
+}
+
 #[test]
 fn a_column_of_the_wrong_type() {
     let s = spec("hex", "str,i64");
