@@ -118,13 +118,14 @@ pub fn largest_component(
 ///
 /// # Errors
 /// The first component's [`EncodeError`], if any.
+#[inline]
 pub fn encode(format: Format, components: &[Component<'_>]) -> Result<Key, EncodeError> {
     let mut spare = Key::take_spare();
     if spare.capacity() != 0 {
         spare.clear();
         // On error the buffer goes back, as a dropped key's would.
         let mut key = Key::from(spare);
-        return encode_into(format, components, key.buf_mut()).map(|()| key);
+        return write_key(format, components, key.buf_mut()).map(|()| key);
     }
     thread_local! {
         static SCRATCH: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
@@ -160,6 +161,17 @@ const SCRATCH_MAX: usize = 4096;
 /// ```
 #[inline]
 pub fn encode_into(
+    format: Format,
+    components: &[Component<'_>],
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    write_key(format, components, out)
+}
+
+/// [`encode_into`]'s body, inlined into [`encode`] too (so that a new key
+/// pays no call more than a reused buffer does).
+#[inline(always)]
+fn write_key(
     format: Format,
     components: &[Component<'_>],
     out: &mut Vec<u8>,
