@@ -129,6 +129,49 @@ proptest! {
         prop_assert!(t != "-0");
     }
 
+    /// A scaled integer straight to its key (`Format::encode_scaled_dec`,
+    /// `Dec::put_scaled_binary`, the Arrow decimals' path) is the key of
+    /// `Dec::from_scaled` of its digits, in every format that has it, both
+    /// directions: every `u128` (the extremes, the 39-digit ones, trailing
+    /// zeros, zero and a "negative zero"), every `i8` scale. The value is
+    /// the oracle's `magnitude × 10^-scale`.
+    #[test]
+    fn scaled_integers_write_the_keys_of_their_decs(
+        neg in any::<bool>(),
+        magnitude in prop_oneof![
+            3 => any::<u64>().prop_map(u128::from),
+            3 => any::<u128>(),
+            2 => (any::<u64>(), 0u32..20).prop_map(|(m, z)| u128::from(m % 100_000) * 10u128.pow(z)),
+            1 => prop::sample::select(vec![
+                0, 1, 9, 10, 99, 100, u128::from(u64::MAX), u128::from(u64::MAX) + 1,
+                10u128.pow(38) - 1, 10u128.pow(38), i128::MAX as u128, i128::MIN.unsigned_abs(),
+                u128::MAX, u128::MAX - 1,
+            ]),
+        ],
+        scale in any::<i8>(),
+        dir in prop::sample::select(vec![Dir::Asc, Dir::Desc]),
+    ) {
+        let digits = magnitude.to_string();
+        let d = Dec::from_scaled(neg, digits.as_bytes(), scale.into()).expect("always in range");
+        let sign = if neg && magnitude != 0 { "-" } else { "" };
+        prop_assert_eq!(
+            oracle(&d.to_string()),
+            oracle(&format!("{sign}{digits}E{}", -i32::from(scale)))
+        );
+        let mut buf = [0u8; Dec::SCALED_BINARY_MAX];
+        let n = Dec::put_scaled_binary(neg, magnitude, scale, dir.is_desc(), &mut buf);
+        prop_assert_eq!(&buf[..n], &bin(&d, dir)[..]);
+        for f in [Format::Hex, Format::Base64, Format::Binary] {
+            let mut out = b"prefix".to_vec();
+            prop_assert!(f.encode_scaled_dec(neg, magnitude, scale, dir, &mut out));
+            prop_assert_eq!(&out[..6], b"prefix");
+            prop_assert_eq!(&out[6..], &key(f, &d, dir)[..], "{:?}", f);
+        }
+        let mut out = Vec::new();
+        prop_assert!(!Format::Decimal.encode_scaled_dec(neg, magnitude, scale, dir, &mut out));
+        prop_assert!(out.is_empty());
+    }
+
     /// Integers convert exactly.
     #[test]
     fn integers_are_exact(v in any::<i64>(), u in any::<u64>(), w in any::<i128>()) {

@@ -104,6 +104,23 @@ fn writer<'c>(format: Format, f: Field, values: &'c Values<'c>) -> CellFn<'c> {
             Format::Base64 => fixed!(v, base64::encode_f64),
             _ => fixed!(v, binary::encode_f64),
         },
+        // Decimals straight from the integer and the scale to the key
+        // (no `Dec`, no digits; the `decimal` format's ELEN below).
+        (Type::Dec, _, &Values::Dec128(v, scale)) if format != Format::Decimal => {
+            per_format!(|F| Box::new(move |r, out| {
+                let x = v[r];
+                F.encode_scaled_dec(x < 0, x.unsigned_abs(), scale, f.dir, out)
+            }))
+        }
+        (Type::Dec, _, &Values::Dec256(v, scale)) if format != Format::Decimal => {
+            per_format!(|F| Box::new(move |r, out| {
+                let x = v[r];
+                match x.to_i128() {
+                    Some(x) => F.encode_scaled_dec(x < 0, x.unsigned_abs(), scale, f.dir, out),
+                    None => put_value(F, f, values, r, out),
+                }
+            }))
+        }
         // The other common pairs: the value straight from the slice.
         (Type::I64, _, Values::I64(v)) => typed!(|r| Value::I64(v[r])),
         (Type::U64, _, Values::U64(v)) => typed!(|r| Value::U64(v[r])),
@@ -115,21 +132,27 @@ fn writer<'c>(format: Format, f: Field, values: &'c Values<'c>) -> CellFn<'c> {
         (Type::Bytes, _, Values::Bin(a)) => typed!(|r| Value::Bytes(Cow::Borrowed(a.value(r)))),
         (Type::Uuid, _, Values::Uuid(a)) => typed!(|r| Value::Uuid(uuid_at(a, r))),
         (Type::Ts, _, Values::Ts(v, TimeUnit::Millisecond)) => typed!(|r| Value::Ts(v[r])),
-        _ => per_format!(|F| Box::new(move |r, out| {
-            let mut digits = [0u8; 80];
-            match value(f.ty, values, r, &mut digits) {
-                Some(value) => put(
-                    F,
-                    &Component {
-                        value,
-                        dir: f.dir,
-                        width: f.width,
-                    },
-                    out,
-                ),
-                None => false,
-            }
-        })),
+        _ => per_format!(|F| Box::new(move |r, out| put_value(F, f, values, r, out))),
+    }
+}
+
+/// Appends row `r`'s value of `values` as a component of field `f` (its
+/// core value by [`value`]); `false` as [`put`], or a value [`value`]
+/// does not take.
+#[inline(always)]
+fn put_value(format: Format, f: Field, values: &Values<'_>, r: usize, out: &mut Vec<u8>) -> bool {
+    let mut digits = [0u8; 80];
+    match value(f.ty, values, r, &mut digits) {
+        Some(value) => put(
+            format,
+            &Component {
+                value,
+                dir: f.dir,
+                width: f.width,
+            },
+            out,
+        ),
+        None => false,
     }
 }
 

@@ -67,7 +67,11 @@ const NATIVE: &[ColDef] = &[
             K::Dec128(0),
             K::Dec128(3),
             K::Dec128(20),
+            K::Dec128(38),
+            K::Dec128(-5),
             K::Dec256(2),
+            K::Dec256(-3),
+            K::Dec256(60),
             K::I64,
             K::U64,
         ],
@@ -227,7 +231,8 @@ fn cell(kind: AKind) -> BoxedStrategy<Cell> {
             prop_oneof![
                 3 => any::<i64>().prop_map(i128::from),
                 1 => -max..=max,
-                1 => prop::sample::select(vec![0, 1, -1, 10, 100, max, -max]),
+                1 => prop::sample::select(vec![0, 1, -1, 10, 100, max, -max, i128::MAX, i128::MIN]),
+                1 => (-99_999i128..99_999, 0u32..30).prop_map(|(m, z)| m * 10i128.pow(z)),
             ]
             .prop_map(move |m| Cell::Dec(m, s))
             .boxed()

@@ -103,6 +103,47 @@ impl Format {
         self.encode_component_general(c, out)
     }
 
+    /// Appends the `dec` component `magnitude × 10^-scale` (negative when
+    /// `negative`) in direction `dir`: the bytes [`Format::encode_component`]
+    /// writes for `Dec::from_scaled(negative, digits, scale)` (the digits
+    /// of `magnitude`), with no [`Dec`](crate::value::big_decimal::Dec)
+    /// built and no allocation: the columnar decimals (Arrow's
+    /// `Decimal128(p, s)`) straight to their keys. `false` (nothing
+    /// written) in the `decimal` format, whose ELEN text is not this
+    /// path's.
+    ///
+    /// ```
+    /// use lexikey::{tuple, Component, Dir, Format};
+    /// use lexikey::value::big_decimal::Dec;
+    /// let mut key = Vec::new();
+    /// assert!(Format::Hex.encode_scaled_dec(true, 12345, 2, Dir::Asc, &mut key));
+    /// let row = tuple::encode(Format::Hex, &[Component::asc(Dec::parse("-123.45")?)])?;
+    /// assert_eq!(key, row);
+    /// assert!(!Format::Decimal.encode_scaled_dec(false, 1, 0, Dir::Asc, &mut key));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline(always)]
+    pub fn encode_scaled_dec(
+        self,
+        negative: bool,
+        magnitude: u128,
+        scale: i8,
+        dir: crate::Dir,
+        out: &mut Vec<u8>,
+    ) -> bool {
+        use crate::value::big_decimal::Dec;
+        let mut buf = [0u8; Dec::SCALED_BINARY_MAX];
+        let n = Dec::put_scaled_binary(negative, magnitude, scale, dir.is_desc(), &mut buf);
+        let body = &buf[..n];
+        match self {
+            Format::Hex => text::encode_dec_body::<hex_digits::Hex>(dir, body, out),
+            Format::Base64 => text::encode_dec_body::<base64::B64>(dir, body, out),
+            Format::Binary => out.extend_from_slice(body),
+            Format::Decimal => return false,
+        }
+        true
+    }
+
     /// [`Format::encode_component`] through each format's codec.
     #[inline(never)]
     fn encode_component_general(

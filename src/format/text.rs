@@ -542,19 +542,17 @@ pub(crate) fn encode_tagged<B: Body>(c: &Component<'_>, out: &mut Vec<u8>) {
             }
         }
         Value::Dec(d) => {
-            // The binary encoding is prefix-free: no terminator needed.
-            out.push(tag_of(Type::Dec, c.dir));
             // The bytes on the stack when they fit (every number of up to
             // 120 digits); only longer ones need a heap buffer.
             let mut small = [0u8; 64];
             let n = d.binary_len();
             if let Some(buf) = small.get_mut(..n) {
                 d.put_binary(desc, buf);
-                B::encode_var(buf, false, out);
+                encode_dec_body::<B>(c.dir, buf, out);
             } else {
                 let mut bytes = vec![0; n];
                 d.put_binary(desc, &mut bytes);
-                B::encode_var(&bytes, false, out);
+                encode_dec_body::<B>(c.dir, &bytes, out);
             }
         }
         v => {
@@ -568,6 +566,15 @@ pub(crate) fn encode_tagged<B: Body>(c: &Component<'_>, out: &mut Vec<u8>) {
             }
         }
     }
+}
+
+/// Appends a `dec` component whose binary encoding (already NOT-ed when
+/// descending) is `body`: the tag, then the body in the format's alphabet
+/// (the binary encoding is prefix-free: no terminator).
+#[inline(always)]
+pub(crate) fn encode_dec_body<B: Body>(dir: Dir, body: &[u8], out: &mut Vec<u8>) {
+    out.push(tag_of(Type::Dec, dir));
+    B::encode_var(body, false, out);
 }
 
 /// The tag byte of `ty` in direction `dir` (`Str` has none: callers never ask).

@@ -180,6 +180,29 @@ const ZERO: u8 = 0x02;
 /// Binary header byte of a positive number.
 const POS: u8 = 0x03;
 
+/// Writes the binary encoding of a nonzero number over `dst` (exactly its
+/// length): the header, the exponent, then `pairs` (the digit pairs, each
+/// 0–99, most significant first), NOT-ed when `invert`. The one writer of
+/// the encoding ([`Dec::put_binary`], [`Dec::put_scaled_binary`]).
+#[inline]
+fn put_nonzero(neg: bool, exp: i32, pairs: impl Iterator<Item = u8>, invert: bool, dst: &mut [u8]) {
+    let m = if invert { 0xFF } else { 0 };
+    let Some((head, body)) = dst.split_first_mut() else {
+        return;
+    };
+    *head = if neg { NEG } else { POS } ^ m;
+    let body_m = if neg { m ^ 0xFF } else { m };
+    let e = (exp + 0x8000) as u16;
+    let (exp, digits) = body.split_at_mut(2.min(body.len()));
+    for (dst, b) in exp.iter_mut().zip(e.to_be_bytes()) {
+        *dst = b ^ body_m;
+    }
+    let n = digits.len();
+    for (i, (dst, p)) in digits.iter_mut().zip(pairs).enumerate() {
+        *dst = (2 * p + u8::from(i + 1 != n)) ^ body_m;
+    }
+}
+
 impl Dec {
     /// The most significant digits a `Dec` holds.
     pub const MAX_DIGITS: usize = 32_767;
@@ -528,31 +551,110 @@ impl Dec {
     /// ([`Dec::write_binary`], [`Dec::binary_bytes`] and the `hex`/`base64`
     /// bodies call it).
     pub(crate) fn put_binary(&self, invert: bool, dst: &mut [u8]) {
-        let m = if invert { 0xFF } else { 0 };
-        let Some((head, body)) = dst.split_first_mut() else {
-            return;
-        };
         if self.is_zero() {
-            *head = ZERO ^ m;
+            if let Some(head) = dst.first_mut() {
+                *head = ZERO ^ if invert { 0xFF } else { 0 };
+            }
             return;
         }
-        *head = if self.neg { NEG } else { POS } ^ m;
-        let body_m = if self.neg { m ^ 0xFF } else { m };
-        let e = (self.exp + 0x8000) as u16;
-        let (exp, pairs) = body.split_at_mut(2.min(body.len()));
-        for (dst, b) in exp.iter_mut().zip(e.to_be_bytes()) {
-            *dst = b ^ body_m;
-        }
-        let n = pairs.len();
-        for (i, (dst, d)) in pairs
-            .iter_mut()
-            .zip(self.digits.as_bytes().chunks(2))
-            .enumerate()
-        {
+        let pairs = self.digits.as_bytes().chunks(2).map(|d| {
             let hi = d[0] - b'0';
             let lo = d.get(1).map_or(0, |c| c - b'0');
-            *dst = (2 * (hi * 10 + lo) + u8::from(i + 1 != n)) ^ body_m;
+            hi * 10 + lo
+        });
+        put_nonzero(self.neg, self.exp, pairs, invert, dst);
+    }
+
+    /// The most bytes [`Dec::put_scaled_binary`] writes: the header, two
+    /// exponent bytes and the 20 digit pairs of a 39-digit `u128`.
+    pub const SCALED_BINARY_MAX: usize = 23;
+
+    /// Writes the binary encoding of `magnitude × 10^-scale` (negative when
+    /// `negative` and not zero; NOT-ed when `invert`) at the start of
+    /// `dst` and returns its length: the bytes of
+    /// `Dec::from_scaled(negative, digits, scale)?.write_binary(invert, …)`
+    /// for the digits of `magnitude`, with no `Dec` built and no
+    /// allocation (a columnar decimal, Arrow's `Decimal128(p, s)`, straight
+    /// to its key). Every such number is in range: no error.
+    ///
+    /// ```
+    /// use lexikey::value::big_decimal::Dec;
+    /// let mut buf = [0u8; Dec::SCALED_BINARY_MAX];
+    /// let n = Dec::put_scaled_binary(false, 150, 2, false, &mut buf);
+    /// let mut key = Vec::new();
+    /// Dec::parse("1.5")?.write_binary(false, &mut key);
+    /// assert_eq!(&buf[..n], &key[..]);
+    /// assert_eq!(&buf[..n], &[0x03, 0x80, 0x01, 0x1E]);
+    /// # Ok::<(), lexikey::ParseError>(())
+    /// ```
+    pub fn put_scaled_binary(
+        negative: bool,
+        magnitude: u128,
+        scale: i8,
+        invert: bool,
+        dst: &mut [u8; Dec::SCALED_BINARY_MAX],
+    ) -> usize {
+        if magnitude == 0 {
+            dst[0] = ZERO ^ if invert { 0xFF } else { 0 };
+            return 1;
         }
+        // The significant digits (trailing zeros stripped, `tz` of them) as
+        // pairs, most significant first, the last one padded with a zero
+        // when their number is odd; in 64 bits once the number fits (a
+        // 128-bit division is a library call).
+        let mut m = magnitude;
+        let mut tz = 0;
+        while m > u128::from(u64::MAX) && m % 10 == 0 {
+            m /= 10;
+            tz += 1;
+        }
+        if let Ok(mut s) = u64::try_from(m) {
+            while s % 10 == 0 {
+                s /= 10;
+                tz += 1;
+            }
+            m = u128::from(s);
+        }
+        let sig = match u64::try_from(m) {
+            Ok(s) => s.ilog10(),
+            Err(_) => m.ilog10(),
+        } as usize
+            + 1;
+        let np = sig.div_ceil(2);
+        let mut pairs = [0u8; 20];
+        let mut i = np;
+        if sig % 2 == 1 {
+            i -= 1;
+            let (q, r) = match u64::try_from(m) {
+                Ok(s) => (u128::from(s / 10), s % 10),
+                Err(_) => (m / 10, (m % 10) as u64),
+            };
+            pairs[i] = r as u8 * 10;
+            m = q;
+        }
+        while m > u128::from(u64::MAX) {
+            i -= 1;
+            pairs[i] = (m % 100) as u8;
+            m /= 100;
+        }
+        let mut s = m as u64;
+        while i > 0 {
+            i -= 1;
+            pairs[i] = (s % 100) as u8;
+            s /= 100;
+        }
+        // `0.DIGITS × 10^(digits - scale)`: at most 39 digits and
+        // |scale| <= 128, always within MAX_EXP.
+        let exp = (sig + tz) as i32 - i32::from(scale);
+        let len = 3 + np;
+        put_nonzero(
+            negative,
+            exp,
+            pairs[..np].iter().copied(),
+            invert,
+            &mut dst[..len],
+        );
+        len
     }
 
     /// The length of the binary encoding.
