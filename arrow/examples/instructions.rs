@@ -72,13 +72,12 @@ fn run(what: &str, batch: &RecordBatch) -> usize {
 fn twelve(rows: usize) -> RecordBatch {
     let n = rows as i64;
     let start_ms = 1_714_521_600_000; // 2024-05-01T00:00:00Z
-    let col = |a: ArrayRef| a;
     RecordBatch::try_from_iter([
         (
             "c0",
-            col(Arc::new(StringArray::from_iter_values(
+            Arc::new(StringArray::from_iter_values(
                 (0..rows).map(|i| format!("city {}", i % 5000)),
-            ))),
+            )) as ArrayRef,
         ),
         (
             "c1",
@@ -143,7 +142,7 @@ fn twelve(rows: usize) -> RecordBatch {
         (
             "c11",
             Arc::new(
-                PrimitiveArray::<Decimal128Type>::from_iter_values((0..rows as i128).map(|i| i))
+                PrimitiveArray::<Decimal128Type>::from_iter_values(0..rows as i128)
                     .with_precision_and_scale(38, 2)
                     .unwrap(),
             ),

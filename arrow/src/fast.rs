@@ -259,7 +259,7 @@ pub(crate) fn write_rows(
         write(head.clone(), values, offsets)?;
         if head.end < rows.end {
             let mean = (values.len() - begin) / head.len();
-            values.reserve((n - head.len()) * (mean + mean / 8 + 1));
+            crate::mem::reserve(values, (n - head.len()) * (mean + mean / 8 + 1));
         }
         return write(head.end..rows.end, values, offsets);
     }
@@ -403,6 +403,7 @@ fn write_binary_plain(
     let done = stop.unwrap_or(rows.len());
     let cursors = &mut cursors[..done];
     // 16 bytes of room past the end for a short string's copy.
+    crate::mem::reserve(values, (pos + 16).saturating_sub(values.len()));
     values.resize(pos + 16, 0);
     let rows = rows.start..rows.start + done;
     let mut rest: usize = 0;

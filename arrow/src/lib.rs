@@ -5,6 +5,7 @@ mod decode;
 mod encode;
 mod error;
 mod fast;
+mod mem;
 mod read;
 
 pub use decode::{decode_array, decoded_schema};

@@ -548,3 +548,30 @@ proptest! {
         check(&spec, &cols, &cuts, pad)?;
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4, ..ProptestConfig::default() })]
+
+    /// Batches whose keys pass 9 MiB (generated rows repeated, at most
+    /// 1,000,000 of them): the fast path's buffer is then large enough to
+    /// be put on huge pages (src/mem.rs), and the keys are still the row
+    /// path's, in every native format.
+    #[test]
+    fn large_batches_are_the_row_path(
+        cols in columns(NATIVE, 1..8, false),
+        format in prop::sample::select(vec!["binary", "hex", "base64", "decimal"]),
+    ) {
+        let spec = native(format, false, &schema_text(&cols));
+        let bytes = row_path(&spec, &cols).map_or(1 << 20, |k| k.iter().map(Vec::len).sum::<usize>());
+        let n = cols[0].cells.len();
+        let times = ((9 << 20) / bytes.max(1) + 1).min(1_000_000 / n);
+        let large: Vec<GenCol> = cols
+            .iter()
+            .map(|c| GenCol {
+                cells: c.cells.iter().cycle().take(n * times).cloned().collect(),
+                ..c.clone()
+            })
+            .collect();
+        check(&spec, &large, &[], 0)?;
+    }
+}

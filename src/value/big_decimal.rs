@@ -604,12 +604,12 @@ impl Dec {
         // 128-bit division is a library call).
         let mut m = magnitude;
         let mut tz = 0;
-        while m > u128::from(u64::MAX) && m % 10 == 0 {
+        while m > u128::from(u64::MAX) && m.is_multiple_of(10) {
             m /= 10;
             tz += 1;
         }
         if let Ok(mut s) = u64::try_from(m) {
-            while s % 10 == 0 {
+            while s.is_multiple_of(10) {
                 s /= 10;
                 tz += 1;
             }
