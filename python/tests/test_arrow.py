@@ -54,9 +54,21 @@ def datetimes(lo: int, hi: int, unit: str) -> st.SearchStrategy[datetime.datetim
 
 
 def decimals(places: int, digits: int) -> st.SearchStrategy[decimal.Decimal]:
-    """Decimals of `places` places and at most `digits` digits."""
-    bound = 10 ** (digits - places) - 1
-    return st.decimals(min_value=-bound, max_value=bound, places=places, allow_nan=False, allow_infinity=False)
+    """Decimals of `places` places and at most `digits` digits: any of
+    them, the extremes, the smallest step, trailing zeros and a negative
+    zero."""
+
+    def scaled(m: int) -> decimal.Decimal:
+        return decimal.Decimal(f"{m}E-{places}")  # exact (no context rounding)
+
+    bound = scaled(10**digits - 1)
+    edges = [bound, bound.copy_negate(), scaled(1), scaled(-1), scaled(0).copy_negate(), scaled(10 ** (digits // 2))]
+    return st.one_of(
+        # Any of them: an integer of up to `digits` digits, scaled exactly
+        # (st.decimals rounds a long bound in the 28-digit default context).
+        st.integers(-(10**digits - 1), 10**digits - 1).map(scaled),
+        st.sampled_from(edges),
+    )
 
 
 @dataclass(frozen=True)
@@ -119,6 +131,9 @@ NATIVE = [
     Kind("dec", pa.decimal128(38, 0), decimals(0, 38)),
     Kind("dec", pa.decimal128(20, 4), decimals(4, 20)),
     Kind("dec", pa.decimal256(60, 10), decimals(10, 60)),
+    Kind("dec", pa.decimal128(38, 38), decimals(38, 38)),
+    Kind("dec", pa.decimal128(9, 2), decimals(2, 9)),
+    Kind("dec", pa.decimal256(76, 0), decimals(0, 76)),
     Kind("dec", pa.int64(), ints(64)),
 ]
 FDB = [
