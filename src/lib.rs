@@ -50,6 +50,8 @@
 
 mod bytes;
 pub mod error;
+#[doc(hidden)]
+pub mod fixture;
 pub mod format;
 pub mod frontend;
 pub mod interop;

@@ -13,31 +13,9 @@
 use lexikey::value::literal::{component_to_string, parse_component};
 use lexikey::{tuple, Component, Format};
 
+/// A fixture column unescaped (the one reader: `lexikey::fixture`).
 fn unescape(s: &str) -> String {
-    let mut out = String::new();
-    let mut it = s.chars().peekable();
-    while let Some(c) = it.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match it.next() {
-            Some('t') => out.push('\t'),
-            Some('n') => out.push('\n'),
-            Some('\\') => out.push('\\'),
-            Some('x') => {
-                let h: String = it.by_ref().take(2).collect();
-                out.push(char::from(u8::from_str_radix(&h, 16).expect("\\xNN")));
-            }
-            Some('u') => {
-                assert_eq!(it.next(), Some('{'));
-                let h: String = it.by_ref().take_while(|&c| c != '}').collect();
-                out.push(char::from_u32(u32::from_str_radix(&h, 16).unwrap()).unwrap());
-            }
-            other => panic!("bad escape \\{other:?} in fixture"),
-        }
-    }
-    out
+    lexikey::fixture::unescape(s).unwrap_or_else(|e| panic!("{e} in fixture"))
 }
 
 fn escape(s: &str) -> String {
@@ -77,7 +55,7 @@ fn check_file(format: Format) {
     let mut out = String::new();
     let mut checked = 0;
     for (n, line) in text.lines().enumerate() {
-        if line.starts_with('#') || line.trim().is_empty() {
+        if lexikey::fixture::is_comment_line(line) {
             out.push_str(line);
             out.push('\n');
             continue;

@@ -19,38 +19,19 @@ use proptest::prelude::*;
 fn fixture(name: &str) -> Vec<(usize, Vec<String>)> {
     let path = format!("{}/fixtures/interop/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|(i, l)| {
-            let cols = l
-                .split('\t')
-                .filter(|c| !c.starts_with('#'))
-                .map(unescape)
+    lexikey::fixture::data_lines(&text)
+        .into_iter()
+        .map(|(n, cols)| {
+            let cols = cols
+                .into_iter()
+                .map(|c| {
+                    lexikey::fixture::unescape_bytes(c)
+                        .unwrap_or_else(|e| panic!("{path}:{n}: {e}"))
+                })
                 .collect();
-            (i + 1, cols)
+            (n, cols)
         })
         .collect()
-}
-
-/// `\xNN` → that byte, `\\` → `\`; the result must be UTF-8.
-fn unescape(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\\' && b.get(i + 1) == Some(&b'x') {
-            out.push(u8::from_str_radix(&s[i + 2..i + 4], 16).unwrap());
-            i += 4;
-        } else if b[i] == b'\\' && b.get(i + 1) == Some(&b'\\') {
-            out.push(b'\\');
-            i += 2;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).unwrap()
 }
 
 fn hex(s: &str) -> Vec<u8> {

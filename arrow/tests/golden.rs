@@ -28,70 +28,23 @@ fn root() -> String {
     format!("{}/..", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `\t`, `\n`, `\\`, `\xNN`, `\u{…}` (the fixtures' escapes).
+/// A native fixture column unescaped (`lexikey::fixture`, the one reader).
 fn unescape(s: &str) -> String {
-    let mut out = String::new();
-    let mut it = s.chars();
-    while let Some(c) = it.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match it.next() {
-            Some('t') => out.push('\t'),
-            Some('n') => out.push('\n'),
-            Some('\\') => out.push('\\'),
-            Some('x') => {
-                let h: String = it.by_ref().take(2).collect();
-                out.push(char::from(u8::from_str_radix(&h, 16).unwrap()));
-            }
-            Some('u') => {
-                assert_eq!(it.next(), Some('{'));
-                let h: String = it.by_ref().take_while(|&c| c != '}').collect();
-                out.push(char::from_u32(u32::from_str_radix(&h, 16).unwrap()).unwrap());
-            }
-            other => panic!("bad escape \\{other:?}"),
-        }
-    }
-    out
+    lexikey::fixture::unescape(s).unwrap_or_else(|e| panic!("{e} in fixture"))
 }
 
-/// `\xNN` → that byte, `\\` → `\` (the interop fixtures' escapes); the
-/// result must be UTF-8.
+/// An interop fixture column unescaped.
 fn unescape_bytes(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\\' && b.get(i + 1) == Some(&b'x') {
-            out.push(u8::from_str_radix(&s[i + 2..i + 4], 16).unwrap());
-            i += 4;
-        } else if b[i] == b'\\' && b.get(i + 1) == Some(&b'\\') {
-            out.push(b'\\');
-            i += 2;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).unwrap()
+    lexikey::fixture::unescape_bytes(s).unwrap_or_else(|e| panic!("{e} in fixture"))
 }
 
 /// The data lines of a fixture: `(line number, columns)`, comment
 /// columns dropped.
 fn lines(path: &str) -> Vec<(usize, Vec<String>)> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|(i, l)| {
-            let cols = l
-                .split('\t')
-                .filter(|c| !c.starts_with('#'))
-                .map(str::to_string)
-                .collect();
-            (i + 1, cols)
-        })
+    lexikey::fixture::data_lines(&text)
+        .into_iter()
+        .map(|(n, cols)| (n, cols.into_iter().map(str::to_string).collect()))
         .collect()
 }
 

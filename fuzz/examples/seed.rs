@@ -23,42 +23,6 @@ struct Line {
     key: Vec<u8>,
 }
 
-/// The fixture escapes (`\t`, `\n`, `\\`, `\xNN`, `\u{…}`) as in
-/// tests/golden.rs.
-fn unescape(s: &str) -> Result<String, String> {
-    let mut out = String::new();
-    let mut it = s.chars();
-    while let Some(c) = it.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match it.next() {
-            Some('t') => out.push('\t'),
-            Some('n') => out.push('\n'),
-            Some('\\') => out.push('\\'),
-            Some('x') => {
-                let h: String = it.by_ref().take(2).collect();
-                let b = u8::from_str_radix(&h, 16).map_err(|e| format!("\\x{h}: {e}"))?;
-                out.push(char::from(b));
-            }
-            Some('u') => {
-                if it.next() != Some('{') {
-                    return Err("\\u without {".into());
-                }
-                let h: String = it.by_ref().take_while(|&c| c != '}').collect();
-                let c = u32::from_str_radix(&h, 16)
-                    .ok()
-                    .and_then(char::from_u32)
-                    .ok_or_else(|| format!("bad \\u{{{h}}}"))?;
-                out.push(c);
-            }
-            other => return Err(format!("bad escape \\{other:?}")),
-        }
-    }
-    Ok(out)
-}
-
 fn hex_bytes(s: &str) -> Result<Vec<u8>, String> {
     lexikey::value::literal::parse_hex(s).map_err(|e| e.to_string())
 }
@@ -67,7 +31,7 @@ fn read_fixture(path: &Path, format: Format) -> Result<Vec<Line>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut lines = Vec::new();
     for (n, line) in text.lines().enumerate() {
-        if line.starts_with('#') || line.trim().is_empty() {
+        if lexikey::fixture::is_comment_line(line) {
             continue;
         }
         let at = |e: String| format!("{}:{}: {e}", path.display(), n + 1);
@@ -76,7 +40,7 @@ fn read_fixture(path: &Path, format: Format) -> Result<Vec<Line>, String> {
         let mut comps = Vec::new();
         let mut texts = Vec::new();
         for c in cols {
-            let t = unescape(c).map_err(at)?;
+            let t = lexikey::fixture::unescape(c).map_err(at)?;
             comps.push(parse_component(&t).map_err(|e| at(e.to_string()))?);
             texts.push(t);
         }
@@ -234,15 +198,9 @@ fn seed_parsers(lines: &[Line], seeds: &mut Seeds) {
 fn interop_rows(dir: &Path, name: &str) -> Result<Vec<Vec<String>>, String> {
     let path = dir.join(name);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            l.split('\t')
-                .filter(|c| !c.starts_with('#'))
-                .map(str::to_string)
-                .collect()
-        })
+    Ok(lexikey::fixture::data_lines(&text)
+        .into_iter()
+        .map(|(_, cols)| cols.into_iter().map(str::to_string).collect())
         .collect())
 }
 
