@@ -112,19 +112,19 @@ class Allocator {
     return new Allocator({ __lexikey: h });
   }
 
-  insert(value) {
+  async insert(value) {
     return native.allocInsert(this.#h, value);
   }
 
-  newest() {
+  async newest() {
     return native.allocNewest(this.#h);
   }
 
-  oldest() {
+  async oldest() {
     return native.allocOldest(this.#h);
   }
 
-  scan(limit = undefined) {
+  async scan(limit = undefined) {
     return native.allocScan(this.#h, limit);
   }
 

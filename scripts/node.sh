@@ -9,7 +9,7 @@
 #                                # LEXIKEY_NODE_PROFILE=release builds it with
 #                                # cargo --release instead (what npm install ./node does)
 #   scripts/node.sh test [ARGS]  # tsc --strict on the declarations, then node --test
-#                                # node/test (ARGS go to node --test)
+#                                # node/test/*.test.* (ARGS go to node --test)
 #   scripts/node.sh bench        # node/bench.js on a release build (BENCHMARKS.md)
 #
 # `npm install ./node` on a machine without this script builds the addon
@@ -56,7 +56,7 @@ run_tests() {
   [ -f node/lexikey.node ] || build
   (cd node && node_modules/.bin/tsc -p tsconfig.json)
   LEXIKEY_CLI="$target/debug/lexikey" LEXIKEY_ROOT="$root" \
-    node --test --test-reporter=dot "$@" node/test/
+    node --test --test-reporter=dot "$@" node/test/*.test.js node/test/*.test.mjs
 }
 
 case "${1:-}" in

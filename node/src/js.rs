@@ -128,10 +128,10 @@ impl Js {
     /// A bigint's sign and big-endian magnitude into `mag`.
     pub(crate) fn bigint_words(self, v: Value, mag: &mut Vec<u8>) -> Result<bool, Error> {
         let (mut sign, mut count) = (0i32, 0usize);
-        // SAFETY: a null `words` asks for the count only.
+        // SAFETY: null `sign_bit` and `words` ask for the count only.
         check(
             unsafe {
-                sys::napi_get_value_bigint_words(self.env, v, &mut sign, &mut count, ptr::null_mut())
+                sys::napi_get_value_bigint_words(self.env, v, ptr::null_mut(), &mut count, ptr::null_mut())
             },
             "napi_get_value_bigint_words",
         )?;

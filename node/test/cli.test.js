@@ -18,6 +18,7 @@ function field(type, value, text = String) {
 
 const hex = (b) => b.toString('hex');
 const msText = (d) => String(d.getTime());
+const numText = (x) => (Object.is(x, -0) ? '-0' : String(x));
 
 const NATIVE = {
   str: () => field('str', (g) => g.str()),
@@ -25,7 +26,7 @@ const NATIVE = {
   u64: () => field('u64', (g) => g.u64any()),
   i32: () => field('i32', (g) => g.intIn(-(2 ** 31), 2 ** 31 - 1)),
   u32: () => field('u32', (g) => g.intIn(0, 2 ** 32 - 1)),
-  f64: () => field('f64', (g) => g.f64()),
+  f64: () => field('f64', (g) => g.f64(), numText),
   bool: () => field('bool', (g) => g.below(2) === 1),
   bytes: () => field('bytes', (g) => g.bytes(), hex),
   ts: () => field('ts', (g) => new Date(g.ms()), msText),
@@ -39,21 +40,21 @@ const PROFILES = {
     int: () => field('int', (g) => g.i64()),
     bool: () => field('bool', (g) => g.below(2) === 1),
     bytes: () => field('bytes', (g) => g.bytes(), hex),
-    double: () => field('double', (g) => g.f64()),
+    double: () => field('double', (g) => g.f64(), numText),
   },
   'hbase-ordered': {
     int8: (d) => field(`int8${d}`, (g) => g.intIn(-128, 127)),
     int16: (d) => field(`int16${d}`, (g) => g.intIn(-32768, 32767)),
     int32: (d) => field(`int32${d}`, (g) => g.intIn(-(2 ** 31), 2 ** 31 - 1)),
     int64: (d) => field(`int64${d}`, (g) => g.i64()),
-    float64: (d) => field(`float64${d}`, (g) => g.f64()),
+    float64: (d) => field(`float64${d}`, (g) => g.f64(), numText),
     text: (d) => field(`text${d}`, (g) => g.str().replace(/\u0000/g, 'x')),
   },
   phoenix: {
     integer: (d) => field(`integer${d}`, (g) => g.intIn(-(2 ** 31), 2 ** 31 - 1)),
     bigint: (d) => field(`bigint${d}`, (g) => g.i64()),
     smallint: (d) => field(`smallint${d}`, (g) => g.intIn(-32768, 32767)),
-    double: (d) => field(`double${d}`, (g) => g.f64()),
+    double: (d) => field(`double${d}`, (g) => g.f64(), numText),
     boolean: (d) => field(`boolean${d}`, (g) => g.below(2) === 1),
     varchar: (d) => field(`varchar${d}`, (g) => `v${g.str().replace(/\u0000/g, 'x')}`),
     decimal: (d) => field(`decimal${d}`, (g) => g.dec(20, 10)),

@@ -110,7 +110,10 @@ test('fdb-tuple fixtures both ways', () => {
     assert.deepEqual([...flat(pairs)], comps.map((c) => ('()'.includes(c) ? c : c.split(':')[0])), `fdb.tsv:${n}`);
     if (!comps.includes('(')) {
       assert.deepEqual(lexikey.encode(comps, { format: 'fdb-tuple' }), key, `fdb.tsv:${n}`);
-      assert.deepEqual(lexikey.encode(pairs, { format: 'fdb-tuple' }), key, `fdb.tsv:${n}`);
+      // A JavaScript number does not keep a NaN's payload bits.
+      if (!pairs.some(([, v]) => Number.isNaN(v))) {
+        assert.deepEqual(lexikey.encode(pairs, { format: 'fdb-tuple' }), key, `fdb.tsv:${n}`);
+      }
     }
     checked += 1;
   }

@@ -40,7 +40,8 @@ for (const format of ['binary', 'hex']) {
     assert.deepEqual(seen.map(([, r]) => r), [...new Map(keys.map((k, i) => [String(k.toString('hex')), rows[i]])).values()].sort(cmp));
     // Range reads: rows of 'paris' with the i64 field in [lo, hi) (descending: gt/le swap).
     for (let q = 0; q < 20; q++) {
-      const [lo, hi] = [g.i64() >> 4n, g.i64() >> 4n].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const [lo, x] = [g.i64() >> 4n, g.i64() >> 4n].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const hi = x > lo ? x : lo + 1n;
       const r = schema.range(['paris'], { ge: lo, lt: hi });
       const opts = {};
       if (r.start !== null) opts.gte = r.start;
