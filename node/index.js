@@ -44,6 +44,8 @@ class StoreError extends Error {
 
 native.init({ DecodeError, EncodeError, AllocError, StoreError });
 
+const TEXT = new Set(['hex', 'base64', 'decimal']);
+
 function withRender(range) {
   Object.defineProperty(range, 'render', {
     value(target, table) {
@@ -76,7 +78,18 @@ class Schema {
   }
 
   encodeMany(rows) {
-    return native.schemaEncodeMany(this.#h, rows);
+    const keys = native.schemaEncodeMany(this.#h, rows);
+    if (typeof this.format === 'string' && TEXT.has(this.format)) return keys;
+    // Binary keys: one Buffer for the batch and each key's end; each key
+    // is a view of its bytes.
+    const [bytes, ends] = keys;
+    const out = new Array(ends.length);
+    let start = 0;
+    for (let i = 0; i < ends.length; i++) {
+      out[i] = bytes.subarray(start, ends[i]);
+      start = ends[i];
+    }
+    return out;
   }
 
   decodeMany(keys) {

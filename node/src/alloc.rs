@@ -48,7 +48,10 @@ impl Alloc {
     /// Lets go of the store (connections, a `redb:` file's lock) once the
     /// calls under way are done.
     pub(crate) fn close(&self) {
-        self.inner.write().unwrap_or_else(PoisonError::into_inner).take();
+        self.inner
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
     }
 }
 
@@ -74,8 +77,11 @@ unsafe extern "C" fn execute(_env: sys::napi_env, data: *mut c_void) {
     // until `complete`.
     let w = unsafe { &mut *data.cast::<Work>() };
     if let Some(job) = w.job.take() {
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
-            .unwrap_or_else(|_| Err(Error::Js("lexikey: internal error (a panic in the allocator)".into())));
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).unwrap_or_else(|_| {
+            Err(Error::Js(
+                "lexikey: internal error (a panic in the allocator)".into(),
+            ))
+        });
         w.result = Some(r);
     }
 }
@@ -109,7 +115,9 @@ unsafe extern "C" fn complete(env: sys::napi_env, status: sys::napi_status, data
     let js = Js { env };
     let result = match w.result {
         Some(r) if status == sys::Status::napi_ok => r,
-        _ => Err(Error::Js("lexikey: the allocator call was cancelled".into())),
+        _ => Err(Error::Js(
+            "lexikey: the allocator call was cancelled".into(),
+        )),
     };
     let settled = result.and_then(|d| settle(js, d));
     // SAFETY: `deferred` is settled exactly once, here; `work` deleted once.
@@ -136,7 +144,9 @@ fn spawn(js: Js, job: Job) -> Result<Value, Error> {
     let mut deferred = ptr::null_mut();
     let mut promise = ptr::null_mut();
     // SAFETY: `env` belongs to the current call.
-    if unsafe { sys::napi_create_promise(js.env, &mut deferred, &mut promise) } != sys::Status::napi_ok {
+    if unsafe { sys::napi_create_promise(js.env, &mut deferred, &mut promise) }
+        != sys::Status::napi_ok
+    {
         return Err(Error::Js("lexikey: napi_create_promise failed".into()));
     }
     let name = js.str(b"lexikey.Allocator")?;
@@ -150,7 +160,15 @@ fn spawn(js: Js, job: Job) -> Result<Value, Error> {
     // the signatures Node-API calls them with.
     unsafe {
         let mut work = ptr::null_mut();
-        let s = sys::napi_create_async_work(js.env, ptr::null_mut(), name, Some(execute), Some(complete), w.cast(), &mut work);
+        let s = sys::napi_create_async_work(
+            js.env,
+            ptr::null_mut(),
+            name,
+            Some(execute),
+            Some(complete),
+            w.cast(),
+            &mut work,
+        );
         if s != sys::Status::napi_ok {
             drop(Box::from_raw(w));
             return Err(Error::Js("lexikey: napi_create_async_work failed".into()));
@@ -202,7 +220,10 @@ fn id_opt(js: Js, opts: Value, name: &std::ffi::CStr) -> Result<Option<u64>, Err
 pub(crate) fn open(js: Js, url: Value, table: Value, opts: Value) -> Result<Value, Error> {
     let s = |v: Value, what: &str| -> Result<String, Error> {
         if js.kind(v)? != Kind::String {
-            return Err(Error::Type(format!("{what} is a string, not {}", crate::conv::type_name(js, v))));
+            return Err(Error::Type(format!(
+                "{what} is a string, not {}",
+                crate::conv::type_name(js, v)
+            )));
         }
         js.string(v)
     };
@@ -220,15 +241,20 @@ pub(crate) fn open(js: Js, url: Value, table: Value, opts: Value) -> Result<Valu
         }
         let buckets = match o.salt {
             None => 0,
-            Some(n) => u8::try_from(n)
-                .map_err(|_| Error::Value(format!("invalid saltBuckets {n}: expected 0 to 255 (0: no salt)")))?,
+            Some(n) => u8::try_from(n).map_err(|_| {
+                Error::Value(format!(
+                    "invalid saltBuckets {n}: expected 0 to 255 (0: no salt)"
+                ))
+            })?,
         };
         let mode = match js.get(opts, c"saltMode")? {
             v if js.kind(v)? == Kind::Undefined => SaltMode::Fast,
             v => {
                 let name = s(v, "saltMode")?;
                 SaltMode::from_name(&name).ok_or_else(|| {
-                    Error::Value(format!("invalid saltMode {name:?}: expected \"fast\" (the default) or \"phoenix\""))
+                    Error::Value(format!(
+                        "invalid saltMode {name:?}: expected \"fast\" (the default) or \"phoenix\""
+                    ))
                 })?
             }
         };
@@ -251,15 +277,19 @@ pub(crate) fn open(js: Js, url: Value, table: Value, opts: Value) -> Result<Valu
     spawn(
         js,
         Box::new(move || {
-            let inner = lexikey_stores::open_allocator(&url, &table, &options).map_err(|e| match e {
-                OpenError::Alloc(e) => alloc_err(&e),
-                // The store does not open: the command line's message.
-                e @ OpenError::Store { .. } => Error::Store(e.to_string()),
-                e => Error::Value(e.to_string()),
-            })?;
+            let inner =
+                lexikey_stores::open_allocator(&url, &table, &options).map_err(|e| match e {
+                    OpenError::Alloc(e) => alloc_err(&e),
+                    // The store does not open: the command line's message.
+                    e @ OpenError::Store { .. } => Error::Store(e.to_string()),
+                    e => Error::Value(e.to_string()),
+                })?;
             Ok(Done::Opened(Alloc {
                 inner: RwLock::new(Some(Arc::new(inner))),
-                describe: format!("Allocator({:?}, {table:?})", lexikey_stores::redact_url(&url)),
+                describe: format!(
+                    "Allocator({:?}, {table:?})",
+                    lexikey_stores::redact_url(&url)
+                ),
             }))
         }),
     )
@@ -271,7 +301,10 @@ pub(crate) fn insert(js: Js, h: Value, value: Value) -> Result<Value, Error> {
     let v = match js.kind(value)? {
         Kind::String => js.string(value)?.into_bytes(),
         Kind::Object => js.bytes(value)?.map(<[u8]>::to_vec).ok_or_else(|| {
-            Error::Type(format!("a row's value is a Buffer or a string, not {}", crate::conv::type_name(js, value)))
+            Error::Type(format!(
+                "a row's value is a Buffer or a string, not {}",
+                crate::conv::type_name(js, value)
+            ))
         })?,
         _ => {
             return Err(Error::Type(format!(
@@ -280,7 +313,10 @@ pub(crate) fn insert(js: Js, h: Value, value: Value) -> Result<Value, Error> {
             )))
         }
     };
-    spawn(js, Box::new(move || inner.insert(&v).map(Done::Id).map_err(|e| alloc_err(&e))))
+    spawn(
+        js,
+        Box::new(move || inner.insert(&v).map(Done::Id).map_err(|e| alloc_err(&e))),
+    )
 }
 
 /// `allocator.newest()` / `oldest()`: `[id, value]` or `null`.
@@ -289,7 +325,11 @@ pub(crate) fn end(js: Js, h: Value, newest: bool) -> Result<Value, Error> {
     spawn(
         js,
         Box::new(move || {
-            let r = if newest { inner.newest() } else { inner.oldest() };
+            let r = if newest {
+                inner.newest()
+            } else {
+                inner.oldest()
+            };
             r.map(Done::Row).map_err(|e| alloc_err(&e))
         }),
     )
@@ -303,13 +343,23 @@ pub(crate) fn scan(js: Js, h: Value, limit: Value) -> Result<Value, Error> {
         Kind::Number => {
             let x = js.f64(limit)?;
             if x.fract() != 0.0 || x < 0.0 {
-                return Err(Error::Value(format!("invalid limit {x}: expected a whole number of rows")));
+                return Err(Error::Value(format!(
+                    "invalid limit {x}: expected a whole number of rows"
+                )));
             }
             x as usize
         }
-        _ => return Err(Error::Type(format!("limit is a number, not {}", crate::conv::type_name(js, limit)))),
+        _ => {
+            return Err(Error::Type(format!(
+                "limit is a number, not {}",
+                crate::conv::type_name(js, limit)
+            )))
+        }
     };
-    spawn(js, Box::new(move || inner.scan(n).map(Done::Rows).map_err(|e| alloc_err(&e))))
+    spawn(
+        js,
+        Box::new(move || inner.scan(n).map(Done::Rows).map_err(|e| alloc_err(&e))),
+    )
 }
 
 /// `allocator.close()`.

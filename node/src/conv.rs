@@ -36,7 +36,12 @@ const I64_LIMIT: f64 = 9_223_372_036_854_775_808.0;
 
 /// The [`Arg`] of a JavaScript value for a column that wants `want`
 /// (`None`: a plain value, typed by the format's rule).
-pub(crate) fn arg<'a>(js: Js, v: Value, want: Option<Want>, slot: &'a mut Slot) -> Result<Arg<'a>, Error> {
+pub(crate) fn arg<'a>(
+    js: Js,
+    v: Value,
+    want: Option<Want>,
+    slot: &'a mut Slot,
+) -> Result<Arg<'a>, Error> {
     Ok(match js.kind(v)? {
         Kind::Null => Arg::Null,
         Kind::Undefined | Kind::Other => Arg::Other,
@@ -62,7 +67,8 @@ pub(crate) fn arg<'a>(js: Js, v: Value, want: Option<Want>, slot: &'a mut Slot) 
         Kind::String => {
             js.str_into(v, &mut slot.text)?;
             // Node writes UTF-8 (lone surrogates replaced by U+FFFD).
-            let s = std::str::from_utf8(&slot.text).map_err(|e| Error::Js(format!("lexikey: {e}")))?;
+            let s =
+                std::str::from_utf8(&slot.text).map_err(|e| Error::Js(format!("lexikey: {e}")))?;
             match want {
                 Some(Want::Uuid) => match lexikey::value::literal::parse_uuid(s) {
                     Ok(u) => Arg::Uuid(u),
@@ -156,7 +162,11 @@ fn js_want(want: Want) -> &'static str {
 pub(crate) fn message(js: Js, e: &ArgError, v: Value) -> String {
     match e {
         ArgError::Expected { want, ty } => {
-            format!("expected {} for {ty}, got {}", js_want(*want), type_name(js, v))
+            format!(
+                "expected {} for {ty}, got {}",
+                js_want(*want),
+                type_name(js, v)
+            )
         }
         ArgError::InexactDecimal { ty } => format!(
             "{} is not an exact decimal ({ty}): give a decimal string (e.g. \"10.50\") or an \
@@ -180,15 +190,24 @@ fn plain_message(js: Js, kind: ArgKind, format: KeyFormat, v: Value) -> String {
              number, bigint, boolean, Buffer, Uint8Array or Date, not {}",
             type_name(js, v)
         ),
-        (KeyFormat::Native(_), ArgKind::Null) => "null has no type in the native formats (they have no null)".into(),
+        (KeyFormat::Native(_), ArgKind::Null) => {
+            "null has no type in the native formats (they have no null)".into()
+        }
         (KeyFormat::Profile(Profile::Fdb), ArgKind::Time) => {
             "the FoundationDB tuple layer has no time type: give integer milliseconds".into()
         }
         (KeyFormat::Profile(p), ArgKind::Null) => format!(
             "a plain null has no {p} type: give the column's bare type (e.g. \"{}\")",
-            if p == Profile::Hbase { "text" } else { "varchar" }
+            if p == Profile::Hbase {
+                "text"
+            } else {
+                "varchar"
+            }
         ),
-        (f, _) => format!("a plain {} has no {f} type: give a \"TYPE:VALUE\" string", type_name(js, v)),
+        (f, _) => format!(
+            "a plain {} has no {f} type: give a \"TYPE:VALUE\" string",
+            type_name(js, v)
+        ),
     }
 }
 
@@ -245,7 +264,11 @@ pub(crate) fn out(js: Js, v: &Out<'_>, small: bool, typed: bool) -> Result<Value
             let a = js.array(items.len())?;
             for (i, (label, item)) in items.iter().enumerate() {
                 let value = out(js, item, small_int(label), typed)?;
-                let e = if typed { pair(js, label, value)? } else { value };
+                let e = if typed {
+                    pair(js, label, value)?
+                } else {
+                    value
+                };
                 js.set_element(a, i as u32, e)?;
             }
             Ok(a)

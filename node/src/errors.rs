@@ -29,10 +29,7 @@ pub(crate) enum Error {
     Value(String),
     /// An allocation failed (`AllocError`): its kind and the IDs allocated
     /// before the failure.
-    Alloc {
-        msg: String,
-        kind: &'static str,
-    },
+    Alloc { msg: String, kind: &'static str },
     /// A store that cannot be opened or reached (`StoreError`).
     Store(String),
     /// A Node-API call failed: its pending exception, or an `Error` with
@@ -60,7 +57,10 @@ pub(crate) fn register(js: Js, classes: Value) -> Result<(), Error> {
     let r = |name: &std::ffi::CStr| -> Result<sys::napi_ref, Error> {
         let v = js.get(classes, name)?;
         if js.kind(v)? != crate::js::Kind::Other {
-            return Err(Error::Type(format!("init: {} is not a class", name.to_string_lossy())));
+            return Err(Error::Type(format!(
+                "init: {} is not a class",
+                name.to_string_lossy()
+            )));
         }
         let mut out = ptr::null_mut();
         // SAFETY: `v` is a value of this call; the reference keeps it.
@@ -77,7 +77,9 @@ pub(crate) fn register(js: Js, classes: Value) -> Result<(), Error> {
     });
     let p = Box::into_raw(c);
     // SAFETY: `p` is a live box, freed by `drop_classes` with the module.
-    let status = unsafe { sys::napi_set_instance_data(js.env, p.cast(), Some(drop_classes), ptr::null_mut()) };
+    let status = unsafe {
+        sys::napi_set_instance_data(js.env, p.cast(), Some(drop_classes), ptr::null_mut())
+    };
     if status != sys::Status::napi_ok {
         // SAFETY: not handed over: still ours.
         drop(unsafe { Box::from_raw(p) });
@@ -125,18 +127,22 @@ pub(crate) fn to_js(js: Js, e: &Error) -> Option<Value> {
         return None;
     }
     let text = match e {
-        Error::Encode(m) | Error::Decode(m, _) | Error::Type(m) | Error::Value(m) | Error::Store(m) | Error::Js(m) => {
-            m.as_str()
-        }
+        Error::Encode(m)
+        | Error::Decode(m, _)
+        | Error::Type(m)
+        | Error::Value(m)
+        | Error::Store(m)
+        | Error::Js(m) => m.as_str(),
         Error::Alloc { msg, .. } => msg.as_str(),
     };
     let msg = js.str(text.as_bytes()).ok()?;
-    let plain = |f: unsafe extern "C" fn(sys::napi_env, Value, Value, *mut Value) -> sys::napi_status| {
-        let mut out = ptr::null_mut();
-        // SAFETY: `msg` is a string of this call; no code.
-        let status = unsafe { f(js.env, ptr::null_mut(), msg, &mut out) };
-        (status == sys::Status::napi_ok).then_some(out)
-    };
+    let plain =
+        |f: unsafe extern "C" fn(sys::napi_env, Value, Value, *mut Value) -> sys::napi_status| {
+            let mut out = ptr::null_mut();
+            // SAFETY: `msg` is a string of this call; no code.
+            let status = unsafe { f(js.env, ptr::null_mut(), msg, &mut out) };
+            (status == sys::Status::napi_ok).then_some(out)
+        };
     let class = classes(js);
     let made = match (e, class) {
         (Error::Type(_), _) => plain(sys::napi_create_type_error),

@@ -31,7 +31,15 @@ pub(crate) fn wrap<T: Tagged>(js: Js, value: T) -> Result<Value, Error> {
     let p = Box::into_raw(Box::new(value));
     let mut out = ptr::null_mut();
     // SAFETY: `p` is a live box; `finalize::<T>` frees it with the external.
-    let status = unsafe { sys::napi_create_external(js.env, p.cast(), Some(finalize::<T>), ptr::null_mut(), &mut out) };
+    let status = unsafe {
+        sys::napi_create_external(
+            js.env,
+            p.cast(),
+            Some(finalize::<T>),
+            ptr::null_mut(),
+            &mut out,
+        )
+    };
     if status != sys::Status::napi_ok {
         // SAFETY: not handed over: still ours.
         drop(unsafe { Box::from_raw(p) });

@@ -39,7 +39,9 @@ fn check(status: sys::napi_status, what: &str) -> Result<(), Error> {
     if status == sys::Status::napi_ok {
         Ok(())
     } else {
-        Err(Error::Js(format!("lexikey: Node-API call {what} failed (status {status})")))
+        Err(Error::Js(format!(
+            "lexikey: Node-API call {what} failed (status {status})"
+        )))
     }
 }
 
@@ -48,7 +50,10 @@ impl Js {
     pub(crate) fn kind(self, v: Value) -> Result<Kind, Error> {
         let mut t = 0;
         // SAFETY: `env` and `v` belong to the current call.
-        check(unsafe { sys::napi_typeof(self.env, v, &mut t) }, "napi_typeof")?;
+        check(
+            unsafe { sys::napi_typeof(self.env, v, &mut t) },
+            "napi_typeof",
+        )?;
         use sys::ValueType as T;
         Ok(match t {
             T::napi_undefined => Kind::Undefined,
@@ -103,14 +108,20 @@ impl Js {
     pub(crate) fn f64(self, v: Value) -> Result<f64, Error> {
         let mut x = 0.0;
         // SAFETY: as in `kind`.
-        check(unsafe { sys::napi_get_value_double(self.env, v, &mut x) }, "napi_get_value_double")?;
+        check(
+            unsafe { sys::napi_get_value_double(self.env, v, &mut x) },
+            "napi_get_value_double",
+        )?;
         Ok(x)
     }
 
     pub(crate) fn bool(self, v: Value) -> Result<bool, Error> {
         let mut b = false;
         // SAFETY: as in `kind`.
-        check(unsafe { sys::napi_get_value_bool(self.env, v, &mut b) }, "napi_get_value_bool")?;
+        check(
+            unsafe { sys::napi_get_value_bool(self.env, v, &mut b) },
+            "napi_get_value_bool",
+        )?;
         Ok(b)
     }
 
@@ -131,7 +142,13 @@ impl Js {
         // SAFETY: null `sign_bit` and `words` ask for the count only.
         check(
             unsafe {
-                sys::napi_get_value_bigint_words(self.env, v, ptr::null_mut(), &mut count, ptr::null_mut())
+                sys::napi_get_value_bigint_words(
+                    self.env,
+                    v,
+                    ptr::null_mut(),
+                    &mut count,
+                    ptr::null_mut(),
+                )
             },
             "napi_get_value_bigint_words",
         )?;
@@ -161,7 +178,10 @@ impl Js {
     pub(crate) fn bytes<'a>(self, v: Value) -> Result<Option<&'a [u8]>, Error> {
         let mut is = false;
         // SAFETY: as in `kind`.
-        check(unsafe { sys::napi_is_typedarray(self.env, v, &mut is) }, "napi_is_typedarray")?;
+        check(
+            unsafe { sys::napi_is_typedarray(self.env, v, &mut is) },
+            "napi_is_typedarray",
+        )?;
         if !is {
             return Ok(None);
         }
@@ -184,20 +204,28 @@ impl Js {
         }
         // SAFETY: `data` points at the array's `len` bytes (its offset
         // applied), alive as long as the value, i.e. the current call.
-        Ok(Some(unsafe { std::slice::from_raw_parts(data.cast::<u8>(), len) }))
+        Ok(Some(unsafe {
+            std::slice::from_raw_parts(data.cast::<u8>(), len)
+        }))
     }
 
     /// A `Date`'s milliseconds since 1970 (`None` for other values).
     pub(crate) fn date_ms(self, v: Value) -> Result<Option<f64>, Error> {
         let mut is = false;
         // SAFETY: as in `kind`.
-        check(unsafe { sys::napi_is_date(self.env, v, &mut is) }, "napi_is_date")?;
+        check(
+            unsafe { sys::napi_is_date(self.env, v, &mut is) },
+            "napi_is_date",
+        )?;
         if !is {
             return Ok(None);
         }
         let mut ms = 0.0;
         // SAFETY: `v` is a Date.
-        check(unsafe { sys::napi_get_date_value(self.env, v, &mut ms) }, "napi_get_date_value")?;
+        check(
+            unsafe { sys::napi_get_date_value(self.env, v, &mut ms) },
+            "napi_get_date_value",
+        )?;
         Ok(Some(ms))
     }
 
@@ -205,26 +233,38 @@ impl Js {
     pub(crate) fn array_len(self, v: Value) -> Result<Option<u32>, Error> {
         let mut is = false;
         // SAFETY: as in `kind`.
-        check(unsafe { sys::napi_is_array(self.env, v, &mut is) }, "napi_is_array")?;
+        check(
+            unsafe { sys::napi_is_array(self.env, v, &mut is) },
+            "napi_is_array",
+        )?;
         if !is {
             return Ok(None);
         }
         let mut n = 0u32;
         // SAFETY: `v` is an array.
-        check(unsafe { sys::napi_get_array_length(self.env, v, &mut n) }, "napi_get_array_length")?;
+        check(
+            unsafe { sys::napi_get_array_length(self.env, v, &mut n) },
+            "napi_get_array_length",
+        )?;
         Ok(Some(n))
     }
 
     pub(crate) fn element(self, v: Value, i: u32) -> Result<Value, Error> {
         let mut out = ptr::null_mut();
         // SAFETY: as in `kind`.
-        check(unsafe { sys::napi_get_element(self.env, v, i, &mut out) }, "napi_get_element")?;
+        check(
+            unsafe { sys::napi_get_element(self.env, v, i, &mut out) },
+            "napi_get_element",
+        )?;
         Ok(out)
     }
 
     pub(crate) fn set_element(self, arr: Value, i: u32, v: Value) -> Result<(), Error> {
         // SAFETY: as in `kind`.
-        check(unsafe { sys::napi_set_element(self.env, arr, i, v) }, "napi_set_element")
+        check(
+            unsafe { sys::napi_set_element(self.env, arr, i, v) },
+            "napi_set_element",
+        )
     }
 
     /// `obj[name]` (`undefined` when absent).
@@ -249,7 +289,10 @@ impl Js {
     pub(crate) fn object(self) -> Result<Value, Error> {
         let mut out = ptr::null_mut();
         // SAFETY: as in `kind`.
-        check(unsafe { sys::napi_create_object(self.env, &mut out) }, "napi_create_object")?;
+        check(
+            unsafe { sys::napi_create_object(self.env, &mut out) },
+            "napi_create_object",
+        )?;
         Ok(out)
     }
 
@@ -271,7 +314,9 @@ impl Js {
         // SAFETY: `s` is valid for its length during the call, which copies it.
         if s.is_ascii() {
             check(
-                unsafe { sys::napi_create_string_latin1(self.env, s.as_ptr().cast(), len, &mut out) },
+                unsafe {
+                    sys::napi_create_string_latin1(self.env, s.as_ptr().cast(), len, &mut out)
+                },
                 "napi_create_string_latin1",
             )?;
         } else {
@@ -283,12 +328,52 @@ impl Js {
         Ok(out)
     }
 
+    /// A `Uint32Array` holding a copy of `v`.
+    pub(crate) fn u32_array(self, v: &[u32]) -> Result<Value, Error> {
+        let (mut ab, mut data) = (ptr::null_mut(), ptr::null_mut::<c_void>());
+        let len = std::mem::size_of_val(v);
+        // SAFETY: a new ArrayBuffer of `len` bytes at `data`.
+        check(
+            unsafe { sys::napi_create_arraybuffer(self.env, len, &mut data, &mut ab) },
+            "napi_create_arraybuffer",
+        )?;
+        if len > 0 {
+            // SAFETY: `data` has room for `len` bytes (ArrayBuffers are
+            // aligned for any element type).
+            unsafe { ptr::copy_nonoverlapping(v.as_ptr(), data.cast::<u32>(), v.len()) };
+        }
+        let mut out = ptr::null_mut();
+        // SAFETY: `ab` holds `v.len()` u32s from offset 0.
+        check(
+            unsafe {
+                sys::napi_create_typedarray(
+                    self.env,
+                    sys::TypedarrayType::uint32_array,
+                    v.len(),
+                    ab,
+                    0,
+                    &mut out,
+                )
+            },
+            "napi_create_typedarray",
+        )?;
+        Ok(out)
+    }
+
     /// A `Buffer` holding a copy of `b`.
     pub(crate) fn buffer(self, b: &[u8]) -> Result<Value, Error> {
         let (mut out, mut data) = (ptr::null_mut(), ptr::null_mut());
         // SAFETY: as in `str`.
         check(
-            unsafe { sys::napi_create_buffer_copy(self.env, b.len(), b.as_ptr().cast(), &mut data, &mut out) },
+            unsafe {
+                sys::napi_create_buffer_copy(
+                    self.env,
+                    b.len(),
+                    b.as_ptr().cast(),
+                    &mut data,
+                    &mut out,
+                )
+            },
             "napi_create_buffer_copy",
         )?;
         Ok(out)
@@ -297,42 +382,60 @@ impl Js {
     pub(crate) fn number(self, x: f64) -> Result<Value, Error> {
         let mut out = ptr::null_mut();
         // SAFETY: as in `kind`.
-        check(unsafe { sys::napi_create_double(self.env, x, &mut out) }, "napi_create_double")?;
+        check(
+            unsafe { sys::napi_create_double(self.env, x, &mut out) },
+            "napi_create_double",
+        )?;
         Ok(out)
     }
 
     pub(crate) fn boolean(self, b: bool) -> Result<Value, Error> {
         let mut out = ptr::null_mut();
         // SAFETY: as in `kind`.
-        check(unsafe { sys::napi_get_boolean(self.env, b, &mut out) }, "napi_get_boolean")?;
+        check(
+            unsafe { sys::napi_get_boolean(self.env, b, &mut out) },
+            "napi_get_boolean",
+        )?;
         Ok(out)
     }
 
     pub(crate) fn null(self) -> Result<Value, Error> {
         let mut out = ptr::null_mut();
         // SAFETY: as in `kind`.
-        check(unsafe { sys::napi_get_null(self.env, &mut out) }, "napi_get_null")?;
+        check(
+            unsafe { sys::napi_get_null(self.env, &mut out) },
+            "napi_get_null",
+        )?;
         Ok(out)
     }
 
     pub(crate) fn undefined(self) -> Result<Value, Error> {
         let mut out = ptr::null_mut();
         // SAFETY: as in `kind`.
-        check(unsafe { sys::napi_get_undefined(self.env, &mut out) }, "napi_get_undefined")?;
+        check(
+            unsafe { sys::napi_get_undefined(self.env, &mut out) },
+            "napi_get_undefined",
+        )?;
         Ok(out)
     }
 
     pub(crate) fn bigint_from_i64(self, x: i64) -> Result<Value, Error> {
         let mut out = ptr::null_mut();
         // SAFETY: as in `kind`.
-        check(unsafe { sys::napi_create_bigint_int64(self.env, x, &mut out) }, "napi_create_bigint_int64")?;
+        check(
+            unsafe { sys::napi_create_bigint_int64(self.env, x, &mut out) },
+            "napi_create_bigint_int64",
+        )?;
         Ok(out)
     }
 
     pub(crate) fn bigint_from_u64(self, x: u64) -> Result<Value, Error> {
         let mut out = ptr::null_mut();
         // SAFETY: as in `kind`.
-        check(unsafe { sys::napi_create_bigint_uint64(self.env, x, &mut out) }, "napi_create_bigint_uint64")?;
+        check(
+            unsafe { sys::napi_create_bigint_uint64(self.env, x, &mut out) },
+            "napi_create_bigint_uint64",
+        )?;
         Ok(out)
     }
 
@@ -351,7 +454,13 @@ impl Js {
         // SAFETY: `words` holds `words.len()` words.
         check(
             unsafe {
-                sys::napi_create_bigint_words(self.env, i32::from(negative), words.len(), words.as_ptr(), &mut out)
+                sys::napi_create_bigint_words(
+                    self.env,
+                    i32::from(negative),
+                    words.len(),
+                    words.as_ptr(),
+                    &mut out,
+                )
             },
             "napi_create_bigint_words",
         )?;
@@ -361,7 +470,10 @@ impl Js {
     pub(crate) fn date(self, ms: f64) -> Result<Value, Error> {
         let mut out = ptr::null_mut();
         // SAFETY: as in `kind`.
-        check(unsafe { sys::napi_create_date(self.env, ms, &mut out) }, "napi_create_date")?;
+        check(
+            unsafe { sys::napi_create_date(self.env, ms, &mut out) },
+            "napi_create_date",
+        )?;
         Ok(out)
     }
 }

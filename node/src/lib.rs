@@ -66,7 +66,14 @@ fn run(
         // SAFETY: `argv` holds MAX_ARGS values; Node fills the missing ones
         // with `undefined`.
         let status = unsafe {
-            sys::napi_get_cb_info(env, info, &mut argc, argv.as_mut_ptr(), ptr::null_mut(), ptr::null_mut())
+            sys::napi_get_cb_info(
+                env,
+                info,
+                &mut argc,
+                argv.as_mut_ptr(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+            )
         };
         if status != sys::Status::napi_ok {
             return Err(Error::Js("lexikey: napi_get_cb_info failed".into()));
@@ -96,12 +103,20 @@ fn init(js: Js, a: [Value; MAX_ARGS]) -> Result<Value, Error> {
 /// The component of one item of `encode`'s list: a component string
 /// (`"i64.desc:5"`, or a profile's bare type: a null), a `[type, value]`
 /// pair, or a plain value typed by the format's rule.
-fn component(js: Js, spec: &KeySpec, item: Value, slot: &mut conv::Slot, i: usize) -> Result<Comp, Error> {
+fn component(
+    js: Js,
+    spec: &KeySpec,
+    item: Value,
+    slot: &mut conv::Slot,
+    i: usize,
+) -> Result<Comp, Error> {
     let kind = js.kind(item)?;
     if kind == Kind::String {
         let text = js.string(item)?;
         if spec.is_component(&text) {
-            return spec.parse_named(&text).map_err(|e| Error::Encode(e.to_string()));
+            return spec
+                .parse_named(&text)
+                .map_err(|e| Error::Encode(e.to_string()));
         }
     }
     if kind == Kind::Object && js.array_len(item)? == Some(2) {
@@ -112,13 +127,21 @@ fn component(js: Js, spec: &KeySpec, item: Value, slot: &mut conv::Slot, i: usiz
             let named = |e: String| Error::Encode(format!("component [{ty:?}, ...]: {e}"));
             let want = spec.col_type(&ty).map_err(|e| named(e.to_string()))?.want();
             let a = conv::arg(js, v, Some(want), slot)?;
-            return spec.pair(&ty, a).map_err(|e| named(conv::message(js, &e, v)));
+            return spec
+                .pair(&ty, a)
+                .map_err(|e| named(conv::message(js, &e, v)));
         }
     }
     let a = conv::arg(js, item, None, slot)?;
-    let ty = spec.plain_type(a).map_err(|e| Error::Encode(conv::message(js, &e, item)))?;
+    let ty = spec
+        .plain_type(a)
+        .map_err(|e| Error::Encode(conv::message(js, &e, item)))?;
     spec.typed(&ty, a).map_err(|e| {
-        Error::Encode(format!("component {} ({ty}): {}", i + 1, conv::message(js, &e, item)))
+        Error::Encode(format!(
+            "component {} ({ty}): {}",
+            i + 1,
+            conv::message(js, &e, item)
+        ))
     })
 }
 
@@ -143,7 +166,9 @@ fn encode(js: Js, a: [Value; MAX_ARGS]) -> Result<Value, Error> {
     let comps = (0..n)
         .map(|i| component(js, &spec, js.element(a[0], i)?, &mut slot, i as usize))
         .collect::<Result<Vec<_>, _>>()?;
-    let key = spec.encode(&comps).map_err(|e| Error::Encode(e.to_string()))?;
+    let key = spec
+        .encode(&comps)
+        .map_err(|e| Error::Encode(e.to_string()))?;
     key_value(js, fmt, &key)
 }
 
@@ -158,8 +183,12 @@ fn decode(js: Js, a: [Value; MAX_ARGS]) -> Result<Value, Error> {
 
 /// `render(start, end, target, table)`: the range in a store's syntax.
 fn render(js: Js, a: [Value; MAX_ARGS]) -> Result<Value, Error> {
-    let absent = |v: Value| -> Result<bool, Error> { Ok(matches!(js.kind(v)?, Kind::Null | Kind::Undefined)) };
-    let is_bytes = |v: Value| -> Result<bool, Error> { Ok(js.kind(v)? == Kind::Object && js.bytes(v)?.is_some()) };
+    let absent = |v: Value| -> Result<bool, Error> {
+        Ok(matches!(js.kind(v)?, Kind::Null | Kind::Undefined))
+    };
+    let is_bytes = |v: Value| -> Result<bool, Error> {
+        Ok(js.kind(v)? == Kind::Object && js.bytes(v)?.is_some())
+    };
     let text = !(is_bytes(a[0])? || is_bytes(a[1])?);
     let bound = |v: Value| -> Result<Option<Vec<u8>>, Error> {
         if absent(v)? {
@@ -169,19 +198,30 @@ fn render(js: Js, a: [Value; MAX_ARGS]) -> Result<Value, Error> {
         if js.kind(v)? == Kind::String {
             js.str_into(v, &mut b)?;
         } else {
-            key_bytes(js, KeyFormat::parse("binary").map_err(Error::Value)?, v, &mut b)?;
+            key_bytes(
+                js,
+                KeyFormat::parse("binary").map_err(Error::Value)?,
+                v,
+                &mut b,
+            )?;
         }
         Ok(Some(b))
     };
     if js.kind(a[2])? != Kind::String {
-        return Err(Error::Type(format!("target is a string, not {}", conv::type_name(js, a[2]))));
+        return Err(Error::Type(format!(
+            "target is a string, not {}",
+            conv::type_name(js, a[2])
+        )));
     }
     let dialect = Dialect::parse(&js.string(a[2])?).map_err(|e| Error::Value(e.to_string()))?;
     let mut opts = RenderOptions::new().text(text);
     let table;
     if !absent(a[3])? {
         if js.kind(a[3])? != Kind::String {
-            return Err(Error::Type(format!("table is a string, not {}", conv::type_name(js, a[3]))));
+            return Err(Error::Type(format!(
+                "table is a string, not {}",
+                conv::type_name(js, a[3])
+            )));
         }
         table = js.string(a[3])?;
         opts = opts.table(&table);
@@ -197,7 +237,12 @@ fn render(js: Js, a: [Value; MAX_ARGS]) -> Result<Value, Error> {
 /// `reverse(n)`: `9223372036854775807n - n` (a bigint, 0 to 2^63-1).
 fn reverse(js: Js, a: [Value; MAX_ARGS]) -> Result<Value, Error> {
     let mut slot = conv::Slot::default();
-    let v = match conv::arg(js, a[0], Some(lexikey::frontend::host::Want::Int), &mut slot)? {
+    let v = match conv::arg(
+        js,
+        a[0],
+        Some(lexikey::frontend::host::Want::Int),
+        &mut slot,
+    )? {
         lexikey::frontend::host::Arg::Int(v) if v >= 0 => v,
         _ => {
             return Err(Error::Encode(format!(
@@ -223,7 +268,12 @@ fn schema_new(js: Js, a: [Value; MAX_ARGS]) -> Result<Value, Error> {
     match js.kind(a[1])? {
         Kind::Undefined | Kind::Null => {}
         Kind::String => opts.format = Some(js.string(a[1])?),
-        _ => return Err(Error::Type(format!("format is a string, not {}", conv::type_name(js, a[1])))),
+        _ => {
+            return Err(Error::Type(format!(
+                "format is a string, not {}",
+                conv::type_name(js, a[1])
+            )))
+        }
     }
     handle::wrap(js, Schema::new(&text, &opts)?)
 }
@@ -254,20 +304,42 @@ fn schema_encode(js: Js, a: [Value; MAX_ARGS]) -> Result<Value, Error> {
 
 /// The items of an array argument.
 fn items(js: Js, v: Value, what: &str) -> Result<Vec<Value>, Error> {
-    let n = js
-        .array_len(v)?
-        .ok_or_else(|| Error::Type(format!("{what} is an array, not {}", conv::type_name(js, v))))?;
+    let n = js.array_len(v)?.ok_or_else(|| {
+        Error::Type(format!(
+            "{what} is an array, not {}",
+            conv::type_name(js, v)
+        ))
+    })?;
     (0..n).map(|i| js.element(v, i)).collect()
 }
 
-/// `schemaEncodeMany(h, rows)`: the keys of every row, one call.
+/// `schemaEncodeMany(h, rows)`: the keys of every row, one call. Text
+/// keys come back as an array of strings; binary keys as `[bytes, ends]`,
+/// every key in one `Buffer` and the end of each in a `Uint32Array`, which
+/// `index.js` cuts into `Buffer` views (one allocation a batch, not one a
+/// key).
 fn schema_encode_many(js: Js, a: [Value; MAX_ARGS]) -> Result<Value, Error> {
     let s = handle::get::<Schema>(js, a[0])?;
     let rows = items(js, a[1], "rows")?;
+    if !s.format().is_text() {
+        let mut all = Vec::new();
+        let mut ends = Vec::with_capacity(rows.len());
+        s.encode_rows(js, &rows, false, |k| {
+            all.extend_from_slice(k);
+            ends.push(u32::try_from(all.len()).map_err(|_| {
+                Error::Encode("the keys of one call exceed 4 GiB: encode fewer rows per call".into())
+            })?);
+            Ok(())
+        })?;
+        let out = js.array(2)?;
+        js.set_element(out, 0, js.buffer(&all)?)?;
+        js.set_element(out, 1, js.u32_array(&ends)?)?;
+        return Ok(out);
+    }
     let out = js.array(rows.len())?;
     let mut i = 0u32;
     s.encode_rows(js, &rows, false, |k| {
-        js.set_element(out, i, key_value(js, s.format(), k)?)?;
+        js.set_element(out, i, js.str(k)?)?;
         i += 1;
         Ok(())
     })?;
@@ -302,7 +374,9 @@ fn schema_range(js: Js, a: [Value; MAX_ARGS]) -> Result<Value, Error> {
     let rs = s.ranges(js, a[1], a[2], false)?;
     match rs.as_slice() {
         [r] => schema::range_object(js, s.format(), r),
-        _ => Err(Error::Value("a salted schema has one range per bucket: use schema.ranges(...)".into())),
+        _ => Err(Error::Value(
+            "a salted schema has one range per bucket: use schema.ranges(...)".into(),
+        )),
     }
 }
 
@@ -389,12 +463,22 @@ pub fn module_exports(exports: napi::bindgen_prelude::Object, env: napi::Env) ->
         let mut f = ptr::null_mut();
         // SAFETY: `name` is valid for its length; `cb` a C callback.
         let status = unsafe {
-            sys::napi_create_function(js.env, name.as_ptr().cast(), name.len() as isize, cb, ptr::null_mut(), &mut f)
+            sys::napi_create_function(
+                js.env,
+                name.as_ptr().cast(),
+                name.len() as isize,
+                cb,
+                ptr::null_mut(),
+                &mut f,
+            )
         };
         if status != sys::Status::napi_ok {
-            return Err(napi::Error::from_reason(format!("lexikey: cannot export {name}")));
+            return Err(napi::Error::from_reason(format!(
+                "lexikey: cannot export {name}"
+            )));
         }
-        let cname = std::ffi::CString::new(name).map_err(|e| napi::Error::from_reason(e.to_string()))?;
+        let cname =
+            std::ffi::CString::new(name).map_err(|e| napi::Error::from_reason(e.to_string()))?;
         js.set(target, &cname, f).map_err(fail)?;
     }
     let version = js.str(env!("CARGO_PKG_VERSION").as_bytes()).map_err(fail)?;

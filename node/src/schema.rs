@@ -192,7 +192,13 @@ impl Opts {
 /// (the option's name, the formats by name).
 pub(crate) fn refusal(e: OptionError) -> Error {
     use LayoutOption as O;
-    let only = |o: O| o.formats().iter().map(|f| f.name()).collect::<Vec<_>>().join("|");
+    let only = |o: O| {
+        o.formats()
+            .iter()
+            .map(|f| f.name())
+            .collect::<Vec<_>>()
+            .join("|")
+    };
     Error::Value(match e {
         OptionError::NotApplicable {
             option: O::HbaseNumeric,
@@ -258,9 +264,15 @@ pub(crate) fn key_bytes(js: Js, fmt: KeyFormat, v: Value, buf: &mut Vec<u8>) -> 
                 buf.extend_from_slice(b);
                 Ok(())
             }
-            None => Err(Error::Type(format!("a key is a string or a Buffer, not {}", conv::type_name(js, v)))),
+            None => Err(Error::Type(format!(
+                "a key is a string or a Buffer, not {}",
+                conv::type_name(js, v)
+            ))),
         },
-        _ => Err(Error::Type(format!("a key is a string or a Buffer, not {}", conv::type_name(js, v)))),
+        _ => Err(Error::Type(format!(
+            "a key is a string or a Buffer, not {}",
+            conv::type_name(js, v)
+        ))),
     }
 }
 
@@ -299,7 +311,11 @@ pub(crate) fn decode_key(
             }
         };
         let value = conv::out(js, &v, is_small, typed)?;
-        let item = if typed { conv::pair(js, &label, value)? } else { value };
+        let item = if typed {
+            conv::pair(js, &label, value)?
+        } else {
+            value
+        };
         js.set_element(arr, i as u32, item)?;
     }
     Ok(arr)
@@ -400,15 +416,28 @@ impl Schema {
         single: bool,
         mut done: impl FnMut(&[u8]) -> Result<(), Error>,
     ) -> Result<(), Error> {
-        let mut enc = self.spec.encoder().map_err(|e| Error::Value(e.to_string()))?;
+        let mut enc = self
+            .spec
+            .encoder()
+            .map_err(|e| Error::Value(e.to_string()))?;
         let width = enc.width();
         let mut slots: Vec<Slot> = (0..width).map(|_| Slot::default()).collect();
         let mut store: Vec<lexikey::frontend::host::Arg<'static>> = Vec::with_capacity(width);
         let mut out = Vec::with_capacity(64);
         for (r, &row) in rows.iter().enumerate() {
-            let what = || if single { "values".to_string() } else { format!("row {r}") };
+            let what = || {
+                if single {
+                    "values".to_string()
+                } else {
+                    format!("row {r}")
+                }
+            };
             let n = js.array_len(row)?.ok_or_else(|| {
-                Error::Type(format!("{} is an array of values, not {}", what(), conv::type_name(js, row)))
+                Error::Type(format!(
+                    "{} is an array of values, not {}",
+                    what(),
+                    conv::type_name(js, row)
+                ))
             })? as usize;
             if n != width {
                 return Err(Error::Encode(format!(
@@ -432,7 +461,12 @@ impl Schema {
     }
 
     /// Decodes a key into an array of values (`at`: the message's prefix).
-    pub(crate) fn decode(&self, js: Js, key: &[u8], at: &dyn Fn() -> String) -> Result<Value, Error> {
+    pub(crate) fn decode(
+        &self,
+        js: Js,
+        key: &[u8],
+        at: &dyn Fn() -> String,
+    ) -> Result<Value, Error> {
         decode_key(js, &self.spec, key, Some(&self.small), false, at)
     }
 
@@ -440,7 +474,13 @@ impl Schema {
     /// next field satisfies every predicate of `pred` (`{ge, gt, le, lt,
     /// eq, prefix}`): one per salt bucket when `all_buckets`, else the
     /// one range (a salted schema is refused).
-    pub(crate) fn ranges(&self, js: Js, prefix: Value, pred: Value, all_buckets: bool) -> Result<Vec<KeyRange>, Error> {
+    pub(crate) fn ranges(
+        &self,
+        js: Js,
+        prefix: Value,
+        pred: Value,
+        all_buckets: bool,
+    ) -> Result<Vec<KeyRange>, Error> {
         if self.salted && !all_buckets {
             return Err(Error::Value(
                 "a salted schema has one range per bucket: use schema.ranges(...), which returns \
@@ -452,13 +492,21 @@ impl Schema {
         let mut field = |i: usize, v: Value, what: &str| -> Result<Comp, Error> {
             let a = conv::arg(js, v, self.wants.get(i).copied(), &mut slot)?;
             self.spec.field(i, a).map_err(|e| {
-                Error::Encode(format!("{what}, value {} ({}): {}", i + 1, self.label(i), conv::message(js, &e, v)))
+                Error::Encode(format!(
+                    "{what}, value {} ({}): {}",
+                    i + 1,
+                    self.label(i),
+                    conv::message(js, &e, v)
+                ))
             })
         };
         let n = match js.kind(prefix)? {
             Kind::Undefined | Kind::Null => 0,
             _ => js.array_len(prefix)?.ok_or_else(|| {
-                Error::Type(format!("the prefix is an array of values, not {}", conv::type_name(js, prefix)))
+                Error::Type(format!(
+                    "the prefix is an array of values, not {}",
+                    conv::type_name(js, prefix)
+                ))
             })?,
         };
         let mut comps = Vec::with_capacity(n as usize);
@@ -491,7 +539,10 @@ impl Schema {
                 let what = format!("predicate {}", op.name());
                 if op == PredOp::Prefix {
                     if js.kind(v)? != Kind::String {
-                        return Err(Error::Encode(format!("{what}: expected a string, got {}", conv::type_name(js, v))));
+                        return Err(Error::Encode(format!(
+                            "{what}: expected a string, got {}",
+                            conv::type_name(js, v)
+                        )));
                     }
                     let s = js.string(v)?;
                     texts.push(s.clone());
@@ -514,7 +565,11 @@ impl Schema {
 
 /// An empty vector of another lifetime's `Arg`s on the same allocation
 /// (no allocation per row: the collect reuses it in place).
-fn reuse<'b>(mut v: Vec<lexikey::frontend::host::Arg<'_>>) -> Vec<lexikey::frontend::host::Arg<'b>> {
+fn reuse<'b>(
+    mut v: Vec<lexikey::frontend::host::Arg<'_>>,
+) -> Vec<lexikey::frontend::host::Arg<'b>> {
     v.clear();
-    v.into_iter().map(|_| unreachable!("the vector is empty")).collect()
+    v.into_iter()
+        .map(|_| unreachable!("the vector is empty"))
+        .collect()
 }

@@ -8,9 +8,10 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { execFile } = require('node:child_process');
+const { execFile, spawnSync } = require('node:child_process');
 const { promisify } = require('node:util');
 const lexikey = require('..');
+const support = require('./support');
 
 const PROCS = 4;
 const PER = 200;
@@ -83,7 +84,9 @@ test('the event loop runs while the allocator waits for its store', async (t) =>
 test('store and allocator errors: StoreError with the command line message, AllocError with a kind', async () => {
   await assert.rejects(lexikey.Allocator.open('redis://127.0.0.1:1', 't'), (e) => {
     assert.ok(e instanceof lexikey.StoreError && e instanceof Error);
-    assert.match(e.message, /^cannot open store "redis:\/\/127\.0\.0\.1:1": /);
+    const cli = spawnSync(support.cli, ['alloc', '--store', 'redis://127.0.0.1:1', '--table', 't', 'x'], { encoding: 'utf8' });
+    assert.equal(cli.status, 2);
+    assert.equal(`lexikey: error: ${e.message}`, cli.stderr.trim());
     return true;
   });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lexikey-node-floor-'));
