@@ -78,16 +78,27 @@ class Schema {
   }
 
   encodeMany(rows) {
-    const keys = native.schemaEncodeMany(this.#h, rows);
-    if (typeof this.format === 'string' && TEXT.has(this.format)) return keys;
-    // Binary keys: one Buffer for the batch and each key's end; each key
-    // is a view of its bytes.
-    const [bytes, ends] = keys;
+    // The batch's keys one after the other, and the end of each: cut into
+    // substrings (ASCII text keys), strings (other text keys) or Buffer
+    // views (binary keys).
+    const [keys, ends] = native.schemaEncodeMany(this.#h, rows);
     const out = new Array(ends.length);
     let start = 0;
-    for (let i = 0; i < ends.length; i++) {
-      out[i] = bytes.subarray(start, ends[i]);
-      start = ends[i];
+    if (typeof keys === 'string') {
+      for (let i = 0; i < ends.length; i++) {
+        out[i] = keys.slice(start, ends[i]);
+        start = ends[i];
+      }
+    } else if (TEXT.has(this.format)) {
+      for (let i = 0; i < ends.length; i++) {
+        out[i] = keys.toString('utf8', start, ends[i]);
+        start = ends[i];
+      }
+    } else {
+      for (let i = 0; i < ends.length; i++) {
+        out[i] = keys.subarray(start, ends[i]);
+        start = ends[i];
+      }
     }
     return out;
   }

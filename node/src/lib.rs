@@ -313,36 +313,32 @@ fn items(js: Js, v: Value, what: &str) -> Result<Vec<Value>, Error> {
     (0..n).map(|i| js.element(v, i)).collect()
 }
 
-/// `schemaEncodeMany(h, rows)`: the keys of every row, one call. Text
-/// keys come back as an array of strings; binary keys as `[bytes, ends]`,
-/// every key in one `Buffer` and the end of each in a `Uint32Array`, which
-/// `index.js` cuts into `Buffer` views (one allocation a batch, not one a
-/// key).
+/// `schemaEncodeMany(h, rows)`: the keys of every row, one call, packed:
+/// `[keys, ends]`, every key one after the other and the end of each in a
+/// `Uint32Array`. The keys are one `string` when they are ASCII (every
+/// `hex` and `base64` key), else one `Buffer`; `index.js` cuts them into
+/// the keys (substrings, or `Buffer` views): one JavaScript allocation a
+/// batch, not one a key.
 fn schema_encode_many(js: Js, a: [Value; MAX_ARGS]) -> Result<Value, Error> {
     let s = handle::get::<Schema>(js, a[0])?;
     let rows = items(js, a[1], "rows")?;
-    if !s.format().is_text() {
-        let mut all = Vec::new();
-        let mut ends = Vec::with_capacity(rows.len());
-        s.encode_rows(js, &rows, false, |k| {
-            all.extend_from_slice(k);
-            ends.push(u32::try_from(all.len()).map_err(|_| {
-                Error::Encode("the keys of one call exceed 4 GiB: encode fewer rows per call".into())
-            })?);
-            Ok(())
-        })?;
-        let out = js.array(2)?;
-        js.set_element(out, 0, js.buffer(&all)?)?;
-        js.set_element(out, 1, js.u32_array(&ends)?)?;
-        return Ok(out);
-    }
-    let out = js.array(rows.len())?;
-    let mut i = 0u32;
+    let mut all = Vec::new();
+    let mut ends = Vec::with_capacity(rows.len());
     s.encode_rows(js, &rows, false, |k| {
-        js.set_element(out, i, js.str(k)?)?;
-        i += 1;
+        all.extend_from_slice(k);
+        ends.push(u32::try_from(all.len()).map_err(|_| {
+            Error::Encode("the keys of one call exceed 4 GiB: encode fewer rows per call".into())
+        })?);
         Ok(())
     })?;
+    let out = js.array(2)?;
+    let keys = if s.format().is_text() && all.is_ascii() {
+        js.str(&all)?
+    } else {
+        js.buffer(&all)?
+    };
+    js.set_element(out, 0, keys)?;
+    js.set_element(out, 1, js.u32_array(&ends)?)?;
     Ok(out)
 }
 
