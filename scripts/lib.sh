@@ -38,7 +38,7 @@ case "${LC_ALL:-${LC_CTYPE:-${LANG:-}}}" in
 esac
 
 LEXIKEY_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-export LEXIKEY_FEATURES="lexikey/serde,lexikey/broken-allocator,lexikey-stores/all-servers,lexikey-cli/all-servers,lexikey-history/all-servers,lexikey-python/all-servers,lexikey-java/all-servers,lexikey-fuzz/libfuzzer"
+export LEXIKEY_FEATURES="lexikey/serde,lexikey/broken-allocator,lexikey-stores/all-servers,lexikey-cli/all-servers,lexikey-history/all-servers,lexikey-python/all-servers,lexikey-java/all-servers,lexikey-node/all-servers,lexikey-fuzz/libfuzzer"
 export LEXIKEY_TEST_SIZE=${LEXIKEY_TEST_SIZE:-ci}
 case "$LEXIKEY_TEST_SIZE" in
   ci | full) ;;

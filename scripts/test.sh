@@ -17,7 +17,8 @@
 #      (javac) for the hbase-shell tests, which run the rendered lines
 #      under JRuby as the hbase shell does; python3-venv, Java 17, a venv of
 #      python/requirements-test.txt — scripts/python.sh venv; Debian's
-#      junit5 and assertj — scripts/java.sh setup);
+#      junit5 and assertj — scripts/java.sh setup; node/package-lock.json's
+#      npm packages — scripts/node.sh install);
 #   2. builds everything once: every crate and target of the workspace in
 #      the `test` profile with scripts/lib.sh's one feature list — the
 #      tests, the benches, the CLI, the Python module and the JNI library
@@ -27,9 +28,10 @@
 #      (scripts/with-stores.sh), stopped on exit, and runs: the Rust tests
 #      with cargo-nextest (.config/nextest.toml: two at a time, each with a
 #      time limit, the slow ones named), the doc tests, every benchmark
-#      once (criterion's test mode), the Python tests (pytest + hypothesis)
-#      and the Java tests (JUnit 5). PySpark and the servers are required
-#      there (LEXIKEY_REQUIRE_*: a missing one fails instead of skipping).
+#      once (criterion's test mode), the Python tests (pytest + hypothesis),
+#      the Node tests (node --test) and the Java tests (JUnit 5). PySpark
+#      and the servers are required there (LEXIKEY_REQUIRE_*: a missing one
+#      fails instead of skipping).
 # Each step prints "== STEP (N s)": seconds since the start.
 # Extra arguments go to `cargo nextest run` (e.g. a test name filter).
 set -euo pipefail
@@ -60,6 +62,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 scripts/python.sh venv
 scripts/java.sh setup
+scripts/node.sh install
 if ! cargo nextest --version >/dev/null 2>&1; then
   echo "test.sh: installing cargo-nextest (cargo install; machines of this kind ship it)"
   cargo install cargo-nextest --locked
@@ -69,6 +72,7 @@ stamp "build: every crate and target once (test profile, scripts/lib.sh's featur
 lexikey_build
 scripts/python.sh module
 LEXIKEY_JAVA_PROFILE=test scripts/java.sh build
+scripts/node.sh build
 
 export RUST_BACKTRACE="${RUST_BACKTRACE:-0}"
 nextest_profile=default
@@ -90,6 +94,8 @@ exec scripts/with-stores.sh bash -c '
     cargo test --workspace --bench "*" --features "$LEXIKEY_FEATURES" -j2 -q
   stamp "Python tests (pytest)"
   bounded 1800 "the Python tests (scripts/python.sh test)" scripts/python.sh test
+  stamp "Node tests (node --test)"
+  LEXIKEY_REQUIRE_STORES=1 bounded 900 "the Node tests (scripts/node.sh test)" scripts/node.sh test
   stamp "Java tests (JUnit)"
   LEXIKEY_REQUIRE_STORES=1 LEXIKEY_REQUIRE_SPARK=1 \
     bounded 1800 "the Java tests (scripts/java.sh test)" scripts/java.sh test

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 /// The front ends: every crate that depends on lexikey-stores and builds
 /// something a user runs.
-const FRONT_ENDS: &[&str] = &["cli", "python", "java", "history"];
+const FRONT_ENDS: &[&str] = &["cli", "python", "java", "node", "history"];
 
 /// The lines that open and close the block of store features in a front
 /// end's `[features]`.
@@ -171,6 +171,7 @@ fn every_front_end_takes_the_store_features() {
         "lexikey-cli",
         "lexikey-python",
         "lexikey-java",
+        "lexikey-node",
         "lexikey-history",
     ] {
         let all = format!("{crate_name}/all-servers");

@@ -1,0 +1,130 @@
+/// <reference types="node" />
+// lexikey for Node: the declarations of index.js (checked with tsc --strict
+// by the tests).
+
+/** The key formats: text formats give `string` keys, the others `Buffer`s. */
+export type TextFormat = 'hex' | 'base64' | 'decimal';
+export type BinaryFormat = 'binary' | 'fdb-tuple' | 'hbase-ordered' | 'phoenix';
+export type Format = TextFormat | BinaryFormat;
+
+/** A key: `string` for the text formats, `Buffer` for the others. */
+export type Key = string | Buffer;
+type KeyOf<F> = F extends TextFormat ? string : F extends BinaryFormat ? Buffer : Key;
+
+/** A value as JavaScript holds it (i64/u64 as bigint, ts as Date, bytes as Buffer). */
+export type Value =
+  | string
+  | number
+  | bigint
+  | boolean
+  | Buffer
+  | Uint8Array
+  | Date
+  | null
+  | [number, number]
+  | Value[];
+
+/** A component: `"TYPE[.desc]:VALUE"`, a `[type, value]` pair, or a plain value. */
+export type Component = string | [string, Value] | Value;
+
+export interface LayoutOptions {
+  /** Decimal digits of integer fields (`decimal` format only). */
+  width?: number;
+  /** Salt buckets: the fast salt (native formats) or Phoenix's SALT_BUCKETS. */
+  saltBuckets?: number;
+  /** `hbase-ordered`: `current` (HBase 2.5+) or `legacy` (2.4 and older). */
+  hbaseNumeric?: 'current' | 'legacy';
+  /** `phoenix`: round a DECIMAL of more than 38 digits as Phoenix stores it. */
+  round?: boolean;
+}
+
+export interface EncodeOptions<F extends Format = Format> extends LayoutOptions {
+  format?: F;
+}
+
+export interface DecodeOptions<F extends Format = Format> extends LayoutOptions {
+  format?: F;
+  /** `"str,i64.desc"`: needed by keys that carry no type tags. */
+  schema?: string;
+  /** `[type, value]` pairs instead of values. */
+  types?: boolean;
+}
+
+/** A half-open key range; `null` is an unbounded side. */
+export interface KeyRange<K extends Key = Key> {
+  start: K | null;
+  end: K | null;
+  /** The range in a store's syntax (`hbase`, `cbt`, `cql`, `rocksdb`, `etcd`, `redis`, `sql`, `raw`). */
+  render(target: string, table?: string): string;
+}
+
+/** The predicate on the field after the prefix. */
+export interface Predicate {
+  eq?: Value;
+  ge?: Value;
+  gt?: Value;
+  le?: Value;
+  lt?: Value;
+  /** An ascending `str` field starting with this text. */
+  prefix?: string;
+}
+
+export function encode<F extends Format = 'hex'>(components: Component[], options?: EncodeOptions<F>): KeyOf<F>;
+export function decode(key: Key | Uint8Array, options: DecodeOptions & { types: true }): [string, Value][];
+export function decode(key: Key | Uint8Array, options?: DecodeOptions): Value[];
+export function render(start: Key | null, end: Key | null, target: string, table?: string): string;
+/** `9223372036854775807n - n`, for newest-first HBase tables. */
+export function reverse(n: bigint | number): bigint;
+
+export class Schema<F extends Format = 'hex'> {
+  constructor(spec: string, format?: F, options?: LayoutOptions);
+  readonly spec: string;
+  readonly format: F;
+  /** The fields' types, as the command line writes them. */
+  readonly fields: string[];
+  encode(values: Value[]): KeyOf<F>;
+  decode(key: Key | Uint8Array): Value[];
+  /** Every row's key, in one call into Rust. */
+  encodeMany(rows: Value[][]): KeyOf<F>[];
+  /** Every key's values, in one call into Rust. */
+  decodeMany(keys: (Key | Uint8Array)[]): Value[][];
+  range(prefix?: Value[], predicate?: Predicate): KeyRange<KeyOf<F>>;
+  /** One range per salt bucket, bucket 0 first. */
+  ranges(prefix?: Value[], predicate?: Predicate): KeyRange<KeyOf<F>>[];
+  render(range: { start: Key | null; end: Key | null }, target: string, table?: string): string;
+}
+
+export interface AllocatorOptions {
+  format?: 'hex' | 'base64' | 'decimal' | 'binary';
+  guard?: boolean;
+  start?: bigint | number;
+  floor?: bigint | number;
+  saltBuckets?: number;
+  saltMode?: 'fast' | 'phoenix';
+  readOnly?: boolean;
+}
+
+/** Decreasing row IDs for an upside-down table; every call runs off the event loop. */
+export class Allocator {
+  private constructor(handle: never);
+  static open(storeUrl: string, table: string, options?: AllocatorOptions): Promise<Allocator>;
+  insert(value: Buffer | Uint8Array | string): Promise<bigint>;
+  newest(): Promise<[bigint, Buffer] | null>;
+  oldest(): Promise<[bigint, Buffer] | null>;
+  /** Rows newest first. */
+  scan(limit?: number): Promise<[bigint, Buffer][]>;
+  close(): void;
+}
+
+export class DecodeError extends Error {
+  /** The byte offset of the first byte at fault. */
+  readonly offset: number;
+}
+export class EncodeError extends Error {}
+export class AllocError extends Error {
+  /** contention, exhausted, store, ambiguous, corrupt, config or other. */
+  readonly kind: string;
+}
+export class StoreError extends Error {}
+
+export const version: string;
