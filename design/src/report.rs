@@ -24,11 +24,16 @@ fn json_str(s: &str, out: &mut String) {
     out.push('"');
 }
 
-/// A share as JSON: a number with at most 6 decimals.
+/// A share as JSON: a number with one to 6 decimals.
 fn json_share(x: f64) -> String {
     let s = format!("{x:.6}");
-    let s = s.trim_end_matches('0');
-    s.strip_suffix('.').unwrap_or(s).to_string()
+    // Always a fraction ("1.0", "0.25"): JSON readers type it as a float.
+    let t = s.trim_end_matches('0');
+    if t.ends_with('.') {
+        format!("{t}0")
+    } else {
+        t.to_string()
+    }
 }
 
 fn json_counts(v: &[usize]) -> String {

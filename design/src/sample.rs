@@ -182,10 +182,12 @@ fn split_record(rec: &str, cells: &mut Vec<(usize, usize)>) -> Result<String, St
             match chars.next() {
                 None => return Ok(out),
                 Some((_, ',')) => {}
-                Some((i, c)) => return Err(format!(
+                Some((i, c)) => {
+                    return Err(format!(
                     "{c:?} after a closing quote at column {} (expected ',' or the end of the row)",
                     i + 1
-                )),
+                ))
+                }
             }
         } else {
             loop {
