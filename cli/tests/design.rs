@@ -5,6 +5,8 @@
 //! See: issue #43.
 
 mod common;
+#[path = "../../tests/support/hbase_create.rs"]
+mod hbase_create;
 
 use common::{fails, fails_with, ok, ok_with, run_with};
 use proptest::prelude::*;
@@ -167,4 +169,91 @@ fn files_svg_and_errors() {
     let o = run_with(&["lint", "--schema", "str", "-"], b"");
     assert_eq!(o.code, 2);
     assert_eq!(o.stderr, "lexikey: error: -: no rows\n");
+}
+
+/// `plan --for hbase` of binary keys (every byte value, quotes,
+/// backslashes, `#`) run under JRuby with HBase's split reader: HBase
+/// receives N-1 distinct sorted splits, each a sample key, that cut the
+/// sample into near-equal parts.
+#[test]
+fn plan_hbase_lines_under_jruby() {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let mut lines = String::new();
+    let mut cases = Vec::new();
+    for _ in 0..8 {
+        let (vals, regions) = (
+            prop::collection::hash_set(any::<i64>(), 30..200),
+            2usize..24,
+        )
+            .new_tree(&mut runner)
+            .unwrap()
+            .current();
+        let csv: String = vals
+            .iter()
+            .map(|v| format!("{v},\"it's \\#{{x}}\"\n"))
+            .collect();
+        let tsv: String = vals
+            .iter()
+            .map(|v| format!("{v}\tit's \\#{{x}}\n"))
+            .collect();
+        let mut keys: Vec<String> = ok_with(
+            &[
+                "encode", "--stdin", "--schema", "i64,str", "--format", "binary",
+            ],
+            tsv.as_bytes(),
+        )
+        .lines()
+        .map(str::to_string)
+        .collect();
+        keys.sort();
+        let r = regions.to_string();
+        let line = ok_with(
+            &[
+                "plan",
+                "--schema",
+                "i64,str",
+                "--format",
+                "binary",
+                "--regions",
+                &r,
+                "--for",
+                "hbase",
+                "-",
+            ],
+            csv.as_bytes(),
+        );
+        assert!(
+            line.is_ascii() && line.matches('\n').count() == 1,
+            "{line:?}"
+        );
+        lines.push_str(&line);
+        cases.push((keys, regions));
+    }
+    let got = hbase_create::run(&lines, "design");
+    assert_eq!(got.lines().count(), cases.len(), "{got}");
+    for (out, (keys, regions)) in got.lines().zip(&cases) {
+        let words: Vec<&str> = out.split(' ').collect();
+        assert_eq!(&words[..2], ["74", "66"], "table t, family f");
+        let splits = &words[2..];
+        assert_eq!(splits.len(), regions - 1, "{out}");
+        assert!(splits.windows(2).all(|w| w[0] < w[1]), "{out}");
+        assert!(
+            splits
+                .iter()
+                .all(|s| keys.binary_search(&s.to_string()).is_ok()),
+            "{out}"
+        );
+        let n = keys.len();
+        let mut parts = vec![0usize; *regions];
+        for k in keys {
+            parts[splits.partition_point(|s| *s <= k.as_str())] += 1;
+        }
+        assert!(
+            parts
+                .iter()
+                .all(|&p| p >= n / regions && p <= n.div_ceil(*regions)),
+            "{parts:?}"
+        );
+    }
 }
