@@ -313,6 +313,8 @@ fn fix_salter(spec: &KeySpec, buckets: u8) -> Option<Salter> {
 /// uniformly spread key gives each region about `1 / regions`. A hot spot
 /// is a busiest share past half-way between the two:
 /// `share > (1 + 1/regions) / 2`.
+/// A salted layout's regions are cut only where a bucket begins (a
+/// salted table is pre-split at its buckets), as [`split_points`] cuts them.
 ///
 /// For a hot spot, the fix: each bucket count of 2, 4, 8, …, 255 salts
 /// the unsalted keys with the project's salting (`lexikey::store::salt`;
@@ -328,7 +330,8 @@ pub fn lint(spec: &KeySpec, sample: &Sample, regions: usize) -> Result<Lint, Des
     if n == 0 {
         return Err(DesignError::new("the sample has no rows"));
     }
-    let before = spread(n, regions, 0, |i| sample.key(i));
+    let salt_len = spec.salter().map_or(0, |s| s.salt_len());
+    let before = spread(n, regions, salt_len, |i| sample.key(i));
     let threshold = (1.0 + 1.0 / regions as f64) / 2.0;
     let hot = regions > 1 && before.share > threshold;
 
@@ -430,27 +433,43 @@ pub fn lint(spec: &KeySpec, sample: &Sample, regions: usize) -> Result<Lint, Des
     })
 }
 
-/// The split points of `regions` regions of the whole sample: `regions - 1`
-/// distinct keys, sorted, each the first key of a region, cut at the
-/// sample's key quantiles (split `i` at rank `i * n / regions`, moved past
-/// keys equal to the one before it), so that each region holds about
-/// `n / regions` of the sample's rows.
+/// The split points of `regions` regions of the whole sample:
+/// `regions - 1` distinct keys, sorted, each the first key of a region, cut
+/// at the sample's key quantiles (split `i` at rank `i * n / regions`,
+/// moved past keys equal to the one before it), so that each region holds
+/// about `n / regions` of the sample's rows. A salted layout is split only
+/// where a bucket begins, at the bucket's salt (`01#`, `02#`, ...): its
+/// writes spread over the buckets, each region a run of whole buckets.
 ///
 /// # Errors
 /// A region count outside 1 to [`MAX_REGIONS`]; a sample with fewer than
-/// `regions` distinct keys.
-pub fn split_points(sample: &Sample, regions: usize) -> Result<Vec<Vec<u8>>, DesignError> {
+/// `regions` distinct keys (salted: buckets).
+pub fn split_points(
+    spec: &KeySpec,
+    sample: &Sample,
+    regions: usize,
+) -> Result<Vec<Vec<u8>>, DesignError> {
     check_regions(regions)?;
+    let salt_len = spec.salter().map_or(0, |s| s.salt_len());
     let mut order: Vec<usize> = (0..sample.len()).collect();
     order.sort_by(|&a, &b| sample.key(a).cmp(sample.key(b)));
-    let rows = choose_splits(&order, regions, |a, b| sample.key(a) == sample.key(b));
+    let head = |r: usize| match salt_len {
+        0 => sample.key(r),
+        l => &sample.key(r)[..l.min(sample.key(r).len())],
+    };
+    let rows = choose_splits(&order, regions, |a, b| head(a) == head(b));
     if rows.len() + 1 < regions {
         return Err(DesignError::new(format!(
-            "the sample has {} distinct keys: too few for {regions} regions",
-            rows.len() + usize::from(!sample.is_empty())
+            "the sample has {} distinct {}: too few for {regions} regions",
+            rows.len() + usize::from(!sample.is_empty()),
+            if salt_len == 0 {
+                "keys"
+            } else {
+                "salt buckets"
+            }
         )));
     }
-    Ok(rows.into_iter().map(|r| sample.key(r).to_vec()).collect())
+    Ok(rows.into_iter().map(|r| head(r).to_vec()).collect())
 }
 
 /// Where [`plan`]'s table is created.
@@ -512,7 +531,7 @@ pub fn plan(
         Target::Cbt => Dialect::Cbt,
         Target::Phoenix => return phoenix_plan(spec, sample, regions, table),
     };
-    let splits = split_points(sample, regions)?;
+    let splits = split_points(spec, sample, regions)?;
     render_splits(dialect, &splits, &RenderOptions::new().table(table))
         .map_err(|e| DesignError::new(e.to_string()))
 }
@@ -640,7 +659,7 @@ fn phoenix_plan(
             )
         }
         KeyFormat::Native(f) if f.is_text() => {
-            let keys = split_points(sample, regions)?;
+            let keys = split_points(spec, sample, regions)?;
             let splits = keys
                 .iter()
                 .map(|k| std::str::from_utf8(k).map(sql_string))

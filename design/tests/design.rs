@@ -90,7 +90,7 @@ proptest! {
         let leads: Vec<i64> = leads.into_iter().collect();
         let smp = sample(&s, &leads, &[7]);
         let n = smp.len();
-        let got = split_points(&smp, regions);
+        let got = split_points(&s, &smp, regions);
         if n < regions {
             prop_assert!(got.unwrap_err().to_string().contains("too few"));
             return Ok(());
@@ -106,7 +106,35 @@ proptest! {
         prop_assert!(parts.iter().all(|&p| p >= lo && p <= hi), "{parts:?} for {n} rows");
     }
 
-    /// The JSON report holds the contract's fields with their types.
+    /// A salted layout is split at bucket salts only: sorted, distinct, each
+/// the salt of a bucket the sample holds.
+#[test]
+fn salted_split_points_are_bucket_salts(
+    leads in prop::collection::hash_set(any::<i64>(), 200..400),
+    buckets in 2u8..64,
+    regions in 1usize..8,
+    format in formats(),
+) {
+    use lexikey::store::salt::{SaltMode, Salter};
+    let f = lexikey::Format::parse(format).unwrap();
+    let salter = Salter::new(buckets, SaltMode::Fast).unwrap().for_format(f);
+    let s = spec(format, "i64,str").with_salter(Some(salter)).unwrap();
+    let leads: Vec<i64> = leads.into_iter().collect();
+    let smp = sample(&s, &leads, &[7]);
+    let got = split_points(&s, &smp, regions);
+    let held: std::collections::BTreeSet<Vec<u8>> =
+        (0..smp.len()).map(|i| smp.key(i)[..salter.salt_len()].to_vec()).collect();
+    if held.len() < regions {
+        prop_assert!(got.is_err());
+        return Ok(());
+    }
+    let splits = got.unwrap();
+    prop_assert_eq!(splits.len(), regions - 1);
+    prop_assert!(splits.windows(2).all(|w| w[0] < w[1]));
+    prop_assert!(splits.iter().all(|k| held.contains(k) && k != held.first().unwrap()));
+}
+
+/// The JSON report holds the contract's fields with their types.
     #[test]
     fn json_fields_are_typed(
         leads in prop::collection::vec(any::<i64>(), 1..300),
