@@ -22,6 +22,8 @@
 //! The external tools (`ruby`, `bash`, `redis-cli`) are required: a missing
 //! tool fails the test with a message saying what to install.
 
+#[path = "support/hbase_create.rs"]
+mod hbase_create;
 #[path = "support/size.rs"]
 mod size;
 #[path = "support/tools.rs"]
@@ -3218,68 +3220,6 @@ fn rendering_is_cheap() {
 
 // ================================================================ pre-split tables
 
-/// Stand-in for HBase's `Bytes.toBytesBinary(String)`, the reader the
-/// hbase shell's `create` applies to each of its `SPLITS` (hbase-shell
-/// admin.rb): `\xNN` (two hex digits, either case) is byte NN; a `\x` not
-/// followed by two hex digits is dropped; every other char is its low byte.
-const JAVA_BYTES: &str = r#"package org.apache.hadoop.hbase.util;
-
-/** Stand-in for HBase's Bytes: toBytesBinary, and hex for the test's output. */
-public class Bytes {
-    public static byte[] toBytesBinary(String in) {
-        byte[] b = new byte[in.length()];
-        int size = 0;
-        for (int i = 0; i < in.length(); ++i) {
-            char ch = in.charAt(i);
-            if (ch == '\\' && in.length() > i + 1 && in.charAt(i + 1) == 'x') {
-                if (in.length() > i + 3
-                        && Character.digit(in.charAt(i + 2), 16) >= 0
-                        && Character.digit(in.charAt(i + 3), 16) >= 0) {
-                    b[size++] = (byte) ((Character.digit(in.charAt(i + 2), 16) << 4)
-                            + Character.digit(in.charAt(i + 3), 16));
-                    i += 3;
-                }
-                continue;
-            }
-            b[size++] = (byte) ch;
-        }
-        byte[] out = new byte[size];
-        System.arraycopy(b, 0, out, 0, size);
-        return out;
-    }
-
-    public static String hex(byte[] b) {
-        StringBuilder s = new StringBuilder(2 * b.length);
-        for (byte x : b) {
-            s.append(Character.forDigit((x >> 4) & 15, 16)).append(Character.forDigit(x & 15, 16));
-        }
-        return s.toString();
-    }
-}
-"#;
-
-/// The stand-in hbase shell for `create`: the table, the family, then
-/// each split as `create` hands it to HBase (`Bytes.toBytesBinary` of the
-/// Ruby string), in hex, on one line per command.
-const JRUBY_CREATE: &str = r#"
-require 'java'
-$stdout.binmode
-SPLITS = 'SPLITS'
-def create(table, family, args = {})
-  raise "table is not a String: #{table.class}" unless table.is_a?(String)
-  raise "family is not a String: #{family.class}" unless family.is_a?(String)
-  extra = args.keys - [SPLITS]
-  raise "unexpected options #{extra.inspect}" unless extra.empty?
-  splits = (args[SPLITS] || []).map do |s|
-    raise "split is not a String: #{s.class}" unless s.is_a?(String)
-    org.apache.hadoop.hbase.util.Bytes.hex(org.apache.hadoop.hbase.util.Bytes.toBytesBinary(s))
-  end
-  puts ([table.unpack1('H*'), family.unpack1('H*')] + splits).join(' ')
-end
-$stdin.binmode
-$stdin.each_line { |line| eval(line.force_encoding('UTF-8'), TOPLEVEL_BINDING) }
-"#;
-
 /// `render_splits` for hbase, run under JRuby with a stand-in `create` and
 /// HBase's split reader: every bucket count's splits (text and binary
 /// salts, 1 to 255 buckets, the binary ones holding `'`, `\`, `,`, `"`,
@@ -3290,26 +3230,6 @@ $stdin.each_line { |line| eval(line.force_encoding('UTF-8'), TOPLEVEL_BINDING) }
 fn hbase_splits_parse_under_jruby() {
     use lexikey::range::render::render_splits;
     use lexikey::store::salt::{SaltMode, Salter};
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("render-hbase-splits-{}", std::process::id()));
-    let src = dir.join("src/org/apache/hadoop/hbase/util");
-    std::fs::create_dir_all(&src).expect("mkdir");
-    std::fs::write(src.join("Bytes.java"), JAVA_BYTES).expect("write");
-    let classes = dir.join("classes");
-    let out = Command::new(which("javac"))
-        .arg("-d")
-        .arg(&classes)
-        .arg(src.join("Bytes.java"))
-        .output()
-        .expect("javac (apt-get install -y openjdk-17-jdk-headless)");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let shell = dir.join("create.rb");
-    std::fs::write(&shell, JRUBY_CREATE).expect("write");
-
     let mut lines = String::new();
     let mut want = String::new();
     let tables = ["t", "it's", "a\\b"];
@@ -3332,16 +3252,7 @@ fn hbase_splits_parse_under_jruby() {
             want.push('\n');
         }
     }
-    let mut cmd = Command::new(which("jruby"));
-    cmd.args(["--dev", "-J-Xmx512m", "-W0"])
-        .arg(&shell)
-        .env_clear()
-        .env("PATH", "/usr/bin:/bin")
-        .env("HOME", env!("CARGO_TARGET_TMPDIR"))
-        .env("LC_ALL", "C")
-        .env("CLASSPATH", &classes);
-    let out = run_piped(cmd, lines.as_bytes(), "install the Debian package `jruby`");
-    let got = String::from_utf8(out.stdout).expect("hex output");
+    let got = hbase_create::run(&lines, "render");
     for ((g, w), l) in got.lines().zip(want.lines()).zip(lines.lines()) {
         assert_eq!(g, w, "{l}");
     }

@@ -126,6 +126,12 @@ pub enum Command {
     /// The tour: a city index, an upside-down table and a queue on a real store
     #[command(override_help = help::DEMO)]
     Demo(DemoArgs),
+    /// Hot spots, skew and key sizes of a key design, from sample rows
+    #[command(override_help = help::LINT)]
+    Lint(LintArgs),
+    /// The command that creates a table pre-split at sample rows' quantiles
+    #[command(override_help = help::PLAN)]
+    Plan(PlanArgs),
     /// A shell completion script (bash, zsh, fish, powershell, elvish)
     #[command(override_help = help::COMPLETIONS)]
     Completions(CompletionsArgs),
@@ -427,6 +433,66 @@ pub struct DemoArgs {
     pub rest: Vec<OsString>,
 }
 
+/// What `lint` and `plan` share: the layout and the sample.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SampleArgs {
+    /// Format and decimal width.
+    #[command(flatten)]
+    pub format: KeyFormatArgs,
+    /// The key's fields, one CSV column each, e.g. str,i64.desc
+    #[arg(long, value_name = "S")]
+    pub schema: Option<String>,
+    /// Salting.
+    #[command(flatten)]
+    pub salt: SaltArgs,
+    /// The number of regions (default 16)
+    #[arg(long, value_name = "N", value_parser = parse_regions)]
+    pub regions: Option<usize>,
+    /// The sample: a CSV file, rows in insertion order (- for standard input)
+    #[arg(value_name = "FILE")]
+    pub file: Vec<OsString>,
+}
+
+/// `lexikey lint`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct LintArgs {
+    /// Layout, sample, regions.
+    #[command(flatten)]
+    pub sample: SampleArgs,
+    /// Print one JSON object instead of the report
+    #[arg(long)]
+    pub json: bool,
+    /// Write an SVG chart of the writes per region to FILE
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
+    pub svg: Option<OsString>,
+}
+
+/// `lexikey plan`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PlanArgs {
+    /// Layout, sample, regions.
+    #[command(flatten)]
+    pub sample: SampleArgs,
+    /// Where the table is created: hbase, cbt or phoenix
+    #[arg(long = "for", value_name = "D", value_parser = Choice::new(&["hbase", "cbt", "phoenix"], any_text))]
+    pub target: Option<String>,
+    /// The table (default t)
+    #[arg(long, value_name = "T")]
+    pub table: Option<String>,
+}
+
+/// The largest `--regions`.
+pub const MAX_REGIONS: usize = 65_536;
+
+fn parse_regions(v: &str) -> Result<usize, String> {
+    match v.parse::<usize>() {
+        Ok(n @ 1..=MAX_REGIONS) => Ok(n),
+        _ => Err(format!(
+            "invalid --regions {v:?}: expected a number from 1 to {MAX_REGIONS}"
+        )),
+    }
+}
+
 /// `lexikey completions`.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct CompletionsArgs {
@@ -460,6 +526,8 @@ pub const COMMANDS: &[&str] = &[
     "alloc",
     "scan",
     "demo",
+    "lint",
+    "plan",
     "completions",
     "man",
 ];
@@ -739,6 +807,8 @@ pub fn usage(name: &str) -> Option<&'static str> {
         "alloc" => help::ALLOC,
         "scan" => help::SCAN,
         "demo" => help::DEMO,
+        "lint" => help::LINT,
+        "plan" => help::PLAN,
         "completions" => help::COMPLETIONS,
         "man" => help::MAN,
         _ => return None,

@@ -510,6 +510,9 @@ Usage:
   lexikey scan --store URL --table NAME [--limit N] [--format F] [--salt-buckets N]
                [--quiet]
   lexikey demo [--store URL]
+  lexikey lint --schema TYPE[.desc],... [--format F] [--regions N] [--json] [--svg FILE] FILE
+  lexikey plan --schema TYPE[.desc],... [--format F] --regions N --for hbase|cbt|phoenix
+               [--table T] FILE
   lexikey help [COMMAND] | lexikey COMMAND --help | lexikey --version
   lexikey completions bash|zsh|fish|powershell|elvish | lexikey man [COMMAND]
 
@@ -529,4 +532,60 @@ For keys shared with Java and FoundationDB code, encode, decode and range also t
 --format fdb-tuple, hbase-ordered or phoenix (keys as lowercase hex, components in
 the profile's own types; --salt-buckets N for a salted Phoenix table): see
 'lexikey help encode'.
+";
+
+/// Help text.
+pub(crate) const LINT: &str = "\
+Usage:
+  lexikey lint --schema TYPE[.desc],... [--format F] [--regions N] [--json] [--svg FILE] FILE
+  (also: [--width N] [--salt-buckets N [--salt-mode M]], as in 'lexikey encode')
+
+Reads sample rows from FILE (CSV, one column per --schema field in the field's text
+syntax, no header line, rows in insertion order; - for standard input), makes each
+row's key, and reports, before the table exists:
+  hot spot   whether recent writes crowd into one region: the last quarter of the
+             rows (the recent writes) is assigned to N regions (--regions, default 16)
+             cut at the key quantiles of the rows before them; a key that rises or
+             falls with insertion order (time, sequences, decreasing IDs) sends every
+             recent write to one region. Flagged when the busiest region takes more
+             than half-way between an even share (1/N) and all of them, with the fix:
+             the salt bucket count (--salt-buckets) that spreads them, measured on
+             the same sample, or a hashed or reversed leading component.
+  skew       the leading values (first column) with the most rows, with shares.
+  size       key length p50/p99/max in bytes against each store's limit (HBase row
+             key 32,767; Bigtable 4,096; DynamoDB partition key 2,048, sort key
+             1,024; Cassandra 65,535; etcd's default request limit 1,572,864),
+             naming the first rows over each.
+With a terminal bar chart of the recent writes per region before and after the fix.
+
+Options:
+  --json        print one JSON object: rows, regions, window_rows, hot_spot,
+                direction (rising, falling or null), busiest_region_share (0 to 1),
+                writes_per_region, suggested_salt_buckets (or null),
+                share_after_salting, writes_per_region_after_salting, skew
+                ([{prefix, rows, share}]), key_bytes ({p50, p99, max}), limits
+                ([{store, limit, rows_over, first_rows_over}])
+  --svg FILE    also write the chart as SVG to FILE
+  --regions N   regions of the table (1 to 65536, default 16)
+Then 'lexikey plan' prints the command that creates the table split at the sample.
+";
+
+/// Help text.
+pub(crate) const PLAN: &str = "\
+Usage:
+  lexikey plan --schema TYPE[.desc],... [--format F] --regions N --for hbase|cbt|phoenix
+               [--table T] FILE
+  (also: [--width N] [--salt-buckets N [--salt-mode M]], as in 'lexikey encode')
+
+Reads sample rows as 'lexikey lint' does and prints the one command that creates
+table T (default t) split into N regions at the sample's key quantiles: N-1 split
+points, sorted and distinct, each region holding about 1/N of the sample's rows.
+  --for hbase    create 'T', 'f', SPLITS => [...]  (hbase shell; each split a Ruby
+                 literal of its Bytes.toStringBinary form, as 'lexikey range --splits')
+  --for cbt      cbt createtable T splits=...
+  --for phoenix  CREATE TABLE T (...) SPLIT ON (...): with --format phoenix, the
+                 schema's columns and the leading column's values where they change
+                 at the quantiles; with a text format, one VARCHAR key column split
+                 at the keys.
+A sample with fewer than N distinct keys (Phoenix: leading values) is an error.
 ";

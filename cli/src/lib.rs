@@ -100,6 +100,8 @@ pub fn run(argv: &[OsString], io: &mut Io<'_>) -> Result<()> {
         C::Alloc(a) => cmd::alloc::run(&a, io)?,
         C::Scan(a) => cmd::scan::run(&a, io)?,
         C::Demo(a) => cmd::demo::run(&a, io)?,
+        C::Lint(a) => cmd::design::lint(&a, io)?,
+        C::Plan(a) => cmd::design::plan(&a, io)?,
         C::Completions(a) => cmd::completions::run(&a, io)?,
         C::Man(a) => cmd::completions::man(&a, io)?,
         C::Help(_) => return write_all(io, help::TOP.as_bytes()),

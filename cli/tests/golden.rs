@@ -662,7 +662,9 @@ fn run_transcripts(page: &str, text: &str) -> usize {
             to.push_str(next);
             to.push('\n');
         }
-        let o = common::run(&args);
+        // From the repository's root, as a reader runs them (file paths).
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let o = common::run_in(Some(&root), &args, b"", &[]);
         let want_code = if stderr.starts_with("lexikey: error: ") {
             2
         } else {

@@ -170,6 +170,18 @@ class Schema:
         """The keys of many rows (GIL released while encoding; past 8,192
         rows, with more than one CPU, a second thread encodes while the
         next rows are read)."""
+    def lint(self, rows: Iterable[Sequence[Any]], regions: int = 16) -> dict[str, Any]:
+        """Hot spots, skew and key sizes of the key design on sample rows in
+        insertion order, as `lexikey lint --json` reports them."""
+    def plan(
+        self,
+        rows: Iterable[Sequence[Any]],
+        regions: int,
+        target: str = "hbase",
+        table: str = "t",
+    ) -> str:
+        """The command that creates `table` split into `regions` regions at the
+        rows' key quantiles (target: hbase, cbt or phoenix)."""
     def decode_many(self, keys: Iterable[KeyArg]) -> list[Tuple[Any, ...]]:
         """The values of many keys (GIL released while decoding; the cyclic
         garbage collector paused while the result is built, as it was after)."""

@@ -551,6 +551,23 @@ impl Schema {
     }
 }
 
+impl Schema {
+    /// The keys of `rows` with the text of each row's first value.
+    fn sample(&self, py: Python<'_>, rows: &Bound<'_, PyAny>) -> PyResult<lexikey_design::Sample> {
+        let list = PyList::new(py, rows.try_iter()?.collect::<PyResult<Vec<_>>>()?)?;
+        let mut keys = bulk::Keys::new(py, Some(list.len()))?;
+        self.encode_chunks(py, list.as_any(), &mut keys, true)?;
+        let keys = keys.finish()?;
+        let text = self.fmt.is_text();
+        let mut sample = lexikey_design::Sample::new();
+        for (row, key) in list.iter().zip(keys.iter()) {
+            let lead = row.get_item(0)?.str()?;
+            sample.push(&key_bytes(&key, text)?, &lead.to_cow()?);
+        }
+        Ok(sample)
+    }
+}
+
 fn row_name(many: bool, r: usize) -> String {
     if many {
         format!("row {r}")
@@ -919,5 +936,41 @@ impl Schema {
             .map(|r| crate::range_tuple(py, self.fmt, r))
             .collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, pairs)
+    }
+
+    /// Lints the key design on sample rows (an iterable of tuples, in
+    /// insertion order): hot spots, skew, key sizes, as
+    /// `lexikey lint --json` reports them (a dict: `hot_spot`,
+    /// `busiest_region_share`, `suggested_salt_buckets`, `key_bytes`, ...).
+    #[pyo3(signature = (rows, regions = 16))]
+    fn lint<'py>(
+        &self,
+        py: Python<'py>,
+        rows: &Bound<'py, PyAny>,
+        regions: usize,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let sample = self.sample(py, rows)?;
+        let report = lexikey_design::lint(&self.spec, &sample, regions)
+            .map_err(|e| value_err(e.to_string()))?;
+        py.import("json")?
+            .call_method1("loads", (report.to_json(),))
+    }
+
+    /// The command that creates `table` split into `regions` regions at
+    /// the sample rows' key quantiles, for `target` `hbase`, `cbt` or
+    /// `phoenix` (what `lexikey plan` prints).
+    #[pyo3(signature = (rows, regions, target = "hbase", table = "t"))]
+    fn plan(
+        &self,
+        py: Python<'_>,
+        rows: &Bound<'_, PyAny>,
+        regions: usize,
+        target: &str,
+        table: &str,
+    ) -> PyResult<String> {
+        let target = lexikey_design::Target::parse(target).map_err(|e| value_err(e.to_string()))?;
+        let sample = self.sample(py, rows)?;
+        lexikey_design::plan(&self.spec, &sample, regions, target, table)
+            .map_err(|e| value_err(e.to_string()))
     }
 }

@@ -32,7 +32,21 @@ pub fn run_with<S: AsRef<std::ffi::OsStr>>(args: &[S], stdin: &[u8]) -> Out {
 
 /// Runs `lexikey ARGS` with `stdin` and the extra environment `env`.
 pub fn run_env<S: AsRef<std::ffi::OsStr>>(args: &[S], stdin: &[u8], env: &[(&str, &str)]) -> Out {
-    let mut child = Command::new(bin())
+    run_in(None, args, stdin, env)
+}
+
+/// Runs `lexikey ARGS` in directory `dir` (default: the test's own).
+pub fn run_in<S: AsRef<std::ffi::OsStr>>(
+    dir: Option<&std::path::Path>,
+    args: &[S],
+    stdin: &[u8],
+    env: &[(&str, &str)],
+) -> Out {
+    let mut cmd = Command::new(bin());
+    if let Some(d) = dir {
+        cmd.current_dir(d);
+    }
+    let mut child = cmd
         .args(args)
         .envs(env.iter().copied())
         .stdin(Stdio::piped())
