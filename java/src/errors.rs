@@ -56,15 +56,7 @@ pub(crate) fn arg_err(msg: impl Into<String>) -> Error {
 /// The [`Error::Alloc`] of an allocator error, with the IDs allocated
 /// before it (the kinds are the Python binding's).
 pub(crate) fn alloc_err(e: &AllocError, ids: &[u64]) -> Error {
-    let kind = match e {
-        AllocError::Contention { .. } => "contention",
-        AllocError::Exhausted { .. } => "exhausted",
-        AllocError::Store(_) => "store",
-        AllocError::Ambiguous { .. } => "ambiguous",
-        AllocError::Corrupt { .. } | AllocError::CorruptGuard { .. } => "corrupt",
-        AllocError::Config(_) | AllocError::Encode(_) => "config",
-        _ => "other",
-    };
+    let kind = e.kind();
     Error::Alloc(e.to_string(), kind, ids.to_vec())
 }
 

@@ -389,16 +389,8 @@ impl Schema {
         w.row(values.len());
         for i in 0..values.len() {
             let out = values.get(i).map_err(|e| {
-                let offset = values.offset(i);
-                Error::Decode(
-                    format!(
-                        "{}invalid key {}: value {} at byte {offset}: {e}",
-                        at(),
-                        lexikey::show_key(key),
-                        i + 1
-                    ),
-                    offset,
-                )
+                let (msg, offset) = values.value_error(key, i, e);
+                Error::Decode(format!("{}{msg}", at()), offset)
             })?;
             let class = match self.classes.get(i) {
                 Some(c) => *c,

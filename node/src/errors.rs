@@ -174,15 +174,7 @@ pub(crate) fn throw(js: Js, e: &Error) {
 
 /// The error of an allocator failure, with its kind.
 pub(crate) fn alloc_err(e: &RustAllocError) -> Error {
-    let kind = match e {
-        RustAllocError::Contention { .. } => "contention",
-        RustAllocError::Exhausted { .. } => "exhausted",
-        RustAllocError::Store(_) => "store",
-        RustAllocError::Ambiguous { .. } => "ambiguous",
-        RustAllocError::Corrupt { .. } | RustAllocError::CorruptGuard { .. } => "corrupt",
-        RustAllocError::Config(_) | RustAllocError::Encode(_) => "config",
-        _ => "other",
-    };
+    let kind = e.kind();
     Error::Alloc {
         msg: e.to_string(),
         kind,

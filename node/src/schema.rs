@@ -292,16 +292,8 @@ pub(crate) fn decode_key(
     let arr = js.array(values.len())?;
     for i in 0..values.len() {
         let v = values.get(i).map_err(|e| {
-            let offset = values.offset(i);
-            Error::Decode(
-                format!(
-                    "{}invalid key {}: value {} at byte {offset}: {e}",
-                    at(),
-                    lexikey::show_key(key),
-                    i + 1
-                ),
-                offset,
-            )
+            let (msg, offset) = values.value_error(key, i, e);
+            Error::Decode(format!("{}{msg}", at()), offset)
         })?;
         let (is_small, label) = match small.and_then(|s| s.get(i)) {
             Some(&s) if !typed => (s, String::new()),

@@ -89,15 +89,7 @@ pub(crate) fn value_err(msg: String) -> PyErr {
 /// The exception of an allocator error, with `kind` and the `ids` allocated
 /// before it.
 pub(crate) fn alloc_err(py: Python<'_>, e: &RustAllocError, ids: &[u64]) -> PyErr {
-    let kind = match e {
-        RustAllocError::Contention { .. } => "contention",
-        RustAllocError::Exhausted { .. } => "exhausted",
-        RustAllocError::Store(_) => "store",
-        RustAllocError::Ambiguous { .. } => "ambiguous",
-        RustAllocError::Corrupt { .. } | RustAllocError::CorruptGuard { .. } => "corrupt",
-        RustAllocError::Config(_) | RustAllocError::Encode(_) => "config",
-        _ => "other",
-    };
+    let kind = e.kind();
     let msg = e.to_string();
     let err = match kind {
         "contention" => ContentionError::new_err(msg),

@@ -197,17 +197,8 @@ fn py_value<'py>(
         if !e.is_instance_of::<crate::errors::DecodeError>(py) {
             return e;
         }
-        let offset = v.offset(i);
-        decode_err(
-            format!(
-                "{}invalid key {}: value {} at byte {offset}: {}",
-                at(),
-                lexikey::show_key(key),
-                i + 1,
-                e.value(py)
-            ),
-            offset,
-        )
+        let (msg, offset) = v.value_error(key, i, e.value(py));
+        decode_err(format!("{}{msg}", at()), offset)
     })?;
     if pairs {
         conv::pair(py, &v.label(i), value)

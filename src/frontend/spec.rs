@@ -1708,6 +1708,23 @@ impl KeyValues<'_, '_> {
         })
     }
 
+    /// The message and offset every front end reports when value `i` of
+    /// `key` (this decoded key) cannot be given back: `invalid key KEY:
+    /// value N at byte OFFSET: ERROR`, `N` counted from 1 and `OFFSET`
+    /// from [`KeyValues::offset`].
+    ///
+    /// # Panics
+    /// `i` out of range.
+    pub fn value_error(&self, key: &[u8], i: usize, error: impl fmt::Display) -> (String, usize) {
+        let offset = self.offset(i);
+        let msg = format!(
+            "invalid key {}: value {} at byte {offset}: {error}",
+            crate::show_key(key),
+            i + 1
+        );
+        (msg, offset)
+    }
+
     /// The components in the format's `TYPE[.desc]:VALUE` syntax (what
     /// [`KeySpec::parse_components`] reads back).
     pub fn component_texts(&self) -> Vec<String> {

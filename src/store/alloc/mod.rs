@@ -428,6 +428,30 @@ pub enum AllocError {
     },
 }
 
+impl AllocError {
+    /// The error's kind, as every binding reports it (Python's exception
+    /// classes, Java's and Node's `kind`): `contention`, `exhausted`,
+    /// `store`, `ambiguous`, `corrupt` (a row key or guard that does not
+    /// parse), `config` (the configuration or the table prefix) or `other`.
+    ///
+    /// ```
+    /// use lexikey::store::alloc::AllocError;
+    /// assert_eq!(AllocError::Contention { attempts: 8 }.kind(), "contention");
+    /// assert_eq!(AllocError::Config("no guard key".into()).kind(), "config");
+    /// ```
+    pub fn kind(&self) -> &'static str {
+        match self {
+            AllocError::Contention { .. } => "contention",
+            AllocError::Exhausted { .. } => "exhausted",
+            AllocError::Store(_) => "store",
+            AllocError::Ambiguous { .. } => "ambiguous",
+            AllocError::Corrupt { .. } | AllocError::CorruptGuard { .. } => "corrupt",
+            AllocError::Config(_) | AllocError::Encode(_) => "config",
+            _ => "other",
+        }
+    }
+}
+
 /// How an [`Allocator`] is set up. Build it with [`AllocatorConfig::new`] and
 /// the `with_*` methods (or set the public fields).
 ///
