@@ -557,6 +557,12 @@ pub(crate) fn encode_tagged<B: Body>(c: &Component<'_>, out: &mut Vec<u8>) {
                 B::encode_var(&bytes, false, out);
             }
         }
+        v @ (Value::Vi64(_) | Value::Vu64(_)) => {
+            if let Some((b, n)) = crate::format::compact::encode_value(v, desc) {
+                out.push(tag_of(v.ty(), c.dir));
+                B::encode_var(&b[..n], false, out);
+            }
+        }
         v => {
             if let Some(bits) = order_u64(v) {
                 out.push(tag_of(v.ty(), c.dir));
@@ -628,6 +634,13 @@ fn tag_name(field: Field) -> &'static str {
         "'X' (bytes.desc)",
         "(none: str.desc)",
     ];
+    match (field.ty, field.dir.is_desc()) {
+        (Type::Vi64, false) => return "'k' (vi64)",
+        (Type::Vi64, true) => return "'K' (vi64.desc)",
+        (Type::Vu64, false) => return "'v' (vu64)",
+        (Type::Vu64, true) => return "'V' (vu64.desc)",
+        _ => {}
+    }
     let i = Type::ALL.iter().position(|t| *t == field.ty).unwrap_or(11);
     if field.dir.is_desc() {
         DESC[i]
@@ -715,6 +728,37 @@ pub(crate) fn decode_tagged<'k, B: Body>(
                 return Err(DecodeError::TrailingBytes { offset: at(used) });
             }
             Value::Dec(d)
+        }
+        ty @ (Type::Vi64 | Type::Vu64) => {
+            expect_tag(field, input)?;
+            let body = &input[1..];
+            // One byte more than the longest encoding: a longer body is
+            // refused below without decoding all of it.
+            let mut buf = [0u8; crate::format::compact::MAX_LEN + 1];
+            let mut sink = SliceSink::new(&mut buf);
+            B::decode(body, false, false, &mut sink).map_err(|e| e.shift(1))?;
+            let len = sink.len();
+            // Offsets inside the bytes point at the text character that
+            // holds the first bit of the byte.
+            let at = |i: usize| 1 + B::encoded_len(i).min(body.len().saturating_sub(1));
+            let bytes = &buf[..len.min(buf.len())];
+            let (value, used) =
+                crate::format::compact::decode_value(ty, bytes, field.dir.is_desc()).map_err(
+                    |e| match e {
+                        DecodeError::Truncated { expected, .. } => DecodeError::Truncated {
+                            offset: input.len(),
+                            expected,
+                        },
+                        e => {
+                            let o = at(e.offset());
+                            e.with_offset(o)
+                        }
+                    },
+                )?;
+            if used != len {
+                return Err(DecodeError::TrailingBytes { offset: at(used) });
+            }
+            value
         }
         ty => {
             expect_tag(field, input)?;
