@@ -71,7 +71,7 @@ proptest! {
         for format in Format::ALL {
             let ca = Component { value: a.clone(), dir, width: None };
             let cb = Component { value: b.clone(), dir, width: None };
-            let (ka, kb) = (enc(format, &[ca.clone()]), enc(format, &[cb.clone()]));
+            let (ka, kb) = (enc(format, std::slice::from_ref(&ca)), enc(format, std::slice::from_ref(&cb)));
             prop_assert_eq!(ka.cmp(&kb), ca.key_cmp(&cb), "{} {:?} {:?}", format, a, b);
             prop_assert_eq!(ka == kb, a == b);
             let back = tuple::decode(format, &ka, Some(&[ca.field()])).unwrap();
@@ -134,7 +134,7 @@ proptest! {
     ) {
         let c = Component { value, dir, width: None };
         for format in [Format::Hex, Format::Base64, Format::Decimal] {
-            let mut k = enc(format, &[c.clone()]);
+            let mut k = enc(format, std::slice::from_ref(&c));
             let i = at.index(k.len() + 1);
             match how {
                 0 if i < k.len() => k[i] = with,

@@ -365,12 +365,12 @@ pub(crate) fn read_decimal(
         return Err(DecodeError::TrailingBytes { offset: 1 + d });
     }
     let mut mag: u128 = 0;
-    for i in 1..=d {
-        let c = at(i).unwrap_or(0);
+    for (i, &raw) in input.iter().enumerate().skip(1) {
+        let c = if desc { mirror(raw) } else { raw };
         if !c.is_ascii_digit() {
             return Err(DecodeError::InvalidSymbol {
                 offset: i,
-                found: input[i],
+                found: raw,
                 expected: "a decimal digit",
             });
         }
@@ -402,7 +402,11 @@ mod tests {
             let p = 1i128 << (8 * k);
             v.extend([p - 1, p, p + 1, -p, -p - 1, -p + 1]);
         }
-        v.extend([i128::from(i64::MIN), i128::from(i64::MAX), i128::from(u64::MAX)]);
+        v.extend([
+            i128::from(i64::MIN),
+            i128::from(i64::MAX),
+            i128::from(u64::MAX),
+        ]);
         v
     }
 
