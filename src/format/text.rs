@@ -679,6 +679,35 @@ pub(crate) fn decode_desc_str<B: Body>(input: &[u8]) -> Result<Cow<'static, str>
     }
 }
 
+/// Reads the value of a tagged text component whose body decoded to
+/// `bytes` (`total` bytes in all: more than `bytes` holds when the body
+/// was longer than the caller's buffer) with `read`, which returns the
+/// value and the bytes it used; every byte must be used. Errors point into
+/// `input` (tag included): a truncation at its end, anything else at the
+/// text character that holds the first bit of the byte.
+fn read_body<T, B: Body>(
+    input: &[u8],
+    bytes: &[u8],
+    total: usize,
+    read: impl FnOnce(&[u8]) -> Result<(T, usize), DecodeError>,
+) -> Result<T, DecodeError> {
+    let at = |i: usize| 1 + B::encoded_len(i).min(input.len().saturating_sub(2));
+    let (value, used) = read(bytes).map_err(|e| match e {
+        DecodeError::Truncated { expected, .. } => DecodeError::Truncated {
+            offset: input.len(),
+            expected,
+        },
+        e => {
+            let o = at(e.offset());
+            e.with_offset(o)
+        }
+    })?;
+    if used != total {
+        return Err(DecodeError::TrailingBytes { offset: at(used) });
+    }
+    Ok(value)
+}
+
 /// Decodes one component of a tagged text format with body codec `B`.
 #[inline]
 pub(crate) fn decode_tagged<'k, B: Body>(
@@ -708,26 +737,9 @@ pub(crate) fn decode_tagged<'k, B: Body>(
             expect_tag(field, input)?;
             let mut bytes = Vec::new();
             B::decode_var(&input[1..], false, &mut bytes).map_err(|e| e.shift(1))?;
-            // Offsets inside the bytes point at the text character that
-            // holds the first bit of the byte.
-            let at = |i: usize| 1 + (B::encoded_len(i)).min(input.len().saturating_sub(2));
-            let (d, used) =
-                crate::value::big_decimal::Dec::read_binary(&bytes, field.dir.is_desc()).map_err(
-                    |e| match e {
-                        DecodeError::Truncated { expected, .. } => DecodeError::Truncated {
-                            offset: input.len(),
-                            expected,
-                        },
-                        e => {
-                            let o = at(e.offset());
-                            e.with_offset(o)
-                        }
-                    },
-                )?;
-            if used != bytes.len() {
-                return Err(DecodeError::TrailingBytes { offset: at(used) });
-            }
-            Value::Dec(d)
+            Value::Dec(read_body::<_, B>(input, &bytes, bytes.len(), |b| {
+                crate::value::big_decimal::Dec::read_binary(b, field.dir.is_desc())
+            })?)
         }
         ty @ (Type::Vi64 | Type::Vu64) => {
             expect_tag(field, input)?;
@@ -738,27 +750,9 @@ pub(crate) fn decode_tagged<'k, B: Body>(
             let mut sink = SliceSink::new(&mut buf);
             B::decode(body, false, false, &mut sink).map_err(|e| e.shift(1))?;
             let len = sink.len();
-            // Offsets inside the bytes point at the text character that
-            // holds the first bit of the byte.
-            let at = |i: usize| 1 + B::encoded_len(i).min(body.len().saturating_sub(1));
-            let bytes = &buf[..len.min(buf.len())];
-            let (value, used) =
-                crate::format::compact::decode_value(ty, bytes, field.dir.is_desc()).map_err(
-                    |e| match e {
-                        DecodeError::Truncated { expected, .. } => DecodeError::Truncated {
-                            offset: input.len(),
-                            expected,
-                        },
-                        e => {
-                            let o = at(e.offset());
-                            e.with_offset(o)
-                        }
-                    },
-                )?;
-            if used != len {
-                return Err(DecodeError::TrailingBytes { offset: at(used) });
-            }
-            value
+            read_body::<_, B>(input, &buf[..len.min(buf.len())], len, |b| {
+                crate::format::compact::decode_value(ty, b, field.dir.is_desc())
+            })?
         }
         ty => {
             expect_tag(field, input)?;
