@@ -366,8 +366,9 @@ pub(crate) fn read_decimal(
     }
     let mut mag: u128 = 0;
     for (i, &raw) in input.iter().enumerate().skip(1) {
+        // Digits map to digits either way: the raw byte must be one.
         let c = if desc { mirror(raw) } else { raw };
-        if !c.is_ascii_digit() {
+        if !raw.is_ascii_digit() {
             return Err(DecodeError::InvalidSymbol {
                 offset: i,
                 found: raw,
@@ -408,6 +409,20 @@ mod tests {
             i128::from(u64::MAX),
         ]);
         v
+    }
+
+    /// Found by the `decode_compact` fuzz target: in a descending
+    /// `decimal` key the letter map must not turn a non-digit into a digit.
+    #[test]
+    fn descending_decimal_refuses_non_digits() {
+        let e = read_decimal(Type::Vi64, b"h\x88", true).unwrap_err();
+        assert!(
+            matches!(e, DecodeError::InvalidSymbol { offset: 1, .. }),
+            "{e}"
+        );
+        let mut k = Vec::new();
+        write_decimal(&Value::Vi64(-6), true, &mut k);
+        assert_eq!(read_decimal(Type::Vi64, &k, true), Ok(Value::Vi64(-6)));
     }
 
     #[test]
