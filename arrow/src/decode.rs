@@ -36,8 +36,8 @@ pub(crate) fn arrow_type(ty: &ColType) -> DataType {
             Kind::Uuid7 => uuid,
             Kind::Core(t) => match t {
                 Type::Str | Type::Dec => DataType::Utf8,
-                Type::I64 => DataType::Int64,
-                Type::U64 => DataType::UInt64,
+                Type::I64 | Type::Vi64 => DataType::Int64,
+                Type::U64 | Type::Vu64 => DataType::UInt64,
                 Type::I32 => DataType::Int32,
                 Type::U32 => DataType::UInt32,
                 Type::F64 => DataType::Float64,
@@ -296,8 +296,8 @@ impl Builder {
             (Builder::Str(b), Value::Str(s)) if matches!(col.kind, Kind::Core(_)) => {
                 b.append_value(s)
             }
-            (Builder::I64(b), Value::I64(x)) => b.append_value(*x),
-            (Builder::U64(b), Value::U64(x)) => b.append_value(*x),
+            (Builder::I64(b), Value::I64(x) | Value::Vi64(x)) => b.append_value(*x),
+            (Builder::U64(b), Value::U64(x) | Value::Vu64(x)) => b.append_value(*x),
             (Builder::I32(b), Value::I32(x)) => b.append_value(*x),
             (Builder::U32(b), Value::U32(x)) => b.append_value(*x),
             (Builder::F64(b), Value::F64(x)) => b.append_value(*x),

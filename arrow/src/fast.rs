@@ -520,6 +520,8 @@ fn value<'a>(ty: Type, v: &Values<'a>, r: usize, digits: &mut [u8; 80]) -> Optio
         Type::Str => Value::Str(Cow::Borrowed(str_at(v, r)?)),
         Type::I64 => Value::I64(i64::try_from(int(v, r)?).ok()?),
         Type::U64 => Value::U64(u64::try_from(int(v, r)?).ok()?),
+        Type::Vi64 => Value::Vi64(i64::try_from(int(v, r)?).ok()?),
+        Type::Vu64 => Value::Vu64(u64::try_from(int(v, r)?).ok()?),
         Type::I32 => Value::I32(i32::try_from(int(v, r)?).ok()?),
         Type::U32 => Value::U32(u32::try_from(int(v, r)?).ok()?),
         Type::F64 => Value::F64(match v {

@@ -282,6 +282,35 @@ fn seed_interop(dir: &Path, seeds: &mut Seeds) -> Result<(), String> {
     Ok(())
 }
 
+/// `decode_compact` seeds from `fixtures/compact.tsv` (`FORMAT`,
+/// components, key): each one-component key behind its mode byte (bit 0
+/// `vu64`, bit 1 descending, bits 2–3 the format's index in
+/// [`Format::ALL`]).
+fn seed_compact(path: &Path, seeds: &mut Seeds) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [format, comp, key] = cols[..] else {
+            continue;
+        };
+        let format = Format::parse(format).map_err(|e| e.to_string())?;
+        let c = parse_component(comp).map_err(|e| e.to_string())?;
+        let idx = Format::ALL.iter().position(|f| *f == format).unwrap_or(0) as u8;
+        let mode = u8::from(c.value.ty() == Type::Vu64) | u8::from(c.dir.is_desc()) << 1 | idx << 2;
+        let mut data = vec![mode];
+        if format.is_text() {
+            data.extend_from_slice(key.as_bytes());
+        } else {
+            data.extend(hex_bytes(key)?);
+        }
+        seeds.add("decode_compact", data);
+    }
+    Ok(())
+}
+
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [fixtures, corpus] = &args[..] else {
@@ -295,6 +324,7 @@ fn main() -> Result<(), String> {
         seed_parsers(&lines, &mut seeds);
     }
     seed_interop(&Path::new(fixtures).join("interop"), &mut seeds)?;
+    seed_compact(&Path::new(fixtures).join("compact.tsv"), &mut seeds)?;
     // A few hand-written parser seeds the fixtures do not spell.
     for s in [
         "ts:1709164800000",

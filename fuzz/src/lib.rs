@@ -11,6 +11,7 @@
 //! | `decode_<fmt>` | schema header + arbitrary key bytes | `tuple::decode`, `tuple::decode_reusing` (same result, error and partial output as `decode_into`, over a vector holding stale owned strings), `Format::decode_component` and the scalar decoders never panic; every error's offset lies inside the key; a decoded tuple matches the schema, and its strings are valid UTF-8 (the decoders take ASCII strings with `from_utf8_unchecked`) |
 //! | `redecode_<fmt>` | schema header + arbitrary key bytes | whenever a decoder succeeds, encoding its result gives back exactly the input (canonical decode) |
 //! | `roundtrip_<fmt>` | two structured tuples of one schema | value → key → value; text keys are UTF-8 without C0 bytes; key order equals tuple order |
+//! | `decode_compact` | mode byte (kind, direction, format) + key | the `vi64` / `vu64` decoders never panic, errors lie inside the key, an accepted key (and every prefix `compact::decode_*` reads) re-encodes to itself |
 //! | `parse_component` | UTF-8 text | `TYPE[.desc]:VALUE` parse → print → parse gives the same component (also UUID and hex syntax) |
 //! | `parse_schema` | UTF-8 text | `Field::parse_schema` parse → print → parse is stable |
 //! | `parse_ts` | UTF-8 text / 8 bytes | `parse_ts` → `format_ts` → `parse_ts` is stable |
@@ -27,7 +28,8 @@
 //! produce any input on purpose (the seeds). Missing bytes read as zero.
 //!
 //! * **field** — one byte: bits 0–3 pick the type (`index % 12` into
-//!   [`Type::ALL`]: bool f64 f32 uuid i32 i64 dec ts u64 u32 bytes str), bit 7
+//!   [`Type::ALL`]: bool f64 f32 uuid i32 i64 dec ts u64 u32 bytes str;
+//!   except 12 = `vi64` and 13 = `vu64`, [`Type::COMPACT`]), bit 7
 //!   means descending, bit 6 means "a decimal width byte follows".
 //! * **value** — fixed-width types: their big-endian bytes (`bool`: low bit
 //!   of one byte; floats: their IEEE bits). `str` / `bytes`: a length byte,
@@ -107,7 +109,11 @@ impl<'a, 'u> Reader<'a, 'u> {
     /// A schema field.
     pub fn field(&mut self) -> Field {
         let b = self.byte();
-        let ty = Type::ALL[usize::from(b & 0x0F) % Type::ALL.len()];
+        let ty = match b & 0x0F {
+            12 => Type::Vi64,
+            13 => Type::Vu64,
+            i => Type::ALL[usize::from(i) % Type::ALL.len()],
+        };
         let dir = if b & FIELD_DESC != 0 {
             Dir::Desc
         } else {
@@ -128,6 +134,8 @@ impl<'a, 'u> Reader<'a, 'u> {
             Type::I64 => Value::I64(i64::from_be_bytes(self.fixed())),
             Type::Ts => Value::Ts(i64::from_be_bytes(self.fixed())),
             Type::U64 => Value::U64(u64::from_be_bytes(self.fixed())),
+            Type::Vi64 => Value::Vi64(i64::from_be_bytes(self.fixed())),
+            Type::Vu64 => Value::Vu64(u64::from_be_bytes(self.fixed())),
             Type::U32 => Value::U32(u32::from_be_bytes(self.fixed())),
             Type::Bytes => {
                 let n = usize::from(self.byte());
@@ -202,7 +210,11 @@ impl Writer {
 
     /// A field.
     pub fn field(&mut self, f: Field) -> &mut Self {
-        let idx = Type::ALL.iter().position(|t| *t == f.ty).unwrap_or(0) as u8;
+        let idx = match f.ty {
+            Type::Vi64 => 12,
+            Type::Vu64 => 13,
+            t => Type::ALL.iter().position(|a| *a == t).unwrap_or(0) as u8,
+        };
         let mut b = idx;
         if f.dir.is_desc() {
             b |= FIELD_DESC;
@@ -226,8 +238,8 @@ impl Writer {
             Value::F32(x) => self.bytes(&x.to_bits().to_be_bytes()),
             Value::Uuid(x) => self.bytes(&x.to_be_bytes()),
             Value::I32(x) => self.bytes(&x.to_be_bytes()),
-            Value::I64(x) | Value::Ts(x) => self.bytes(&x.to_be_bytes()),
-            Value::U64(x) => self.bytes(&x.to_be_bytes()),
+            Value::I64(x) | Value::Ts(x) | Value::Vi64(x) => self.bytes(&x.to_be_bytes()),
+            Value::U64(x) | Value::Vu64(x) => self.bytes(&x.to_be_bytes()),
             Value::U32(x) => self.bytes(&x.to_be_bytes()),
             Value::Bytes(b) => {
                 let b = &b[..b.len().min(255)];
@@ -861,6 +873,60 @@ pub fn check_decode_dec(data: &[u8]) {
                 "{s:?} prints as {printed:?}, which parses differently"
             );
         }
+    }
+}
+
+/// `decode_compact`: the compact integer decoders (`vi64`, `vu64`) never
+/// panic, report errors inside the input, and decode canonically. The
+/// first byte picks the kind (bit 0: `vu64`), the direction (bit 1) and
+/// the format (bits 2–3, into [`Format::ALL`]); the rest is the key of one
+/// component. An accepted key re-encodes to itself; the binary decoders
+/// read a prefix whose re-encoding is that prefix.
+pub fn check_decode_compact(data: &[u8]) {
+    use lexikey::format::compact::{decode_vi64, decode_vu64, encode_vi64, encode_vu64};
+    let Some((&mode, key)) = data.split_first() else {
+        return;
+    };
+    let ty = if mode & 1 == 0 {
+        Type::Vi64
+    } else {
+        Type::Vu64
+    };
+    let desc = mode & 2 != 0;
+    let format = Format::ALL[usize::from(mode >> 2 & 3)];
+    let field = Field {
+        ty,
+        dir: if desc { Dir::Desc } else { Dir::Asc },
+        width: None,
+    };
+    match tuple::decode(format, key, Some(&[field])) {
+        Ok(comps) => {
+            assert_eq!(comps.len(), 1, "one field, one component");
+            assert_eq!(comps[0].value.ty(), ty, "decoded type != schema");
+            let again = tuple::encode(format, &comps).expect("a compact value encodes");
+            assert_eq!(
+                &again[..],
+                key,
+                "{format} {} decodes to {:?} but re-encodes differently",
+                show(key),
+                comps[0].value
+            );
+        }
+        Err(e) => assert_error_located(&e, key, "decode_compact"),
+    }
+    match decode_vi64(key, desc) {
+        Ok((v, n)) => {
+            let (b, m) = encode_vi64(v, desc);
+            assert_eq!(&b[..m], &key[..n], "vi64 {} not canonical", show(key));
+        }
+        Err(e) => assert_error_located(&e, key, "decode_vi64"),
+    }
+    match decode_vu64(key, desc) {
+        Ok((v, n)) => {
+            let (b, m) = encode_vu64(v, desc);
+            assert_eq!(&b[..m], &key[..n], "vu64 {} not canonical", show(key));
+        }
+        Err(e) => assert_error_located(&e, key, "decode_vu64"),
     }
 }
 

@@ -260,7 +260,7 @@ pub(crate) enum IntClass {
     /// `Long`: `i64`, `u32`, HBase `int64`, Phoenix `BIGINT`,
     /// `UNSIGNED_LONG`, `fdb-tuple` integers (`BigInteger` beyond `long`).
     Long,
-    /// `BigInteger`: `u64` (every value, so that the class is the type's).
+    /// `BigInteger`: `u64` and `vu64` (every value, so that the class is the type's).
     BigInteger,
 }
 
@@ -273,7 +273,7 @@ impl IntClass {
             "i32" | "int32" | "integer" | "unsigned_int" => IntClass::Int,
             "int16" | "smallint" | "unsigned_smallint" => IntClass::Short,
             "int8" | "tinyint" | "unsigned_tinyint" => IntClass::Byte,
-            "u64" => IntClass::BigInteger,
+            "u64" | "vu64" => IntClass::BigInteger,
             _ => IntClass::Long,
         }
     }

@@ -6,6 +6,7 @@
 //! | `i32`, `u32`, `f32` | 4, big-endian order bytes |
 //! | `i64`, `u64`, `f64`, `ts` | 8, big-endian order bytes |
 //! | `uuid` | 16, big-endian |
+//! | `vi64`, `vu64` | 1 to 9 (see [`crate::format::compact`]) |
 //! | `str`, `bytes` | the bytes with `00` → `00 FF`, then the terminator `00 01` |
 //!
 //! Signed integers flip the sign bit; floats use the float transform of
@@ -138,6 +139,11 @@ pub fn encode_component(c: &Component<'_>, out: &mut Vec<u8>) {
         Value::Str(s) => put_escaped(s.as_bytes(), desc, out),
         Value::Bytes(b) => put_escaped(b, desc, out),
         Value::Dec(d) => d.write_binary(desc, out),
+        v @ (Value::Vi64(_) | Value::Vu64(_)) => {
+            if let Some((b, n)) = crate::format::compact::encode_value(v, desc) {
+                out.extend_from_slice(&b[..n]);
+            }
+        }
         v => {
             if let Some(bits) = order_u64(v) {
                 out.extend_from_slice(&(if desc { !bits } else { bits }).to_be_bytes());
@@ -249,6 +255,7 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<(Component<'_>, us
             let (d, used) = crate::value::big_decimal::Dec::read_binary(input, desc)?;
             (Value::Dec(d), used)
         }
+        ty @ (Type::Vi64 | Type::Vu64) => crate::format::compact::decode_value(ty, input, desc)?,
         ty => {
             let n = ty.fixed_len().unwrap_or(0);
             let Some(raw) = input.get(..n) else {

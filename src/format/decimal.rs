@@ -8,6 +8,7 @@
 //! | `u32` | 10 | |
 //! | `bool` | 1 | `0` / `1` |
 //! | `uuid` | 39 (the 128-bit value) | |
+//! | `vi64`, `vu64` | 2 to 21: a length letter and the digits | `42` → `b42`, `-1` → `S8` (see [`crate::format::compact`]) |
 //! | `str`, `bytes` | as in [`crate::format::hex`] | |
 //! | `f64`, `f32` | refused ([`EncodeError::Unsupported`]) | |
 //!
@@ -134,6 +135,10 @@ pub fn encode_component(c: &Component<'_>, out: &mut Vec<u8>) -> Result<(), Enco
             d.write_elen(c.dir.is_desc(), out);
             return Ok(());
         }
+        Value::Vi64(_) | Value::Vu64(_) => {
+            crate::format::compact::write_decimal(&c.value, c.dir.is_desc(), out);
+            return Ok(());
+        }
         Value::F64(_) | Value::F32(_) => {
             return Err(EncodeError::Unsupported {
                 ty,
@@ -202,6 +207,13 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<Component<'_>, Dec
                 input,
                 field.dir.is_desc(),
             )?),
+            dir: field.dir,
+            width: None,
+        });
+    }
+    if matches!(ty, Type::Vi64 | Type::Vu64) {
+        return Ok(Component {
+            value: crate::format::compact::read_decimal(ty, input, field.dir.is_desc())?,
             dir: field.dir,
             width: None,
         });
@@ -291,6 +303,8 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<Component<'_>, Dec
             _ => return Err(out_of_range),
         },
         Type::Uuid => Value::Uuid(mag),
+        // Read by `compact::read_decimal` before this point.
+        Type::Vi64 | Type::Vu64 => return Err(out_of_range),
         Type::U64 => Value::U64(u64::try_from(mag).map_err(|_| out_of_range)?),
         Type::U32 => Value::U32(u32::try_from(mag).map_err(|_| out_of_range)?),
         Type::I64 | Type::Ts => {

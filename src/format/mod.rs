@@ -13,6 +13,7 @@
 
 pub mod base64;
 pub mod binary;
+pub mod compact;
 pub mod decimal;
 pub mod hex;
 pub(crate) mod hex_digits;

@@ -555,6 +555,12 @@ pub(crate) fn encode_tagged<B: Body>(c: &Component<'_>, out: &mut Vec<u8>) {
                 encode_dec_body::<B>(c.dir, &bytes, out);
             }
         }
+        v @ (Value::Vi64(_) | Value::Vu64(_)) => {
+            if let Some((b, n)) = crate::format::compact::encode_value(v, desc) {
+                out.push(tag_of(v.ty(), c.dir));
+                B::encode_var(&b[..n], false, out);
+            }
+        }
         v => {
             if let Some(bits) = order_u64(v) {
                 out.push(tag_of(v.ty(), c.dir));
@@ -635,6 +641,13 @@ fn tag_name(field: Field) -> &'static str {
         "'X' (bytes.desc)",
         "(none: str.desc)",
     ];
+    match (field.ty, field.dir.is_desc()) {
+        (Type::Vi64, false) => return "'k' (vi64)",
+        (Type::Vi64, true) => return "'K' (vi64.desc)",
+        (Type::Vu64, false) => return "'v' (vu64)",
+        (Type::Vu64, true) => return "'V' (vu64.desc)",
+        _ => {}
+    }
     let i = Type::ALL.iter().position(|t| *t == field.ty).unwrap_or(11);
     if field.dir.is_desc() {
         DESC[i]
@@ -673,6 +686,35 @@ pub(crate) fn decode_desc_str<B: Body>(input: &[u8]) -> Result<Cow<'static, str>
     }
 }
 
+/// Reads the value of a tagged text component whose body decoded to
+/// `bytes` (`total` bytes in all: more than `bytes` holds when the body
+/// was longer than the caller's buffer) with `read`, which returns the
+/// value and the bytes it used; every byte must be used. Errors point into
+/// `input` (tag included): a truncation at its end, anything else at the
+/// text character that holds the first bit of the byte.
+fn read_body<T, B: Body>(
+    input: &[u8],
+    bytes: &[u8],
+    total: usize,
+    read: impl FnOnce(&[u8]) -> Result<(T, usize), DecodeError>,
+) -> Result<T, DecodeError> {
+    let at = |i: usize| 1 + B::encoded_len(i).min(input.len().saturating_sub(2));
+    let (value, used) = read(bytes).map_err(|e| match e {
+        DecodeError::Truncated { expected, .. } => DecodeError::Truncated {
+            offset: input.len(),
+            expected,
+        },
+        e => {
+            let o = at(e.offset());
+            e.with_offset(o)
+        }
+    })?;
+    if used != total {
+        return Err(DecodeError::TrailingBytes { offset: at(used) });
+    }
+    Ok(value)
+}
+
 /// Decodes one component of a tagged text format with body codec `B`.
 #[inline]
 pub(crate) fn decode_tagged<'k, B: Body>(
@@ -702,26 +744,22 @@ pub(crate) fn decode_tagged<'k, B: Body>(
             expect_tag(field, input)?;
             let mut bytes = Vec::new();
             B::decode_var(&input[1..], false, &mut bytes).map_err(|e| e.shift(1))?;
-            // Offsets inside the bytes point at the text character that
-            // holds the first bit of the byte.
-            let at = |i: usize| 1 + (B::encoded_len(i)).min(input.len().saturating_sub(2));
-            let (d, used) =
-                crate::value::big_decimal::Dec::read_binary(&bytes, field.dir.is_desc()).map_err(
-                    |e| match e {
-                        DecodeError::Truncated { expected, .. } => DecodeError::Truncated {
-                            offset: input.len(),
-                            expected,
-                        },
-                        e => {
-                            let o = at(e.offset());
-                            e.with_offset(o)
-                        }
-                    },
-                )?;
-            if used != bytes.len() {
-                return Err(DecodeError::TrailingBytes { offset: at(used) });
-            }
-            Value::Dec(d)
+            Value::Dec(read_body::<_, B>(input, &bytes, bytes.len(), |b| {
+                crate::value::big_decimal::Dec::read_binary(b, field.dir.is_desc())
+            })?)
+        }
+        ty @ (Type::Vi64 | Type::Vu64) => {
+            expect_tag(field, input)?;
+            let body = &input[1..];
+            // One byte more than the longest encoding: a longer body is
+            // refused below without decoding all of it.
+            let mut buf = [0u8; crate::format::compact::MAX_LEN + 1];
+            let mut sink = SliceSink::new(&mut buf);
+            B::decode(body, false, false, &mut sink).map_err(|e| e.shift(1))?;
+            let len = sink.len();
+            read_body::<_, B>(input, &buf[..len.min(buf.len())], len, |b| {
+                crate::format::compact::decode_value(ty, b, field.dir.is_desc())
+            })?
         }
         ty => {
             expect_tag(field, input)?;

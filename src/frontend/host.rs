@@ -464,7 +464,9 @@ impl ColType {
                 Kind::Geo => Want::Geo,
                 Kind::Core(t) => match t {
                     Type::Str => Want::Str,
-                    Type::I64 | Type::U64 | Type::I32 | Type::U32 => Want::Int,
+                    Type::I64 | Type::U64 | Type::I32 | Type::U32 | Type::Vi64 | Type::Vu64 => {
+                        Want::Int
+                    }
                     Type::F64 | Type::F32 => Want::Float,
                     Type::Bool => Want::Bool,
                     Type::Bytes => Want::Bytes,
@@ -805,6 +807,8 @@ pub(crate) fn plain_value(ty: Type, arg: Arg<'_>) -> Option<Value<'_>> {
         (Type::Str, Arg::Str(s)) => Value::Str(Cow::Borrowed(s)),
         (Type::I64, Arg::Int(v)) => Value::I64(v),
         (Type::U64, Arg::Int(v)) if v >= 0 => Value::U64(v as u64),
+        (Type::Vi64, Arg::Int(v)) => Value::Vi64(v),
+        (Type::Vu64, Arg::Int(v)) if v >= 0 => Value::Vu64(v as u64),
         (Type::I32, Arg::Int(v)) if i32::try_from(v).is_ok() => Value::I32(v as i32),
         (Type::U32, Arg::Int(v)) if u32::try_from(v).is_ok() => Value::U32(v as u32),
         (Type::F64, Arg::F64(x)) => Value::F64(x),
@@ -842,6 +846,8 @@ fn core_value(ty: Type, arg: Arg<'_>) -> Result<Value<'_>, ArgError> {
         Type::Str => return Err(want(Want::Str)),
         Type::I64 => int!(i64, I64),
         Type::U64 => int!(u64, U64),
+        Type::Vi64 => int!(i64, Vi64),
+        Type::Vu64 => int!(u64, Vu64),
         Type::I32 => int!(i32, I32),
         Type::U32 => int!(u32, U32),
         Type::F64 => Value::F64(float_of(arg, name)?),
@@ -1595,8 +1601,8 @@ pub fn native_out<'a>(
             Out::Geo(f(&lat), f(&lon))
         }
         (_, Value::Str(s)) => Out::Str(Cow::Borrowed(s)),
-        (_, Value::I64(x)) => Out::Int(*x),
-        (_, Value::U64(x)) => match i64::try_from(*x) {
+        (_, Value::I64(x) | Value::Vi64(x)) => Out::Int(*x),
+        (_, Value::U64(x) | Value::Vu64(x)) => match i64::try_from(*x) {
             Ok(v) => Out::Int(v),
             Err(_) => Out::U64(*x),
         },

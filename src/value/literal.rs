@@ -55,6 +55,8 @@ pub fn parse_value(ty: Type, text: &str) -> Result<Value<'static>, ParseError> {
         Type::Str => Value::Str(Cow::Owned(text.to_string())),
         Type::I64 => Value::I64(num(ty, text)?),
         Type::U64 => Value::U64(num(ty, text)?),
+        Type::Vi64 => Value::Vi64(num(ty, text)?),
+        Type::Vu64 => Value::Vu64(num(ty, text)?),
         Type::I32 => Value::I32(num(ty, text)?),
         Type::U32 => Value::U32(num(ty, text)?),
         Type::F64 => {
@@ -143,7 +145,8 @@ pub fn write_value(v: &Value<'_>, out: &mut String) {
         }
         Value::I64(x) => write!(out, "{x}"),
         Value::Dec(x) => write!(out, "{x}"),
-        Value::U64(x) => write!(out, "{x}"),
+        Value::U64(x) | Value::Vu64(x) => write!(out, "{x}"),
+        Value::Vi64(x) => write!(out, "{x}"),
         Value::I32(x) => write!(out, "{x}"),
         Value::U32(x) => write!(out, "{x}"),
         Value::F64(x) => write!(out, "{x:?}"),

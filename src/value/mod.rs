@@ -41,6 +41,9 @@ pub enum Type {
     Uuid,
     /// `i32`. Tag `i`.
     I32,
+    /// `vi64`: an `i64` in 1 to 9 bytes, small magnitudes shortest
+    /// (see [`crate::format::compact`]). Tag `k`.
+    Vi64,
     /// `i64`. Tag `l`.
     I64,
     /// An arbitrary-precision decimal ([`Dec`]). Tag `n`.
@@ -49,6 +52,9 @@ pub enum Type {
     Ts,
     /// `u64`. Tag `u`.
     U64,
+    /// `vu64`: a `u64` in 1 to 9 bytes, small values shortest (see
+    /// [`crate::format::compact`]). Tag `v`.
+    Vu64,
     /// `u32`. Tag `w`.
     U32,
     /// Arbitrary bytes. Tag `x`.
@@ -58,7 +64,10 @@ pub enum Type {
 }
 
 impl Type {
-    /// Every type, in tag order.
+    /// Every type of a fixed layout, in tag order: the types schemaless
+    /// decoding guesses from their tags. The compact integers
+    /// ([`Type::COMPACT`]) are not among them, so that a string written
+    /// before they existed (`v10`) still decodes as that string.
     pub const ALL: [Type; 12] = [
         Type::Bool,
         Type::F64,
@@ -74,6 +83,10 @@ impl Type {
         Type::Str,
     ];
 
+    /// The compact ordered integers `vi64` and `vu64` (see
+    /// [`crate::format::compact`]).
+    pub const COMPACT: [Type; 2] = [Type::Vi64, Type::Vu64];
+
     /// The name used in schemas and on the command line (`i64`, `str`, …).
     pub const fn name(self) -> &'static str {
         match self {
@@ -82,10 +95,12 @@ impl Type {
             Type::F32 => "f32",
             Type::Uuid => "uuid",
             Type::I32 => "i32",
+            Type::Vi64 => "vi64",
             Type::I64 => "i64",
             Type::Dec => "dec",
             Type::Ts => "ts",
             Type::U64 => "u64",
+            Type::Vu64 => "vu64",
             Type::U32 => "u32",
             Type::Bytes => "bytes",
             Type::Str => "str",
@@ -94,7 +109,10 @@ impl Type {
 
     /// Parses a type name as written by [`Type::name`].
     pub fn from_name(name: &str) -> Option<Type> {
-        Type::ALL.into_iter().find(|t| t.name() == name)
+        Type::ALL
+            .into_iter()
+            .chain(Type::COMPACT)
+            .find(|t| t.name() == name)
     }
 
     /// The tag letter of ascending text keys (`hex` and `base64` formats);
@@ -115,10 +133,12 @@ impl Type {
             Type::F32 => b'f',
             Type::Uuid => b'g',
             Type::I32 => b'i',
+            Type::Vi64 => b'k',
             Type::I64 => b'l',
             Type::Dec => b'n',
             Type::Ts => b't',
             Type::U64 => b'u',
+            Type::Vu64 => b'v',
             Type::U32 => b'w',
             Type::Bytes => b'x',
             Type::Str => return None,
@@ -152,11 +172,12 @@ impl Type {
     }
 
     /// The number of order bytes of a fixed-width type (`None` for
-    /// variable-length [`Type::Str`], [`Type::Bytes`] and [`Type::Dec`]).
+    /// variable-length [`Type::Str`], [`Type::Bytes`], [`Type::Dec`] and
+    /// the compact integers).
     pub const fn fixed_len(self) -> Option<usize> {
         /// Per type, in declaration order; 0 = variable length. A table
         /// rather than a `match`, which compiles to a jump.
-        const LEN: [u8; 12] = [1, 8, 4, 16, 4, 8, 0, 8, 8, 4, 0, 0];
+        const LEN: [u8; 14] = [1, 8, 4, 16, 4, 0, 8, 0, 8, 8, 0, 4, 0, 0];
         match LEN[self as usize] {
             0 => None,
             n => Some(n as usize),
@@ -323,6 +344,8 @@ pub enum Value<'a> {
     Uuid(u128),
     /// A 32-bit signed integer.
     I32(i32),
+    /// A compact 64-bit signed integer (`vi64`).
+    Vi64(i64),
     /// A 64-bit signed integer.
     I64(i64),
     /// An arbitrary-precision decimal.
@@ -331,6 +354,8 @@ pub enum Value<'a> {
     Ts(i64),
     /// A 64-bit unsigned integer.
     U64(u64),
+    /// A compact 64-bit unsigned integer (`vu64`).
+    Vu64(u64),
     /// A 32-bit unsigned integer.
     U32(u32),
     /// Bytes.
@@ -348,10 +373,12 @@ impl Value<'_> {
             Value::F32(_) => Type::F32,
             Value::Uuid(_) => Type::Uuid,
             Value::I32(_) => Type::I32,
+            Value::Vi64(_) => Type::Vi64,
             Value::I64(_) => Type::I64,
             Value::Dec(_) => Type::Dec,
             Value::Ts(_) => Type::Ts,
             Value::U64(_) => Type::U64,
+            Value::Vu64(_) => Type::Vu64,
             Value::U32(_) => Type::U32,
             Value::Bytes(_) => Type::Bytes,
             Value::Str(_) => Type::Str,
@@ -366,10 +393,12 @@ impl Value<'_> {
             Value::F32(v) => Value::F32(v),
             Value::Uuid(v) => Value::Uuid(v),
             Value::I32(v) => Value::I32(v),
+            Value::Vi64(v) => Value::Vi64(v),
             Value::I64(v) => Value::I64(v),
             Value::Dec(v) => Value::Dec(v),
             Value::Ts(v) => Value::Ts(v),
             Value::U64(v) => Value::U64(v),
+            Value::Vu64(v) => Value::Vu64(v),
             Value::U32(v) => Value::U32(v),
             Value::Bytes(v) => Value::Bytes(Cow::Owned(v.into_owned())),
             Value::Str(v) => Value::Str(Cow::Owned(v.into_owned())),
@@ -398,7 +427,9 @@ impl Value<'_> {
             ),
             Value::U64(v) => put(&mut buf, &v.to_be_bytes()),
             Value::U32(v) => put(&mut buf, &v.to_be_bytes()),
-            Value::Dec(_) | Value::Bytes(_) | Value::Str(_) => return None,
+            Value::Dec(_) | Value::Bytes(_) | Value::Str(_) | Value::Vi64(_) | Value::Vu64(_) => {
+                return None
+            }
         };
         Some((buf, n))
     }
@@ -427,7 +458,7 @@ impl Value<'_> {
             Type::Ts => Value::Ts((u64::from_be_bytes(arr(bytes)?) ^ 0x8000_0000_0000_0000) as i64),
             Type::U64 => Value::U64(u64::from_be_bytes(arr(bytes)?)),
             Type::U32 => Value::U32(u32::from_be_bytes(arr(bytes)?)),
-            Type::Dec | Type::Bytes | Type::Str => return None,
+            Type::Dec | Type::Bytes | Type::Str | Type::Vi64 | Type::Vu64 => return None,
         })
     }
 }
@@ -489,9 +520,11 @@ impl Ord for Value<'_> {
             (Value::F32(a), Value::F32(b)) => f32_order_bits(*a).cmp(&f32_order_bits(*b)),
             (Value::Uuid(a), Value::Uuid(b)) => a.cmp(b),
             (Value::I32(a), Value::I32(b)) => a.cmp(b),
-            (Value::I64(a), Value::I64(b)) | (Value::Ts(a), Value::Ts(b)) => a.cmp(b),
+            (Value::I64(a), Value::I64(b))
+            | (Value::Ts(a), Value::Ts(b))
+            | (Value::Vi64(a), Value::Vi64(b)) => a.cmp(b),
             (Value::Dec(a), Value::Dec(b)) => a.cmp(b),
-            (Value::U64(a), Value::U64(b)) => a.cmp(b),
+            (Value::U64(a), Value::U64(b)) | (Value::Vu64(a), Value::Vu64(b)) => a.cmp(b),
             (Value::U32(a), Value::U32(b)) => a.cmp(b),
             (Value::Bytes(a), Value::Bytes(b)) => a.cmp(b),
             (Value::Str(a), Value::Str(b)) => a.as_bytes().cmp(b.as_bytes()),
@@ -636,13 +669,13 @@ mod tests {
     #[test]
     fn fixed_len_table_is_each_types_width() {
         use super::Type;
-        for t in Type::ALL {
+        for t in Type::ALL.into_iter().chain(Type::COMPACT) {
             let want = match t {
                 Type::Bool => Some(1),
                 Type::I32 | Type::U32 | Type::F32 => Some(4),
                 Type::I64 | Type::U64 | Type::F64 | Type::Ts => Some(8),
                 Type::Uuid => Some(16),
-                Type::Dec | Type::Bytes | Type::Str => None,
+                Type::Dec | Type::Bytes | Type::Str | Type::Vi64 | Type::Vu64 => None,
             };
             assert_eq!(t.fixed_len(), want, "{t}");
         }

@@ -145,7 +145,54 @@ pub fn value_of(ty: Type) -> BoxedStrategy<Value<'static>> {
         Type::Dec => dec_texts()
             .prop_map(|s| Value::Dec(s.parse().expect("generated decimals parse")))
             .boxed(),
+        Type::Vi64 => compact_i64s().prop_map(Value::Vi64).boxed(),
+        Type::Vu64 => compact_u64s().prop_map(Value::Vu64).boxed(),
     }
+}
+
+/// `i64`s around every length boundary of the compact encoding (the
+/// one-byte range −120 … 119, then ±2^(8k) for every k), and any.
+pub fn compact_i64s() -> BoxedStrategy<i64> {
+    let edge = (1u32..=7, -2i64..=1, any::<bool>()).prop_map(|(k, d, neg)| {
+        let p = (1i64 << (8 * k)) + d;
+        if neg {
+            -p
+        } else {
+            p
+        }
+    });
+    prop_oneof![
+        2 => prop::sample::select(vec![i64::MIN, i64::MIN + 1, -122, -121, -120, -119, -1, 0, 1, 118, 119, 120, 121, 255, 256, i64::MAX - 1, i64::MAX]),
+        2 => edge,
+        2 => -300i64..300,
+        2 => (any::<i64>(), 0u32..64).prop_map(|(v, s)| v >> s),
+    ]
+    .boxed()
+}
+
+/// `u64`s around every length boundary of the compact encoding (247/248,
+/// 2^(8k)), and any.
+pub fn compact_u64s() -> BoxedStrategy<u64> {
+    let edge = (1u32..=7, 0u64..=3).prop_map(|(k, d)| (1u64 << (8 * k)) + d - 2);
+    prop_oneof![
+        2 => prop::sample::select(vec![0, 1, 246, 247, 248, 249, 255, 256, u64::MAX - 1, u64::MAX, 1 << 63]),
+        2 => edge,
+        2 => 0u64..600,
+        2 => (any::<u64>(), 0u32..64).prop_map(|(v, s)| v >> s),
+    ]
+    .boxed()
+}
+
+/// Every type: the fixed-layout ones ([`Type::ALL`]) and the compact
+/// integers.
+pub fn every_type() -> impl Strategy<Value = Type> {
+    prop::sample::select(
+        Type::ALL
+            .iter()
+            .chain(&Type::COMPACT)
+            .copied()
+            .collect::<Vec<_>>(),
+    )
 }
 
 /// Decimal numbers as text, edge-heavy: zero in its spellings, ±1, halves,

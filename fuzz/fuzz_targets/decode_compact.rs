@@ -1,0 +1,7 @@
+//! `decode_compact`: the `vi64` / `vu64` decoders never panic, report
+//! errors inside the input and decode canonically in every format (see
+//! `lexikey_fuzz::check_decode_compact`).
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| lexikey_fuzz::check_decode_compact(data));
