@@ -53,12 +53,13 @@ def keys_of_csv(path: str) -> list[tuple[Any, ...]]:
     """(key, metric, ts, host) of every row of the CSV file, in key order."""
     con = connect()
     try:
-        return con.execute(
+        rows: list[tuple[Any, ...]] = con.execute(
             "SELECT lexikey_key(metric, ts, host) AS key, metric, ts, host "
             "FROM read_csv(?, columns = {'metric': 'VARCHAR', 'ts': 'TIMESTAMPTZ', 'host': 'VARCHAR'}, header = true) "
             "ORDER BY key",
             [path],
         ).fetchall()
+        return rows
     finally:
         con.close()
 
