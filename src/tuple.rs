@@ -266,7 +266,7 @@ pub fn decode<'k>(
 }
 
 /// Like [`decode`], appending to `out` (so a caller can reuse the vector).
-#[inline]
+#[inline(always)]
 pub fn decode_into<'k>(
     format: Format,
     key: &'k [u8],
