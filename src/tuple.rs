@@ -266,7 +266,29 @@ pub fn decode<'k>(
 }
 
 /// Like [`decode`], appending to `out` (so a caller can reuse the vector).
+#[inline(always)]
 pub fn decode_into<'k>(
+    format: Format,
+    key: &'k [u8],
+    schema: Option<&[Field]>,
+    out: &mut Vec<Component<'k>>,
+) -> Result<(), DecodeError> {
+    // Text keys with a schema: the direct path, inlined into the caller;
+    // the rest is one call.
+    if let (true, Some(schema)) = (format != Format::Binary, schema) {
+        let start = out.len();
+        if decode_text_direct(format, key, schema, out).is_some() {
+            return Ok(());
+        }
+        out.truncate(start);
+        return decode_text_general(format, key, schema, out);
+    }
+    decode_other(format, key, schema, out)
+}
+
+/// [`decode_into`] of a binary key, or of a text key without a schema.
+#[inline(never)]
+fn decode_other<'k>(
     format: Format,
     key: &'k [u8],
     schema: Option<&[Field]>,
@@ -289,18 +311,24 @@ pub fn decode_into<'k>(
         }
         return Ok(());
     }
-    let Some(schema) = schema else {
-        return guess_into(format, key, out);
-    };
-    // The direct path first: it reports only *that* something is off, and
-    // then the general loop below decodes the key again from the start and
-    // says what and where (so results, partial output and errors are the
-    // general loop's; a unit test compares them on mutated keys).
-    let start = out.len();
-    if decode_text_direct(format, key, schema, out).is_some() {
-        return Ok(());
+    match schema {
+        None => guess_into(format, key, out),
+        Some(schema) => decode_text_general(format, key, schema, out),
     }
-    out.truncate(start);
+}
+
+/// The general loop of text decoding with a schema, run when the direct
+/// path ([`decode_text_direct`]) refuses a key: the direct path reports
+/// only *that* something is off, and this loop decodes the key again from
+/// the start and says what and where (so results, partial output and
+/// errors are this loop's; a unit test compares them on mutated keys).
+#[inline(never)]
+fn decode_text_general<'k>(
+    format: Format,
+    key: &'k [u8],
+    schema: &[Field],
+    out: &mut Vec<Component<'k>>,
+) -> Result<(), DecodeError> {
     // `next`: where the next `#`-separated part starts; `None` once the
     // last part has been read (a key always has at least one part).
     let mut next = Some(0_usize);

@@ -62,7 +62,7 @@ fn write_u64(tag: u8, v: u64) -> [u8; 17] {
     out
 }
 
-#[inline]
+#[inline(always)]
 fn read_u64(tag: u8, key: &[u8]) -> Result<u64, DecodeError> {
     if let Some((&t, body)) = key.split_first() {
         if let Ok(body) = <&[u8; 16]>::try_from(body) {

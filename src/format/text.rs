@@ -190,7 +190,7 @@ pub fn escape_into(s: &[u8], out: &mut Vec<u8>) {
 /// unescaping (`== end` when none does) and `end` the index of the next `#`
 /// (or `key.len()`). One word-at-a-time scan finds both when there is no
 /// escape: `#` is itself a byte that strings escape.
-#[inline]
+#[inline(always)]
 pub(crate) fn str_part(key: &[u8], pos: usize) -> (usize, usize) {
     let i = find_escape(key, pos);
     if i == key.len() || key[i] == SEP {
