@@ -23,7 +23,8 @@ pub struct DecodeWitness {
     /// The key the old layout writes for them, escaped
     /// ([`lexikey::escape_key`]).
     pub key: String,
-    /// What the new layout makes of it: its values, or why it cannot.
+    /// What the new layout makes of it: `read as VALUES` or
+    /// `not readable: WHY` (empty when it has too few columns).
     pub new_reading: String,
 }
 
@@ -406,11 +407,28 @@ pub fn diff(old: &KeySpec, new: &KeySpec) -> Result<Diff, DesignError> {
         };
         if bad {
             let new_reading = match (&got, &reader) {
-                (Ok(_), Some(n)) => n
-                    .decode(&r.key)
-                    .map(|v| format!("reads {}", v.component_texts().join(" ")))
-                    .unwrap_or_default(),
-                (Err(e), _) => format!("cannot read it: {e}"),
+                (Ok(g), Some(n)) => {
+                    let texts = n
+                        .decode(&r.key)
+                        .map(|v| v.component_texts().join(" "))
+                        .unwrap_or_default();
+                    // The texts can agree where the values do not (a ULID
+                    // read back as a UUID): name the first such value.
+                    let which = match &want {
+                        Ok(w) => g.iter().zip(w).position(|(a, b)| !same(a, b)),
+                        Err(_) => None,
+                    };
+                    match (which, &want) {
+                        (Some(i), Ok(w)) => format!(
+                            "read as {texts} (value {} is {:?}, not {:?})",
+                            i + 1,
+                            g[i],
+                            w[i]
+                        ),
+                        _ => format!("read as {texts}"),
+                    }
+                }
+                (Err(e), _) => format!("not readable: {e}"),
                 (Ok(_), None) => String::new(),
             };
             decode_witness = Some(DecodeWitness {
@@ -495,13 +513,13 @@ fn reason(
     if let Some(w) = dw {
         let _ = write!(
             s,
-            ": the old key \"{}\" ({}) {}",
+            ": the old key \"{}\" ({}) is {} under the new schema",
             w.key,
             w.values.join(" "),
             if w.new_reading.is_empty() {
-                "is not read back".to_string()
+                "not read back"
             } else {
-                format!("{} under the new schema", w.new_reading)
+                &w.new_reading
             }
         );
     }
