@@ -79,9 +79,7 @@ proptest! {
 /// The shared options apply to both sides; a side's own wins.
 #[test]
 fn shared_and_side_options() {
-    let v = |args: &[&str]| -> serde_json::Value {
-        serde_json::from_str(&ok(args)).unwrap()
-    };
+    let v = |args: &[&str]| -> serde_json::Value { serde_json::from_str(&ok(args)).unwrap() };
     let base = ["schema", "diff", "str,i64", "str,i64", "--json"];
     assert_eq!(v(&base)["compatible"], true);
     let both = [&base[..], &["--format", "binary", "--salt-buckets", "8"]].concat();
@@ -89,7 +87,10 @@ fn shared_and_side_options() {
     let one = [&both[..], &["--new-salt-buckets", "4"]].concat();
     let j = v(&one);
     assert_eq!(j["compatible"], false);
-    assert_eq!(j["changes"][0], "salt changed: 8 buckets (fast) -> 4 buckets (fast)");
+    assert_eq!(
+        j["changes"][0],
+        "salt changed: 8 buckets (fast) -> 4 buckets (fast)"
+    );
     let fmt = [&base[..], &["--old-format", "base64"]].concat();
     assert_eq!(v(&fmt)["changes"][0], "format changed: base64 -> hex");
 }
@@ -100,12 +101,30 @@ fn bad_arguments() {
     for (args, msg) in [
         (&["schema"][..], "schema needs an action"),
         (&["schema", "diff", "str"][..], "takes OLD and NEW"),
-        (&["schema", "diff", "str", "str", "str"][..], "takes OLD and NEW"),
-        (&["schema", "merge", "str", "str"][..], "unknown schema action"),
-        (&["schema", "diff", "str,i6", "str"][..], "old schema \"str,i6\""),
-        (&["schema", "diff", "str", "nope"][..], "new schema \"nope\""),
-        (&["schema", "diff", "str", "str", "--new-format", "hexx"][..], "hexx"),
-        (&["schema", "diff", "str", "str", "--old-salt-buckets", "0"][..], "old layout"),
+        (
+            &["schema", "diff", "str", "str", "str"][..],
+            "takes OLD and NEW",
+        ),
+        (
+            &["schema", "merge", "str", "str"][..],
+            "unknown schema action",
+        ),
+        (
+            &["schema", "diff", "str,i6", "str"][..],
+            "old schema \"str,i6\"",
+        ),
+        (
+            &["schema", "diff", "str", "nope"][..],
+            "new schema \"nope\"",
+        ),
+        (
+            &["schema", "diff", "str", "str", "--new-format", "hexx"][..],
+            "hexx",
+        ),
+        (
+            &["schema", "diff", "str", "str", "--old-salt-buckets", "0"][..],
+            "old layout",
+        ),
     ] {
         let e = fails(args);
         assert!(e.contains(msg), "{args:?}: {e}");

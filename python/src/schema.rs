@@ -979,7 +979,8 @@ impl Schema {
     /// reports it (a dict: `compatible`, `reason`, `changes`, the
     /// witnesses, the `migration` plan of a breaking change).
     fn diff<'py>(&self, py: Python<'py>, other: PyRef<'py, Schema>) -> PyResult<Bound<'py, PyAny>> {
-        let d = lexikey_design::diff(&self.spec, &other.spec).map_err(|e| value_err(e.to_string()))?;
+        let d =
+            lexikey_design::diff(&self.spec, &other.spec).map_err(|e| value_err(e.to_string()))?;
         py.import("json")?.call_method1("loads", (d.to_json(),))
     }
 }
