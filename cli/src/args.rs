@@ -132,6 +132,9 @@ pub enum Command {
     /// The command that creates a table pre-split at sample rows' quantiles
     #[command(override_help = help::PLAN)]
     Plan(PlanArgs),
+    /// Whether keys of an old layout still read and sort under a new one
+    #[command(override_help = help::SCHEMA)]
+    Schema(SchemaArgs),
     /// A shell completion script (bash, zsh, fish, powershell, elvish)
     #[command(override_help = help::COMPLETIONS)]
     Completions(CompletionsArgs),
@@ -467,6 +470,47 @@ pub struct LintArgs {
     pub svg: Option<OsString>,
 }
 
+/// `lexikey schema diff OLD NEW`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SchemaArgs {
+    /// `diff`, then the old and the new schema
+    #[arg(value_name = "ARG")]
+    pub words: Vec<String>,
+    /// The format of both layouts (default hex)
+    #[arg(long, value_name = "F", value_parser = Choice::new(KeyFormat::NAMES, KeyFormat::parse))]
+    pub format: Option<KeyFormat>,
+    /// The old layout's format (default --format)
+    #[arg(long, value_name = "F", value_parser = Choice::new(KeyFormat::NAMES, KeyFormat::parse))]
+    pub old_format: Option<KeyFormat>,
+    /// The new layout's format (default --format)
+    #[arg(long, value_name = "F", value_parser = Choice::new(KeyFormat::NAMES, KeyFormat::parse))]
+    pub new_format: Option<KeyFormat>,
+    /// decimal only: the width of integer components of both layouts
+    #[arg(long, value_name = "N")]
+    pub width: Option<String>,
+    /// Salt buckets of both layouts
+    #[arg(long, value_name = "N")]
+    pub salt_buckets: Option<String>,
+    /// Salt buckets of the old layout (default --salt-buckets)
+    #[arg(long, value_name = "N")]
+    pub old_salt_buckets: Option<String>,
+    /// Salt buckets of the new layout (default --salt-buckets)
+    #[arg(long, value_name = "N")]
+    pub new_salt_buckets: Option<String>,
+    /// The salt hash of both layouts: fast (default) or phoenix
+    #[arg(long, value_name = "M", value_parser = Choice::new(&["fast", "phoenix"], parse_salt_mode))]
+    pub salt_mode: Option<SaltMode>,
+    /// The old layout's salt hash (default --salt-mode)
+    #[arg(long, value_name = "M", value_parser = Choice::new(&["fast", "phoenix"], parse_salt_mode))]
+    pub old_salt_mode: Option<SaltMode>,
+    /// The new layout's salt hash (default --salt-mode)
+    #[arg(long, value_name = "M", value_parser = Choice::new(&["fast", "phoenix"], parse_salt_mode))]
+    pub new_salt_mode: Option<SaltMode>,
+    /// Print one JSON object instead of the report
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// `lexikey plan`.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct PlanArgs {
@@ -528,6 +572,7 @@ pub const COMMANDS: &[&str] = &[
     "demo",
     "lint",
     "plan",
+    "schema",
     "completions",
     "man",
 ];
@@ -809,6 +854,7 @@ pub fn usage(name: &str) -> Option<&'static str> {
         "demo" => help::DEMO,
         "lint" => help::LINT,
         "plan" => help::PLAN,
+        "schema" => help::SCHEMA,
         "completions" => help::COMPLETIONS,
         "man" => help::MAN,
         _ => return None,

@@ -513,6 +513,7 @@ Usage:
   lexikey lint --schema TYPE[.desc],... [--format F] [--regions N] [--json] [--svg FILE] FILE
   lexikey plan --schema TYPE[.desc],... [--format F] --regions N --for hbase|cbt|phoenix
                [--table T] FILE
+  lexikey schema diff OLD NEW [--json] [--format F] [--old-format F] [--new-format F]
   lexikey help [COMMAND] | lexikey COMMAND --help | lexikey --version
   lexikey completions bash|zsh|fish|powershell|elvish | lexikey man [COMMAND]
 
@@ -588,4 +589,37 @@ points, sorted and distinct, each region holding about 1/N of the sample's rows.
                  at the quantiles; with a text format, one VARCHAR key column split
                  at the keys.
 A sample with fewer than N distinct keys (Phoenix: leading values) is an error.
+";
+
+/// Help text.
+pub(crate) const SCHEMA: &str = "\
+Usage:
+  lexikey schema diff OLD NEW [--json]
+  (also: [--format F] [--old-format F] [--new-format F] [--width N]
+   [--salt-buckets N] [--old-salt-buckets N] [--new-salt-buckets N]
+   [--salt-mode M] [--old-salt-mode M] [--new-salt-mode M])
+
+OLD and NEW are schemas as --schema takes them (TYPE[.desc],... in the format's
+syntax). --format, --width, --salt-buckets and --salt-mode apply to both layouts;
+--old-* and --new-* set one side (and win over the shared option).
+
+Says whether every key the OLD layout can write reads back under the NEW one as
+the same values, sorting the same: the changes between the two (format, salt,
+width, a column's type or direction, columns appended or dropped), and the
+verdict, checked by writing keys with the OLD layout for the edge values of
+every column's type (and mixed rows) and reading them with the NEW one. An
+appended trailing column, or a widened type whose keys' bytes match, is
+compatible; a changed type, direction, format or salt is breaking, with a
+witness: an old key the new layout cannot read or reads differently, and two
+rows whose order the new layout changes. A breaking change comes with a
+migration plan: a version tag that leads every new key, the ranges to read
+from both layouts during the move and the ranges to backfill.
+
+Options:
+  --json        print one JSON object: compatible, reason, changes, keys_checked,
+                decode_witness ({values, key, new_reading} or null),
+                order_witness ({first, second, new_order} or null), migration
+                ({tag, new_prefix, read_new, read_old, backfill}, ranges as
+                {start, end} of escaped keys, null for an open end; or null)
+The exit status is 0 whichever the verdict (2 for bad arguments).
 ";

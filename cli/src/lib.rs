@@ -102,6 +102,7 @@ pub fn run(argv: &[OsString], io: &mut Io<'_>) -> Result<()> {
         C::Demo(a) => cmd::demo::run(&a, io)?,
         C::Lint(a) => cmd::design::lint(&a, io)?,
         C::Plan(a) => cmd::design::plan(&a, io)?,
+        C::Schema(a) => cmd::design::schema(&a, io)?,
         C::Completions(a) => cmd::completions::run(&a, io)?,
         C::Man(a) => cmd::completions::man(&a, io)?,
         C::Help(_) => return write_all(io, help::TOP.as_bytes()),

@@ -2,9 +2,12 @@
 //! sample rows in insertion order ([`Sample`]), the hot spot a key would
 //! make, the prefixes that take most rows, the key sizes against each
 //! store's limit ([`lint`]), and the split points of a pre-split table in
-//! each store's own command ([`plan`]). Every front end (the `lexikey`
-//! command's `lint` and `plan`, Python's `Schema.lint` and `Schema.plan`)
-//! calls these; they print what this crate returns.
+//! each store's own command ([`plan`]); and, between two layouts, whether
+//! the keys of the old one still read and sort under the new one, with a
+//! witness and a migration plan when they do not ([`diff`]). Every front
+//! end (the `lexikey` command's `lint`, `plan` and `schema diff`, Python's
+//! `Schema.lint`, `Schema.plan` and `Schema.diff`) calls these; they print
+//! what this crate returns.
 //!
 //! ```
 //! use lexikey::frontend::key_format::KeyFormat;
@@ -36,9 +39,11 @@ use lexikey::frontend::spec::KeySpec;
 use lexikey::range::render::{render_splits, Dialect, RenderOptions};
 use lexikey::store::salt::{SaltMode, Salter};
 
+mod diff;
 mod report;
 mod sample;
 
+pub use diff::{diff, DecodeWitness, Diff, Migration, OrderWitness};
 pub use sample::Sample;
 
 /// Why a lint or a plan could not be made: one readable line.

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use crate::{Lint, WINDOW_DIVISOR};
 
 /// Appends `s` as a JSON string.
-fn json_str(s: &str, out: &mut String) {
+pub(crate) fn json_str(s: &str, out: &mut String) {
     out.push('"');
     for c in s.chars() {
         match c {

@@ -182,6 +182,10 @@ class Schema:
     ) -> str:
         """The command that creates `table` split into `regions` regions at the
         rows' key quantiles (target: hbase, cbt or phoenix)."""
+    def diff(self, other: Schema) -> dict[str, Any]:
+        """Whether every key this schema writes reads back under `other` as the
+        same values and sorts the same, as `lexikey schema diff --json`
+        reports it (compatible, reason, changes, witnesses, migration)."""
     def decode_many(self, keys: Iterable[KeyArg]) -> list[Tuple[Any, ...]]:
         """The values of many keys (GIL released while decoding; the cyclic
         garbage collector paused while the result is built, as it was after)."""

@@ -964,4 +964,14 @@ impl Schema {
         lexikey_design::plan(&self.spec, &sample, regions, target, table)
             .map_err(|e| value_err(e.to_string()))
     }
+
+    /// Whether every key this schema writes reads back under `other` as
+    /// the same values, sorting the same, as `lexikey schema diff --json`
+    /// reports it (a dict: `compatible`, `reason`, `changes`, the
+    /// witnesses, the `migration` plan of a breaking change).
+    fn diff<'py>(&self, py: Python<'py>, other: PyRef<'py, Schema>) -> PyResult<Bound<'py, PyAny>> {
+        let d =
+            lexikey_design::diff(&self.spec, &other.spec).map_err(|e| value_err(e.to_string()))?;
+        py.import("json")?.call_method1("loads", (d.to_json(),))
+    }
 }

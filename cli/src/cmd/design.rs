@@ -1,14 +1,17 @@
 //! `lexikey lint` and `lexikey plan`: a key design judged on sample rows
-//! before the table exists (the work is lexikey-design's).
+//! before the table exists; `lexikey schema diff`: whether an old layout's
+//! keys still read and sort under a new one (the work is lexikey-design's).
 
 use std::ffi::OsString;
 use std::io::BufReader;
 
 use anyhow::{anyhow, bail, Context, Result};
+use lexikey::frontend::key_format::KeyFormat;
 use lexikey::frontend::spec::KeySpec;
+use lexikey::store::salt::SaltMode;
 use lexikey_design::{Sample, Target};
 
-use crate::args::{GeoArgs, LintArgs, PlanArgs, SampleArgs};
+use crate::args::{GeoArgs, KeyFormatArgs, LintArgs, PlanArgs, SaltArgs, SampleArgs, SchemaArgs};
 use crate::layout::{self, LayoutArgs};
 use crate::Io;
 
@@ -91,5 +94,63 @@ pub(crate) fn plan(args: &PlanArgs, io: &mut Io<'_>) -> Result<()> {
     let table = args.table.as_deref().unwrap_or("t");
     let line = lexikey_design::plan(&spec, &sample, regions, target, table)?;
     io.stdout.write_all(line.as_bytes())?;
+    Ok(())
+}
+
+/// Runs `lexikey schema diff OLD NEW`.
+///
+/// # Errors
+/// Usage errors, a schema or an option that does not parse.
+pub(crate) fn schema(args: &SchemaArgs, io: &mut Io<'_>) -> Result<()> {
+    let (old, new) = match args.words.as_slice() {
+        [d, old, new] if d == "diff" => (old, new),
+        [d, ..] if d == "diff" => bail!("schema diff takes OLD and NEW: two schemas"),
+        [] => bail!("schema needs an action: schema diff OLD NEW"),
+        [other, ..] => bail!("unknown schema action {other:?}: expected diff"),
+    };
+    let side = |which: &str,
+                schema: &str,
+                format: Option<KeyFormat>,
+                buckets: &Option<String>,
+                mode: Option<SaltMode>| {
+        let spec = layout::key_spec(&LayoutArgs {
+            format: &KeyFormatArgs {
+                format: format.or(args.format),
+                width: args.width.clone(),
+            },
+            salt: &SaltArgs {
+                salt_buckets: buckets.clone().or_else(|| args.salt_buckets.clone()),
+                salt_mode: mode.or(args.salt_mode),
+            },
+            geo: &GeoArgs::default(),
+            hbase_numeric: None,
+            round: false,
+            bbox: (false, false),
+        })
+        .with_context(|| format!("{which} layout"))?;
+        spec.with_schema(schema)
+            .map_err(|e| anyhow!("{which} schema {schema:?}: {e}"))
+    };
+    let old = side(
+        "old",
+        old,
+        args.old_format,
+        &args.old_salt_buckets,
+        args.old_salt_mode,
+    )?;
+    let new = side(
+        "new",
+        new,
+        args.new_format,
+        &args.new_salt_buckets,
+        args.new_salt_mode,
+    )?;
+    let d = lexikey_design::diff(&old, &new)?;
+    let out = if args.json {
+        d.to_json() + "\n"
+    } else {
+        d.to_text()
+    };
+    io.stdout.write_all(out.as_bytes())?;
     Ok(())
 }
