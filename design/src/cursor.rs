@@ -38,6 +38,7 @@ use std::fmt;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use hmac::{Hmac, KeyInit, Mac};
+use lexikey::frontend::spec::KeySpec;
 use lexikey::store::alloc::Allocator;
 use lexikey::store::Store;
 use lexikey::KeyRange;
@@ -171,9 +172,11 @@ impl Cursor {
 
     /// The cursor after a page whose last row has key `last` (as stored:
     /// with its `salt_len` bytes of salt in front in a salted table, `0`
-    /// without). Unsalted, the range holding `last` resumes after it;
-    /// salted, every bucket resumes after its own salt ‖ the rest of
-    /// `last` (each range's salt: its start's first `salt_len` bytes).
+    /// without). The ranges are read as one sequence in the order of the
+    /// keys without their salt (a salted read merges its buckets): every
+    /// range resumes after its own salt ‖ the rest of `last` (each range's
+    /// salt: its start's first `salt_len` bytes), and a range that starts
+    /// above that place is still unread.
     ///
     /// # Errors
     /// [`CursorError::KeyOutside`]: `last` is in none of the ranges, or a
@@ -182,26 +185,17 @@ impl Cursor {
         if !self.ranges.iter().any(|r| r.contains(last)) {
             return Err(CursorError::KeyOutside);
         }
-        let mut next = self.clone();
-        if salt_len == 0 {
-            for (r, a) in next.ranges.iter().zip(&mut next.after) {
-                if r.contains(last) {
-                    *a = Some(last.to_vec());
-                }
-            }
-            return Ok(next);
-        }
         let rest = last.get(salt_len..).ok_or(CursorError::KeyOutside)?;
+        let mut next = self.clone();
         for (r, a) in next.ranges.iter().zip(&mut next.after) {
-            let salt = r
-                .start
-                .as_deref()
-                .and_then(|s| s.get(..salt_len))
-                .ok_or(CursorError::KeyOutside)?;
+            let start = r.start.as_deref().unwrap_or_default();
+            let salt = start.get(..salt_len).ok_or(CursorError::KeyOutside)?;
             let mut key = Vec::with_capacity(last.len());
             key.extend_from_slice(salt);
             key.extend_from_slice(rest);
-            *a = Some(key);
+            if start <= key.as_slice() && a.as_ref().is_none_or(|a| *a < key) {
+                *a = Some(key);
+            }
         }
         Ok(next)
     }
@@ -235,7 +229,8 @@ impl Cursor {
         self.ranges.clone()
     }
 
-    /// The last key read in each range (`None`: nothing read in it yet).
+    /// The place of the last key read in each range (`None`: nothing read
+    /// in it yet; at or above the range's end: read to its end).
     pub fn after(&self) -> &[Option<Vec<u8>>] {
         &self.after
     }
@@ -342,7 +337,8 @@ impl Cursor {
             let end = r.side()?;
             let last = r.side()?;
             let range = KeyRange { start, end };
-            if last.as_deref().is_some_and(|k| !range.contains(k)) {
+            let start = range.start.as_deref().unwrap_or_default();
+            if last.as_deref().is_some_and(|k| k < start) {
                 return Err(CursorError::Damaged(r.at));
             }
             ranges.push(range);
@@ -374,24 +370,6 @@ impl Cursor {
             return Err(CursorError::OtherRange);
         }
         Ok(c)
-    }
-
-    /// The last key read without its salt (`salt_len` bytes): the place
-    /// of a salted merge, the same in every bucket read (`None` before the
-    /// first page).
-    ///
-    /// # Errors
-    /// [`CursorError::KeyOutside`]: the buckets' keys disagree.
-    pub fn last_unsalted(&self, salt_len: usize) -> Result<Option<&[u8]>, CursorError> {
-        let mut found: Option<&[u8]> = None;
-        for k in self.after.iter().flatten() {
-            let rest = k.get(salt_len..).ok_or(CursorError::KeyOutside)?;
-            match found {
-                Some(f) if f != rest => return Err(CursorError::KeyOutside),
-                _ => found = Some(rest),
-            }
-        }
-        Ok(found)
     }
 }
 
@@ -466,6 +444,15 @@ impl Reader<'_> {
             _ => Err(CursorError::Damaged(at)),
         }
     }
+}
+
+/// The fingerprint of a layout ([`KeySpec`]): its format, decimal width,
+/// salt, profile options, geo grid and fields (not its key length limit).
+/// The front ends (`lexikey range --after`, Python's `Schema.page`) make
+/// and read range cursors under it.
+pub fn spec_fingerprint(spec: &KeySpec) -> Fingerprint {
+    let spec = spec.clone().with_max_key_len(usize::MAX);
+    Fingerprint::of(format!("lexikey layout; {spec:?}").as_bytes())
 }
 
 /// The fingerprint of an upside-down table's layout (its format and salt;
