@@ -28,7 +28,7 @@
 //! let cursor = first.advance(b"events#l8000000000000007", 0)?;
 //! let token = cursor.to_token(Some(b"s3cret"));
 //! let again = Cursor::resume(&token, fp, &[range], Some(b"s3cret"))?;
-//! assert_eq!(again.next_ranges()[0].start.as_deref(), Some(&b"events#l8000000000000007\0"[..]));
+//! assert_eq!(again.next_ranges(false)[0].start.as_deref(), Some(&b"events#l8000000000000007\0"[..]));
 //! assert!(Cursor::resume(&token, Fingerprint::of(b"other"), &again.ranges(), Some(b"s3cret")).is_err());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -201,9 +201,11 @@ impl Cursor {
     }
 
     /// The ranges of the next page, in the cursor's order: each range from
-    /// just after its last key read (`last ‖ 00`, the smallest key above
-    /// it). A range read to its end is left out.
-    pub fn next_ranges(&self) -> Vec<KeyRange> {
+    /// just after its last key read, the smallest key above it: `last ‖
+    /// 00`, or for `text` keys (a text format's: no byte below 0x20)
+    /// `last ‖ 20`, which every store syntax can print. A range read to
+    /// its end is left out.
+    pub fn next_ranges(&self, text: bool) -> Vec<KeyRange> {
         self.ranges
             .iter()
             .zip(&self.after)
@@ -212,7 +214,7 @@ impl Cursor {
                     return Some(r.clone());
                 };
                 let mut start = last.clone();
-                start.push(0);
+                start.push(if text { 0x20 } else { 0 });
                 if r.end.as_deref().is_some_and(|e| start.as_slice() >= e) {
                     return None;
                 }

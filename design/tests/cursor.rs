@@ -26,9 +26,14 @@ fn ops() -> impl Strategy<Value = Vec<Vec<Op>>> {
     prop::collection::vec(prop::collection::vec(op, 0..6), 0..40)
 }
 
-fn logical(id: u16) -> Vec<u8> {
+/// The key of row `id` without salt: binary, or text (`t#04D2`).
+fn logical(id: u16, text: bool) -> Vec<u8> {
     let mut k = b"t#".to_vec();
-    k.extend_from_slice(&id.to_be_bytes());
+    if text {
+        k.extend_from_slice(format!("{id:04X}").as_bytes());
+    } else {
+        k.extend_from_slice(&id.to_be_bytes());
+    }
     k
 }
 
@@ -70,8 +75,11 @@ proptest! {
         page in 1usize..9,
         changes in ops(),
         secret in prop::option::of(prop::collection::vec(any::<u8>(), 0..20)),
+        text in any::<bool>(),
     ) {
-        let salter = (buckets > 0).then(|| Salter::new(buckets, SaltMode::Fast).unwrap());
+        let format = if text { Format::Hex } else { Format::Binary };
+        let salter = (buckets > 0).then(|| Salter::new(buckets, SaltMode::Fast).unwrap().for_format(format));
+        let logical = |id| logical(id, text);
         let salt_len = salter.as_ref().map_or(0, |s| s.salt_len());
         let physical = |id: u16| match &salter {
             Some(s) => s.salted_key(&logical(id)),
@@ -90,7 +98,7 @@ proptest! {
         let mut changes = changes.into_iter();
         loop {
             let cursor = Cursor::resume(&token, fp, &ranges, secret.as_deref()).unwrap();
-            let rows = read_page(&store, &cursor.next_ranges(), salt_len, page);
+            let rows = read_page(&store, &cursor.next_ranges(text), salt_len, page);
             seen.extend(rows.iter().map(|k| k[salt_len..].to_vec()));
             if rows.len() < page {
                 break;

@@ -139,7 +139,10 @@ pub(crate) fn run(args: &RangeArgs, io: &mut Io<'_>) -> Result<()> {
         }
     };
     let ranges = match &args.after {
-        Some(token) => next_page(&spec, &ranges, token, args.secret.as_deref())?,
+        Some(token) => {
+            let text = matches!(format, KeyFormat::Native(f) if f.is_text());
+            next_page(&spec, &ranges, token, args.secret.as_deref(), text)?
+        }
         None => ranges,
     };
     let mut extra = Vec::new();
@@ -176,18 +179,19 @@ pub(crate) fn run(args: &RangeArgs, io: &mut Io<'_>) -> Result<()> {
 }
 
 /// `--after CURSOR`: the ranges of the page after the cursor's (the
-/// cursor must be for this layout and these ranges).
+/// cursor must be for this layout and these ranges; `text`: text keys).
 fn next_page(
     spec: &lexikey::frontend::spec::KeySpec,
     ranges: &[KeyRange],
     token: &str,
     secret: Option<&str>,
+    text: bool,
 ) -> Result<Vec<KeyRange>> {
     let fp = lexikey_design::cursor::spec_fingerprint(spec);
     let cursor =
         lexikey_design::cursor::Cursor::resume(token, fp, ranges, secret.map(str::as_bytes))
             .map_err(|e| anyhow!("--after: {e}"))?;
-    let next = cursor.next_ranges();
+    let next = cursor.next_ranges(text);
     if next.is_empty() {
         bail!("--after: the cursor's ranges are read to their end: there is no next page");
     }
