@@ -336,6 +336,12 @@ pub struct RangeArgs {
     /// At most K ranges for --bbox (1 to 4096, default 8)
     #[arg(long, value_name = "K", value_parser = parse_max_ranges)]
     pub max_ranges: Option<usize>,
+    /// The next page's ranges: after the last key a page cursor holds (Python Schema.page)
+    #[arg(long, value_name = "CURSOR")]
+    pub after: Option<String>,
+    /// With --after: accept only a cursor signed with S (HMAC)
+    #[arg(long, value_name = "S", requires = "after")]
+    pub secret: Option<String>,
     /// hbase-ordered: the numeric encoding, current (HBase 2.5.0+) or legacy
     #[arg(long, value_name = "E", value_parser = Choice::new(HBASE_NUMERIC, any_text))]
     pub hbase_numeric: Option<String>,
@@ -417,6 +423,12 @@ pub struct ScanArgs {
     /// Stop after N rows
     #[arg(long, value_name = "N", value_parser = parse_scan_limit)]
     pub limit: Option<usize>,
+    /// Continue after the page whose `next: TOKEN` line (on stderr) gave TOKEN
+    #[arg(long, value_name = "TOKEN")]
+    pub after: Option<String>,
+    /// Sign the `next:` cursor with S (HMAC) and accept only cursors signed with S
+    #[arg(long, value_name = "S")]
+    pub secret: Option<String>,
     /// No progress display on stderr
     #[arg(long)]
     pub quiet: bool,

@@ -204,7 +204,7 @@ Usage:
                 [--ge C] [--gt C] [--le C] [--lt C] [--eq C] [--prefix STR]
   lexikey range ... PREFIX_COMPONENT... --bbox MINLAT,MINLON,MAXLAT,MAXLON [--max-ranges K]
                 [--curve C] [--bits B]
-  (both: [--salt-buckets N [--salt-mode fast|phoenix]])
+  (both: [--salt-buckets N [--salt-mode fast|phoenix]] [--after CURSOR [--secret S]])
   lexikey range --splits --salt-buckets N --for cbt|hbase [--format F] [--table T]
                 [--store URL]
 
@@ -279,6 +279,15 @@ e.g.
                                                              00#events$
                                                              01#events#l8000000000000028
                                                              01#events$
+
+Paging:
+  --after CURSOR  the ranges of the next page: each range from just after the last
+                key the page cursor holds (one per bucket when salted), so the next
+                page starts exactly after the last row read. CURSOR is an opaque
+                base64url token made for the same layout and query (Python:
+                Schema.page); one for another schema or query, or a damaged one, is
+                an error; a range read to its end is left out.
+  --secret S    accept only a cursor signed with S (HMAC-SHA256)
 
 Pre-split salted tables (hex, base64, decimal, binary):
   --splits      with --salt-buckets N: instead of a range, the command that creates
@@ -428,12 +437,20 @@ wait for it, up to ?lock_timeout_ms=N (default 10000).
 pub(crate) const SCAN: &str = "\
 Usage:
   lexikey scan --store URL --table NAME [--limit N] [--format F]
-               [--salt-buckets N [--salt-mode M]] [--quiet]
+               [--salt-buckets N [--salt-mode M]] [--quiet] [--after TOKEN] [--secret S]
 
 Prints the rows of the upside-down table NAME (written by 'lexikey alloc'), newest
 (smallest ID) first, one per line: the ID in decimal, a TAB, the value. The scan is
 a plain forward scan of the table's key range (with --salt-buckets N: one per
 bucket, merged by ID); with --limit N it stops after N rows (default: every row).
+
+Paging: when --limit N stopped the scan and rows follow, a last line 'next: TOKEN'
+goes to stderr; '--after TOKEN --limit N' reads the next page, starting exactly after
+the last row printed (in every bucket of a salted table), whatever was inserted or
+deleted meanwhile. TOKEN is an opaque base64url cursor holding the table's layout
+and the last key read; one for another table or layout, or a damaged one, is an
+error. With --secret S the token is signed (HMAC-SHA256) and only tokens signed with
+S are accepted, so a client cannot forge one.
 
 Values are printed as text: valid UTF-8 as it is, except that a backslash is
 written \\\\, tab \\t, newline \\n, carriage return \\r, and every other control

@@ -39,6 +39,7 @@ use lexikey::frontend::spec::KeySpec;
 use lexikey::range::render::{render_splits, Dialect, RenderOptions};
 use lexikey::store::salt::{SaltMode, Salter};
 
+pub mod cursor;
 mod diff;
 mod report;
 mod sample;

@@ -213,6 +213,38 @@ class Schema:
     ) -> list[Tuple[Optional[Key], Optional[Key]]]:
         """The ranges of a query: one per salt bucket (bucket 0 first) for a
         salted schema, else [range(...)]."""
+    def page_ranges(
+        self,
+        prefix: Sequence[Any] = (),
+        ge: Any = None,
+        gt: Any = None,
+        le: Any = None,
+        lt: Any = None,
+        eq: Any = None,
+        str_prefix: Optional[str] = None,
+        after: Optional[str] = None,
+        secret: Optional[Union[str, bytes]] = None,
+    ) -> list[Tuple[Optional[Key], Optional[Key]]]:
+        """The ranges of the next page of a query: ranges(...) when after is
+        None, else each range from just after the last key the cursor holds
+        (ValueError: a cursor for another schema or query, damaged, or not
+        signed with secret)."""
+    def cursor(
+        self,
+        last_key: KeyArg,
+        prefix: Sequence[Any] = (),
+        ge: Any = None,
+        gt: Any = None,
+        le: Any = None,
+        lt: Any = None,
+        eq: Any = None,
+        str_prefix: Optional[str] = None,
+        after: Optional[str] = None,
+        secret: Optional[Union[str, bytes]] = None,
+    ) -> str:
+        """The cursor (an opaque base64url token) after a page of the query,
+        read from page_ranges(..., after=after), whose last row has key
+        last_key (with its salt); with secret, signed (HMAC-SHA256)."""
     def encode_arrow(self, data: object) -> "ArrowArray":
         """The keys of Arrow data (any object with __arrow_c_stream__ or
         __arrow_c_array__: a pyarrow Table/RecordBatch/Array, a polars

@@ -536,9 +536,46 @@ impl Schema {
         Ok((comps, preds))
     }
 
+    /// The cursor of a query (`after`: a token of it; `None`: before the
+    /// first page) and the layout it was made under.
+    fn page_cursor(
+        &self,
+        prefix: Option<&Bound<'_, PyAny>>,
+        preds: [Option<&Bound<'_, PyAny>>; 5],
+        str_prefix: Option<&str>,
+        after: Option<&str>,
+        secret: Option<&[u8]>,
+    ) -> PyResult<(lexikey_design::cursor::Cursor, KeySpec)> {
+        use lexikey_design::cursor::{spec_fingerprint, Cursor};
+        let (comps, preds) = self.range_query(prefix, preds, str_prefix)?;
+        let spec = self.key_spec(self.salt_buckets)?;
+        let ranges = crate::ranges(&spec, comps, preds)?;
+        let fp = spec_fingerprint(&spec);
+        let cursor = match after {
+            Some(token) => Cursor::resume(token, fp, &ranges, secret)
+                .map_err(|e| value_err(format!("after: {e}")))?,
+            None => Cursor::new(fp, ranges),
+        };
+        Ok((cursor, spec))
+    }
+
     fn key_spec(&self, salt_buckets: Option<u32>) -> PyResult<KeySpec> {
         let fid = Fidelity::new(self.fmt, self.hbase_numeric.as_deref(), self.round)?;
         fid.spec(self.fmt, self.width, salt_buckets)
+    }
+}
+
+/// A cursor secret: `str` (its UTF-8) or bytes.
+fn secret_bytes(secret: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<u8>>> {
+    let Some(s) = secret else {
+        return Ok(None);
+    };
+    if let Ok(t) = s.cast::<PyString>() {
+        return Ok(Some(t.to_cow()?.as_bytes().to_vec()));
+    }
+    match s.extract::<Vec<u8>>() {
+        Ok(b) => Ok(Some(b)),
+        Err(_) => Err(value_err("secret: expected str or bytes".into())),
     }
 }
 
@@ -927,6 +964,77 @@ impl Schema {
             .map(|r| crate::range_tuple(py, self.fmt, r))
             .collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, pairs)
+    }
+
+    /// The ranges of the next page of a query as `ranges` takes it, as a
+    /// list of `(start, end)`: with `after=None` the query's ranges; with
+    /// a cursor from `cursor`, each range from just after the last key read
+    /// (every bucket of a salted schema after the last row's place), ranges
+    /// read to their end left out. A cursor for another schema or query,
+    /// damaged, or (with `secret`) not signed with it: ValueError.
+    #[pyo3(
+        signature = (prefix = None, ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None, after = None, secret = None),
+        text_signature = "(self, prefix=(), ge=None, gt=None, le=None, lt=None, eq=None, str_prefix=None, after=None, secret=None)"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn page_ranges<'py>(
+        &self,
+        py: Python<'py>,
+        prefix: Option<&Bound<'py, PyAny>>,
+        ge: Option<&Bound<'py, PyAny>>,
+        gt: Option<&Bound<'py, PyAny>>,
+        le: Option<&Bound<'py, PyAny>>,
+        lt: Option<&Bound<'py, PyAny>>,
+        eq: Option<&Bound<'py, PyAny>>,
+        str_prefix: Option<&str>,
+        after: Option<&str>,
+        secret: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let secret = secret_bytes(secret)?;
+        let secret = secret.as_deref();
+        let (cursor, _) =
+            self.page_cursor(prefix, [ge, gt, le, lt, eq], str_prefix, after, secret)?;
+        let pairs = cursor
+            .next_ranges(self.fmt.is_text())
+            .iter()
+            .map(|r| crate::range_tuple(py, self.fmt, r))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, pairs)
+    }
+
+    /// The cursor (an opaque URL-safe token) after a page of the query
+    /// whose last row has key `last_key` (as stored: with its salt for a
+    /// salted schema), the page read from `page_ranges(..., after=after)`;
+    /// with `secret`, signed (HMAC-SHA256) so a client cannot forge one.
+    #[pyo3(
+        signature = (last_key, prefix = None, ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None, after = None, secret = None),
+        text_signature = "(self, last_key, prefix=(), ge=None, gt=None, le=None, lt=None, eq=None, str_prefix=None, after=None, secret=None)"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn cursor<'py>(
+        &self,
+        last_key: &Bound<'py, PyAny>,
+        prefix: Option<&Bound<'py, PyAny>>,
+        ge: Option<&Bound<'py, PyAny>>,
+        gt: Option<&Bound<'py, PyAny>>,
+        le: Option<&Bound<'py, PyAny>>,
+        lt: Option<&Bound<'py, PyAny>>,
+        eq: Option<&Bound<'py, PyAny>>,
+        str_prefix: Option<&str>,
+        after: Option<&str>,
+        secret: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<String> {
+        let secret = secret_bytes(secret)?;
+        let secret = secret.as_deref();
+        let (cursor, spec) =
+            self.page_cursor(prefix, [ge, gt, le, lt, eq], str_prefix, after, secret)?;
+        let key = key_bytes(last_key, self.fmt.is_text())?;
+        let rest = spec.unsalted(&key).map_err(|e| value_err(format!("last_key: {e}")))?;
+        let salt_len = key.len() - rest.len();
+        let next = cursor
+            .advance(&key, salt_len)
+            .map_err(|e| value_err(format!("last_key: {e}")))?;
+        Ok(next.to_token(secret))
     }
 
     /// Lints the key design on sample rows (an iterable of tuples, in

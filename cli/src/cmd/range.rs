@@ -25,6 +25,9 @@
 //!   null next field, as in SQL; `--eq TYPE` (a bare type: null) matches
 //!   the rows whose next field is null.
 //!
+//! `--after CURSOR` prints the next page's ranges: each range from just
+//! after the last key the page cursor holds (`lexikey_design::cursor`).
+//!
 //! Salted Phoenix tables (`--salt-buckets N`): the salt byte hashes the
 //! whole row key, so a range is one sub-range per bucket, `[b ‖ start,
 //! b ‖ end)` for `b` = 0 … N−1.
@@ -135,6 +138,13 @@ pub(crate) fn run(args: &RangeArgs, io: &mut Io<'_>) -> Result<()> {
             (ranges, None)
         }
     };
+    let ranges = match &args.after {
+        Some(token) => {
+            let text = matches!(format, KeyFormat::Native(f) if f.is_text());
+            next_page(&spec, &ranges, token, args.secret.as_deref(), text)?
+        }
+        None => ranges,
+    };
     let mut extra = Vec::new();
     if let Some(c) = &cover {
         extra = format!(
@@ -166,6 +176,26 @@ pub(crate) fn run(args: &RangeArgs, io: &mut Io<'_>) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// `--after CURSOR`: the ranges of the page after the cursor's (the
+/// cursor must be for this layout and these ranges; `text`: text keys).
+fn next_page(
+    spec: &lexikey::frontend::spec::KeySpec,
+    ranges: &[KeyRange],
+    token: &str,
+    secret: Option<&str>,
+    text: bool,
+) -> Result<Vec<KeyRange>> {
+    let fp = lexikey_design::cursor::spec_fingerprint(spec);
+    let cursor =
+        lexikey_design::cursor::Cursor::resume(token, fp, ranges, secret.map(str::as_bytes))
+            .map_err(|e| anyhow!("--after: {e}"))?;
+    let next = cursor.next_ranges(text);
+    if next.is_empty() {
+        bail!("--after: the cursor's ranges are read to their end: there is no next page");
+    }
+    Ok(next)
 }
 
 /// The command line's message of a range error: components and predicates

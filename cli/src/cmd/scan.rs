@@ -1,7 +1,11 @@
 //! `lexikey scan`: the rows of an upside-down table, newest first (salted:
 //! the buckets merged, `lexikey::store::alloc::Allocator::scan_after`).
+//! With `--limit N`, a full page ends with `next: TOKEN` on stderr when
+//! rows follow; `--after TOKEN` reads the next page (the cursor is
+//! `lexikey_design::cursor`'s: `scan_cursor`, `scan_resume`).
 
 use anyhow::{anyhow, Result};
+use lexikey_design::cursor::{scan_cursor, scan_resume};
 use lexikey_stores::{KeyLimit, TableOptions};
 
 use crate::args::ScanArgs;
@@ -24,9 +28,13 @@ pub(crate) fn run(args: &ScanArgs, io: &mut Io<'_>) -> Result<()> {
         .with_key_limit(KeyLimit::Unchecked)
         .with_existing_only(true);
     let alloc = super::alloc::table_allocator(&args.table, options)?;
+    let secret = args.secret.as_deref().map(str::as_bytes);
+    let mut after = match &args.after {
+        Some(token) => scan_resume(&alloc, token, secret).map_err(|e| anyhow!("--after: {e}"))?,
+        None => None,
+    };
     let progress = Progress::counter("rows", args.quiet);
     let mut done = 0usize;
-    let mut after = None;
     let mut out = Vec::with_capacity(1 << 16);
     // Page by page, so that a large table shows progress and is written
     // as it is read; each page starts after the last ID of the one before
@@ -47,7 +55,22 @@ pub(crate) fn run(args: &ScanArgs, io: &mut Io<'_>) -> Result<()> {
         out.clear();
         match rows.last() {
             Some((id, _)) if full => after = Some(*id),
-            _ => break,
+            _ => {
+                after = None;
+                break;
+            }
+        }
+    }
+    drop(progress);
+    // A full page (`--limit N` rows read): `next: TOKEN` when the table
+    // holds a row after it (one more row read to know).
+    if let (Some(last), true) = (after, args.limit.is_some_and(|n| n > 0 && done == n)) {
+        if !alloc.scan_after(Some(last), 1)?.is_empty() {
+            let token = scan_cursor(&alloc, last)
+                .map_err(|e| anyhow!("{e}"))?
+                .to_token(secret);
+            io.stdout.flush()?;
+            eprintln!("next: {token}");
         }
     }
     Ok(())

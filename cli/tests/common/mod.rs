@@ -90,6 +90,26 @@ pub fn ok_with<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S], stdin: &
     o.stdout_str()
 }
 
+/// Runs a `scan --limit N` that stops before the table's end: asserts
+/// exit 0 and that stderr is exactly the `next: TOKEN` line of the page
+/// cursor; returns stdout.
+pub fn ok_next<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S]) -> String {
+    let o = run_with(args, b"");
+    assert_eq!(o.code, 0, "lexikey {args:?} failed: {}", o.stderr);
+    let token = o
+        .stderr
+        .strip_prefix("next: ")
+        .and_then(|t| t.strip_suffix('\n'));
+    assert!(
+        token.is_some_and(|t| !t.is_empty()
+            && t.bytes()
+                .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')),
+        "lexikey {args:?}: stderr is not one next: line: {}",
+        o.stderr
+    );
+    o.stdout_str()
+}
+
 /// Asserts the error contract: exit code 2, exactly one line on stderr
 /// starting with `lexikey: error: `, no panic, no backtrace.
 pub fn check_error(o: &Out, what: &str) {
