@@ -1029,7 +1029,9 @@ impl Schema {
         let (cursor, spec) =
             self.page_cursor(prefix, [ge, gt, le, lt, eq], str_prefix, after, secret)?;
         let key = key_bytes(last_key, self.fmt.is_text())?;
-        let rest = spec.unsalted(&key).map_err(|e| value_err(format!("last_key: {e}")))?;
+        let rest = spec
+            .unsalted(&key)
+            .map_err(|e| value_err(format!("last_key: {e}")))?;
         let salt_len = key.len() - rest.len();
         let next = cursor
             .advance(&key, salt_len)
