@@ -224,6 +224,12 @@ pub enum EncodeError {
         /// the encoder knows the components (`None` for a bare key).
         largest: Option<Box<KeyPart>>,
     },
+    /// A null ([`crate::Value::Null`]) in a component that is not nullable.
+    #[error("a null in a non-nullable {ty} component (a nullable one is written {ty}?)")]
+    NotNullable {
+        /// The component's type.
+        ty: Type,
+    },
     /// A reverse number asked for a negative input (`i64::MAX - n` overflows).
     #[error("reverse number needs 0 <= n <= {max}, got {n}", max = i64::MAX)]
     ReverseOutOfRange {

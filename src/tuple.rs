@@ -447,7 +447,7 @@ fn direct_part<'k, S: Parts<'k>>(
     pos: usize,
     out: &mut S,
 ) -> Option<usize> {
-    if field.ty == Type::Str && !field.dir.is_desc() {
+    if field.ty == Type::Str && !field.dir.is_desc() && field.nulls.is_none() {
         let (first, end) = text::str_part(key, pos);
         let s = crate::bytes::utf8(&key[pos..end]).ok()?;
         out.put_str(s, first - pos)?;
@@ -459,6 +459,7 @@ fn direct_part<'k, S: Parts<'k>>(
                 value,
                 dir: field.dir,
                 width: None,
+                nulls: None,
             },
             end,
         ),
@@ -553,6 +554,7 @@ fn fixed8_at(
     pos: usize,
 ) -> Option<(Value<'static>, usize)> {
     let w = match (format, field.ty.fixed_len()) {
+        _ if field.nulls.is_some() => return None,
         (Format::Hex, Some(8)) => 17,
         (Format::Base64, Some(8)) => 12,
         (Format::Decimal, _) if field == Field::asc(Type::I64) => 20,
@@ -591,8 +593,9 @@ fn text_part<'k>(
         value,
         dir: field.dir,
         width: None,
+        nulls: None,
     };
-    if field.ty == Type::Str && !field.dir.is_desc() {
+    if field.ty == Type::Str && !field.dir.is_desc() && field.nulls.is_none() {
         let (s, end) = text::decode_str_part(key, pos)?;
         return Ok((component(Value::Str(s)), end));
     }
@@ -649,12 +652,14 @@ fn guess_part<'k, S: Parts<'k>>(
             ty,
             dir,
             width: None,
+            nulls: None,
         };
         if let Some((value, end)) = fixed8_at(format, field, key, pos) {
             out.put(Component {
                 value,
                 dir,
                 width: None,
+                nulls: None,
             });
             return Ok(end);
         }
@@ -666,6 +671,7 @@ fn guess_part<'k, S: Parts<'k>>(
             ty,
             dir,
             width: None,
+            nulls: None,
         };
         let body_len = |n| match format {
             Format::Hex => crate::format::hex_digits::Hex::encoded_len(n),
@@ -685,6 +691,7 @@ fn guess_part<'k, S: Parts<'k>>(
                     value,
                     dir,
                     width: None,
+                    nulls: None,
                 }),
                 None => format.decode_component(field, part).ok(),
             };

@@ -8,6 +8,7 @@
 //! | `uuid` | 16, big-endian |
 //! | `vi64`, `vu64` | 1 to 9 (see [`crate::format::compact`]) |
 //! | `str`, `bytes` | the bytes with `00` → `00 FF`, then the terminator `00 01` |
+//! | `TYPE?` (nullable) | `00` (null; `02` with `.nulls_last`) or `01` and the value (see [`crate::format::null`]) |
 //!
 //! Signed integers flip the sign bit; floats use the float transform of
 //! [`crate::value::f64_order_bits`]. A string that is a prefix of another
@@ -229,6 +230,9 @@ fn raw_offset(input: &[u8], invert: bool, unescaped_index: usize) -> usize {
 /// returns it and the number of bytes used.
 #[inline]
 pub fn decode_component(field: Field, input: &[u8]) -> Result<(Component<'_>, usize), DecodeError> {
+    if field.nulls.is_some() {
+        return decode_nullable(field, input);
+    }
     let desc = field.dir.is_desc();
     let (value, used) = match field.ty {
         Type::Bytes => {
@@ -289,9 +293,26 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<(Component<'_>, us
             value,
             dir: field.dir,
             width: None,
+            nulls: None,
         },
         used,
     ))
+}
+
+/// [`decode_component`] of a nullable field: the marker, then nothing
+/// (a null) or the value as the field without the `?` reads it (see
+/// [`crate::format::null`]).
+#[inline(never)]
+fn decode_nullable(field: Field, input: &[u8]) -> Result<(Component<'_>, usize), DecodeError> {
+    let null = crate::format::null::read_marker(crate::Format::Binary, field, input)?;
+    let (mut c, used) = if null {
+        (Component::asc(Value::Null(field.ty)), 0)
+    } else {
+        decode_component(Field { nulls: None, ..field }, &input[1..]).map_err(|e| e.shift(1))?
+    };
+    c.dir = field.dir;
+    c.nulls = field.nulls;
+    Ok((c, used + 1))
 }
 
 /// The 8-byte `binary` key of an `i64`. No allocation.

@@ -152,6 +152,7 @@ pub fn encode_component(c: &Component<'_>, out: &mut Vec<u8>) -> Result<(), Enco
         Value::I64(v) | Value::Ts(v) => (true, v < 0, u128::from(v.unsigned_abs())),
         Value::U64(v) => (false, false, u128::from(v)),
         Value::U32(v) => (false, false, u128::from(v)),
+        Value::Null(ty) => return Err(EncodeError::NotNullable { ty }),
     };
     let w = width_of(ty, c.width)?;
     let digits = if signed { w - 1 } else { w };
@@ -195,6 +196,7 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<Component<'_>, Dec
                 },
                 dir: field.dir,
                 width: field.width,
+                nulls: None,
             });
         }
     }
@@ -209,6 +211,7 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<Component<'_>, Dec
             )?),
             dir: field.dir,
             width: None,
+            nulls: None,
         });
     }
     if matches!(ty, Type::Vi64 | Type::Vu64) {
@@ -216,6 +219,7 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<Component<'_>, Dec
             value: crate::format::compact::read_decimal(ty, input, field.dir.is_desc())?,
             dir: field.dir,
             width: None,
+            nulls: None,
         });
     }
     if matches!(ty, Type::F64 | Type::F32) {
@@ -326,6 +330,7 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<Component<'_>, Dec
         value,
         dir: field.dir,
         width: field.width,
+        nulls: None,
     })
 }
 

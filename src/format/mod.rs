@@ -17,6 +17,7 @@ pub mod compact;
 pub mod decimal;
 pub mod hex;
 pub(crate) mod hex_digits;
+pub mod null;
 pub mod text;
 pub mod typed;
 
@@ -68,6 +69,9 @@ impl Format {
     /// `decimal`, a number wider than the decimal width).
     #[inline(always)]
     pub fn encode_component(self, c: &Component<'_>, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        if let Some(nulls) = c.nulls {
+            return self.encode_nullable(c, nulls, out);
+        }
         // The components most keys are made of (ascending strings and
         // full-width `i64`s) without the per-type dispatch of the codecs;
         // the bytes are the codecs' own (the scalar fast paths are tested
@@ -145,6 +149,25 @@ impl Format {
         true
     }
 
+    /// [`Format::encode_component`] of a component of a nullable field:
+    /// the marker, then the value's bytes as without the `?` (see
+    /// [`null`]).
+    #[inline(never)]
+    fn encode_nullable(
+        self,
+        c: &Component<'_>,
+        nulls: crate::value::Nulls,
+        out: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
+        let start = out.len();
+        out.push(null::marker(self, nulls, c.is_null()));
+        if c.is_null() {
+            return Ok(());
+        }
+        self.encode_component_general(c, out)
+            .inspect_err(|_| out.truncate(start))
+    }
+
     /// [`Format::encode_component`] through each format's codec.
     #[inline(never)]
     fn encode_component_general(
@@ -152,6 +175,9 @@ impl Format {
         c: &Component<'_>,
         out: &mut Vec<u8>,
     ) -> Result<(), EncodeError> {
+        if let Value::Null(ty) = c.value {
+            return Err(EncodeError::NotNullable { ty });
+        }
         match self {
             Format::Hex => {
                 hex::encode_component(c, out);
@@ -179,6 +205,9 @@ impl Format {
         field: Field,
         input: &'k [u8],
     ) -> Result<Component<'k>, DecodeError> {
+        if field.nulls.is_some() && self.is_text() {
+            return self.decode_nullable_text(field, input);
+        }
         match self {
             Format::Hex => hex::decode_component(field, input),
             Format::Base64 => base64::decode_component(field, input),
@@ -191,6 +220,25 @@ impl Format {
                 Ok(c)
             }
         }
+    }
+
+    /// [`Format::decode_component`] of a text part of a nullable field:
+    /// the marker, then nothing (a null) or the value as the field without
+    /// the `?` reads it (see [`null`]).
+    #[inline(never)]
+    fn decode_nullable_text(self, field: Field, input: &[u8]) -> Result<Component<'_>, DecodeError> {
+        let mut c = if null::read_marker(self, field, input)? {
+            if input.len() > 1 {
+                return Err(DecodeError::TrailingBytes { offset: 1 });
+            }
+            Component::asc(Value::Null(field.ty))
+        } else {
+            self.decode_component(Field { nulls: None, ..field }, &input[1..])
+                .map_err(|e| e.shift(1))?
+        };
+        c.dir = field.dir;
+        c.nulls = field.nulls;
+        Ok(c)
     }
 
     /// Parses a format name (`hex`, `base64`, `decimal`, `binary`).

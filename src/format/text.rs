@@ -795,6 +795,7 @@ pub(crate) fn decode_tagged<'k, B: Body>(
         value,
         dir: field.dir,
         width: None,
+        nulls: None,
     })
 }
 
@@ -815,6 +816,7 @@ pub(crate) fn guess_tagged<'k, B: Body>(input: &'k [u8]) -> Result<Component<'k>
                 ty,
                 dir,
                 width: None,
+                nulls: None,
             },
             input,
         ) {

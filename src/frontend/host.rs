@@ -1615,6 +1615,7 @@ pub fn native_out<'a>(
         (_, Value::Ts(ms)) => instant(*ms, 0),
         (_, Value::Uuid(u)) => Out::Uuid(*u),
         (_, Value::Dec(d)) => Out::Decimal(d.to_string()),
+        (_, Value::Null(_)) => Out::Null,
     })
 }
 

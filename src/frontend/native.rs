@@ -131,6 +131,7 @@ impl Col {
                     ty: kind.core(),
                     dir,
                     width: None,
+                    nulls: None,
                 },
             });
         }
@@ -205,6 +206,7 @@ impl Col {
             value: self.parse_value(text, geo)?,
             dir: self.field.dir,
             width: self.field.width,
+            nulls: self.field.nulls,
         })
     }
 

@@ -409,6 +409,7 @@ impl KeySpec {
                     value,
                     dir: col.field.dir,
                     width: col.field.width,
+                    nulls: col.field.nulls,
                 };
                 if c.width.is_none() {
                     native::apply_width(&mut c, self.width);
@@ -1300,6 +1301,7 @@ impl NativeCell for Arg<'_> {
             value,
             dir: col.field.dir,
             width: col.field.width,
+            nulls: col.field.nulls,
         })
     }
 }
@@ -1326,6 +1328,7 @@ impl NativeCell for &str {
             value,
             dir: col.field.dir,
             width: col.field.width,
+            nulls: col.field.nulls,
         })
     }
 }

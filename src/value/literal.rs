@@ -18,16 +18,22 @@ use std::fmt::Write;
 use crate::value::{Component, Field, ParseError, Type, Value};
 
 /// Parses a `TYPE[.desc]:VALUE` component; everything after the first `:`
-/// is the value, verbatim.
+/// is the value, verbatim. A nullable type with no `:` (`i64?`,
+/// `str?.desc.nulls_last`) is that component's null.
 ///
 /// ```
-/// use lexikey::{value::literal::parse_component, Component};
+/// use lexikey::{value::literal::parse_component, Component, Type, Value};
 /// assert_eq!(parse_component("i64:3831868")?, Component::asc(3831868_i64));
 /// assert_eq!(parse_component("str.desc:a:b")?, Component::desc("a:b"));
+/// assert_eq!(parse_component("i64?")?.value, Value::Null(Type::I64));
+/// assert_eq!(parse_component("i64?:5")?.value, Value::I64(5));
 /// # Ok::<(), lexikey::ParseError>(())
 /// ```
 pub fn parse_component(s: &str) -> Result<Component<'static>, ParseError> {
     let Some((spec, text)) = s.split_once(':') else {
+        if let Some(field) = null_spec(s) {
+            return Ok(Component::of(field, Value::Null(field.ty)));
+        }
         return Err(ParseError::new(format!(
             "component {s:?} has no ':': expected TYPE[.desc]:VALUE, e.g. i64:42 or str:usa"
         )));
@@ -38,7 +44,18 @@ pub fn parse_component(s: &str) -> Result<Component<'static>, ParseError> {
         value,
         dir: field.dir,
         width: field.width,
+        nulls: field.nulls,
     })
+}
+
+/// The nullable field a component text with no `:` names, when it names
+/// one (`i64?`, `ts?.desc.nulls_last`): the spelling of that field's null.
+pub fn null_spec(s: &str) -> Option<Field> {
+    let base = s.split('.').next()?;
+    if !base.ends_with('?') {
+        return None;
+    }
+    Field::parse(s).ok().filter(|f| f.nulls.is_some())
 }
 
 /// Parses the text of a value of type `ty`.
@@ -164,6 +181,9 @@ pub fn write_value(v: &Value<'_>, out: &mut String) {
             format_uuid(*u, out);
             Ok(())
         }
+        // A null has no value text: its component is written as the bare
+        // nullable type ([`component_to_string`]).
+        Value::Null(_) => Ok(()),
     };
 }
 
@@ -174,9 +194,13 @@ pub fn value_to_string(v: &Value<'_>) -> String {
     s
 }
 
-/// Writes a component as `TYPE[.desc]:VALUE`.
+/// Writes a component as `TYPE[.desc]:VALUE` (a null as its bare
+/// nullable type, `i64?`).
 pub fn component_to_string(c: &Component<'_>) -> String {
     let mut s = c.field().to_string();
+    if c.is_null() {
+        return s;
+    }
     s.push(':');
     write_value(&c.value, &mut s);
     s

@@ -236,6 +236,21 @@ pub struct Field {
     /// Decimal width (digits, including the sign slot of signed types);
     /// `None` = the type's full width. Other formats ignore it.
     pub width: Option<u8>,
+    /// `Some` for a nullable component (`TYPE?`): where its nulls sort
+    /// (see [`crate::format::null`]); `None`: a null is refused.
+    pub nulls: Option<Nulls>,
+}
+
+/// Where the nulls of a nullable component sort in the final key order,
+/// whatever its direction (as SQL's `DESC NULLS FIRST` means it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Nulls {
+    /// Before every value (the default of `TYPE?`).
+    #[default]
+    First,
+    /// After every value (`TYPE?.nulls_last`).
+    Last,
 }
 
 impl Field {
@@ -245,6 +260,7 @@ impl Field {
             ty,
             dir: Dir::Asc,
             width: None,
+            nulls: None,
         }
     }
 
@@ -254,6 +270,7 @@ impl Field {
             ty,
             dir: Dir::Desc,
             width: None,
+            nulls: None,
         }
     }
 
@@ -265,24 +282,40 @@ impl Field {
         }
     }
 
-    /// Parses `TYPE[.desc]` (also `TYPE.asc`).
+    /// The same field, nullable with its nulls where `nulls` says
+    /// (`TYPE?`, `TYPE?.nulls_last`).
+    pub const fn nullable(self, nulls: Nulls) -> Field {
+        Field {
+            nulls: Some(nulls),
+            ..self
+        }
+    }
+
+    /// Parses `TYPE[?][.asc|.desc][.nulls_first|.nulls_last]`: `?` makes
+    /// the component nullable (nulls first unless `.nulls_last`; the
+    /// `.nulls_*` suffix needs the `?`).
     ///
     /// ```
-    /// use lexikey::{Field, Type};
+    /// use lexikey::{Field, Nulls, Type};
     /// assert_eq!(Field::parse("ts.desc"), Ok(Field::desc(Type::Ts)));
+    /// assert_eq!(Field::parse("i64?"), Ok(Field::asc(Type::I64).nullable(Nulls::First)));
+    /// assert_eq!(
+    ///     Field::parse("i64?.desc.nulls_last"),
+    ///     Ok(Field::desc(Type::I64).nullable(Nulls::Last))
+    /// );
+    /// assert!(Field::parse("i64.nulls_last").is_err());
     /// assert!(Field::parse("i65").is_err());
     /// ```
     pub fn parse(s: &str) -> Result<Field, ParseError> {
-        let (name, dir) = match s.split_once('.') {
-            None => (s, Dir::Asc),
-            Some((n, "desc")) => (n, Dir::Desc),
-            Some((n, "asc")) => (n, Dir::Asc),
-            Some((_, other)) => {
-                return Err(ParseError::new(format!(
-                    "unknown direction {other:?} in {s:?}: expected 'asc' or 'desc'"
-                )))
-            }
+        let (name, rest) = match s.split_once('.') {
+            None => (s, None),
+            Some((n, r)) => (n, Some(r)),
         };
+        let (name, nullable) = match name.strip_suffix('?') {
+            Some(n) => (n, true),
+            None => (name, false),
+        };
+        let (dir, nulls) = parse_suffix(s, rest, nullable)?;
         let ty = Type::from_name(name).ok_or_else(|| {
             ParseError::new(format!(
                 "unknown type {name:?}: expected one of str, i64, u64, i32, u32, f64, f32, dec, bool, bytes, ts, uuid"
@@ -292,6 +325,7 @@ impl Field {
             ty,
             dir,
             width: None,
+            nulls,
         })
     }
 
@@ -309,11 +343,78 @@ impl Field {
 impl fmt::Display for Field {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.ty.name())?;
-        if self.dir.is_desc() {
-            f.write_str(".desc")?;
-        }
-        Ok(())
+        write_suffix(self.dir, self.nulls, f)
     }
+}
+
+/// Reads what follows a type name's first `.` (`desc`, `asc.nulls_last`,
+/// …) in schema entry `spec`: the direction and, when the name ended in
+/// `?` (`nullable`), where the nulls sort. The one reading of the suffix
+/// that [`Field::parse`] and the front ends' column parsers share.
+///
+/// # Errors
+/// An unknown word, a direction after a `.nulls_*`, or a `.nulls_*`
+/// without the `?`.
+pub fn parse_suffix(
+    spec: &str,
+    rest: Option<&str>,
+    nullable: bool,
+) -> Result<(Dir, Option<Nulls>), ParseError> {
+    if !nullable {
+        return match rest {
+            None | Some("asc") => Ok((Dir::Asc, None)),
+            Some("desc") => Ok((Dir::Desc, None)),
+            Some(r) if r.contains("nulls_") => Err(ParseError::new(format!(
+                "{r:?} in {spec:?} needs a nullable type: write TYPE?.{r}"
+            ))),
+            Some(other) => Err(ParseError::new(format!(
+                "unknown direction {other:?} in {spec:?}: expected 'asc' or 'desc'"
+            ))),
+        };
+    }
+    let mut dir = None;
+    let mut nulls = None;
+    for word in rest.map(|r| r.split('.')).into_iter().flatten() {
+        match word {
+            "asc" | "desc" if dir.is_none() && nulls.is_none() => {
+                dir = Some(if word == "desc" { Dir::Desc } else { Dir::Asc });
+            }
+            "nulls_first" | "nulls_last" if nulls.is_none() => {
+                nulls = Some(if word == "nulls_last" {
+                    Nulls::Last
+                } else {
+                    Nulls::First
+                });
+            }
+            other => {
+                return Err(ParseError::new(format!(
+                    "unknown direction {other:?} in {spec:?}: expected 'asc' or 'desc', \
+                     then 'nulls_first' or 'nulls_last'"
+                )))
+            }
+        }
+    }
+    Ok((dir.unwrap_or_default(), Some(nulls.unwrap_or_default())))
+}
+
+/// Writes the schema suffix of a direction and nullability: `?` when
+/// nullable, `.desc` when descending, `.nulls_last` when the nulls sort
+/// last (what [`parse_suffix`] reads back).
+pub fn write_suffix(
+    dir: Dir,
+    nulls: Option<Nulls>,
+    f: &mut impl fmt::Write,
+) -> fmt::Result {
+    if nulls.is_some() {
+        f.write_str("?")?;
+    }
+    if dir.is_desc() {
+        f.write_str(".desc")?;
+    }
+    if nulls == Some(Nulls::Last) {
+        f.write_str(".nulls_last")?;
+    }
+    Ok(())
 }
 
 /// A user-input parse error (component, schema, timestamp, UUID syntax).
@@ -362,6 +463,11 @@ pub enum Value<'a> {
     Bytes(Cow<'a, [u8]>),
     /// A string.
     Str(Cow<'a, str>),
+    /// The null of a nullable component of this type (see
+    /// [`crate::format::null`]). It orders before every value of its type
+    /// here; [`Component::key_cmp`] puts it where the component's
+    /// [`Nulls`] says.
+    Null(Type),
 }
 
 impl Value<'_> {
@@ -382,6 +488,7 @@ impl Value<'_> {
             Value::U32(_) => Type::U32,
             Value::Bytes(_) => Type::Bytes,
             Value::Str(_) => Type::Str,
+            Value::Null(t) => *t,
         }
     }
 
@@ -402,6 +509,7 @@ impl Value<'_> {
             Value::U32(v) => Value::U32(v),
             Value::Bytes(v) => Value::Bytes(Cow::Owned(v.into_owned())),
             Value::Str(v) => Value::Str(Cow::Owned(v.into_owned())),
+            Value::Null(t) => Value::Null(t),
         }
     }
 
@@ -427,9 +535,12 @@ impl Value<'_> {
             ),
             Value::U64(v) => put(&mut buf, &v.to_be_bytes()),
             Value::U32(v) => put(&mut buf, &v.to_be_bytes()),
-            Value::Dec(_) | Value::Bytes(_) | Value::Str(_) | Value::Vi64(_) | Value::Vu64(_) => {
-                return None
-            }
+            Value::Dec(_)
+            | Value::Bytes(_)
+            | Value::Str(_)
+            | Value::Vi64(_)
+            | Value::Vu64(_)
+            | Value::Null(_) => return None,
         };
         Some((buf, n))
     }
@@ -512,7 +623,8 @@ pub fn f32_from_order_bits(b: u32) -> Option<f32> {
 
 impl Ord for Value<'_> {
     /// Key order: by type (tag order) first, then by value; floats by the
-    /// float policy (canonical NaN last, `-0.0 < +0.0`).
+    /// float policy (canonical NaN last, `-0.0 < +0.0`); a null before
+    /// every value of its type.
     fn cmp(&self, other: &Self) -> Ordering {
         match (self, other) {
             (Value::Bool(a), Value::Bool(b)) => a.cmp(b),
@@ -528,6 +640,9 @@ impl Ord for Value<'_> {
             (Value::U32(a), Value::U32(b)) => a.cmp(b),
             (Value::Bytes(a), Value::Bytes(b)) => a.cmp(b),
             (Value::Str(a), Value::Str(b)) => a.as_bytes().cmp(b.as_bytes()),
+            (Value::Null(a), Value::Null(b)) => a.cmp(b),
+            (Value::Null(a), b) => a.cmp(&b.ty()).then(Ordering::Less),
+            (a, Value::Null(b)) => a.ty().cmp(b).then(Ordering::Greater),
             (a, b) => a.ty().cmp(&b.ty()),
         }
     }
@@ -600,6 +715,9 @@ pub struct Component<'a> {
     pub dir: Dir,
     /// Decimal width, as in [`Field::width`].
     pub width: Option<u8>,
+    /// Nullability, as in [`Field::nulls`]: `Some` for a component of a
+    /// nullable field, null ([`Value::Null`]) or not.
+    pub nulls: Option<Nulls>,
 }
 
 impl<'a> Component<'a> {
@@ -609,6 +727,7 @@ impl<'a> Component<'a> {
             value: value.into(),
             dir: Dir::Asc,
             width: None,
+            nulls: None,
         }
     }
 
@@ -618,7 +737,32 @@ impl<'a> Component<'a> {
             value: value.into(),
             dir: Dir::Desc,
             width: None,
+            nulls: None,
         }
+    }
+
+    /// The component of `field` (its direction, width and nullability)
+    /// holding `value`.
+    ///
+    /// ```
+    /// use lexikey::{tuple, Component, Field, Format, Type, Value};
+    /// let field = Field::parse("i64?.desc")?;
+    /// let key = tuple::encode(Format::Hex, &[Component::of(field, Value::Null(Type::I64))])?;
+    /// assert_eq!(key, b"-");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn of(field: Field, value: impl Into<Value<'a>>) -> Self {
+        Component {
+            value: value.into(),
+            dir: field.dir,
+            width: field.width,
+            nulls: field.nulls,
+        }
+    }
+
+    /// Whether the value is a null ([`Value::Null`]).
+    pub fn is_null(&self) -> bool {
+        matches!(self.value, Value::Null(_))
     }
 
     /// The schema field this component fits.
@@ -627,6 +771,7 @@ impl<'a> Component<'a> {
             ty: self.value.ty(),
             dir: self.dir,
             width: self.width,
+            nulls: self.nulls,
         }
     }
 
@@ -636,13 +781,29 @@ impl<'a> Component<'a> {
             value: self.value.into_owned(),
             dir: self.dir,
             width: self.width,
+            nulls: self.nulls,
         }
     }
 
     /// Compares two components as their keys compare: the value order,
-    /// reversed when the component is descending.
+    /// reversed when the component is descending; a null before (after,
+    /// with [`Nulls::Last`]) every value, whatever the direction.
     pub fn key_cmp(&self, other: &Self) -> Ordering {
-        self.dir.apply(self.value.cmp(&other.value))
+        match (&self.value, &other.value) {
+            (Value::Null(_), Value::Null(_)) => self.value.cmp(&other.value),
+            (Value::Null(_), _) | (_, Value::Null(_)) => {
+                let null_first = if self.is_null() {
+                    Ordering::Less
+                } else {
+                    Ordering::Greater
+                };
+                match self.nulls.or(other.nulls) {
+                    Some(Nulls::Last) => null_first.reverse(),
+                    _ => null_first,
+                }
+            }
+            _ => self.dir.apply(self.value.cmp(&other.value)),
+        }
     }
 }
 
