@@ -71,7 +71,7 @@ pub use key::Key;
 pub use range::KeyRange;
 pub use store::alloc::{AllocError, Allocator, AllocatorConfig};
 pub use value::big_decimal::Dec;
-pub use value::{Component, Dir, Field, ParseError, Type, Value};
+pub use value::{Component, Dir, Field, Nulls, ParseError, Type, Value};
 
 /// The "reverse number" `i64::MAX - n` that Java code writes into HBase row
 /// keys for newest-first order (`Long.MAX_VALUE - timestamp`). Reversing is

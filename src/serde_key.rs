@@ -653,6 +653,7 @@ impl<'d> Serializer<'d> {
             value,
             dir: self.shape.dir(),
             width: None,
+            nulls: None,
         });
         Ok(())
     }
@@ -1010,6 +1011,7 @@ impl<'k, 'd> Deserializer<'k, 'd> {
             ty,
             dir: self.shape.dir(),
             width: None,
+            nulls: None,
         };
         let missing = DecodeError::MissingComponent {
             offset: self.key.len(),

@@ -954,6 +954,7 @@ mod tests {
                             ty,
                             dir,
                             width: None,
+                            nulls: None,
                         };
                         let schema = [f(Type::Str), f(ty), Field::asc(Type::Str)];
                         let v = match ty {
@@ -968,11 +969,13 @@ mod tests {
                                 value: Value::from(s),
                                 dir,
                                 width: None,
+                                nulls: None,
                             },
                             Component {
                                 value: v,
                                 dir,
                                 width: None,
+                                nulls: None,
                             },
                             Component::asc(s),
                         ];

@@ -51,6 +51,7 @@ fn mixed_rows(
                         value,
                         dir,
                         width: None,
+                        nulls: None,
                     })
                 })
                 .collect::<Vec<_>>();
@@ -69,8 +70,8 @@ proptest! {
         dir in dirs(),
     ) {
         for format in Format::ALL {
-            let ca = Component { value: a.clone(), dir, width: None };
-            let cb = Component { value: b.clone(), dir, width: None };
+            let ca = Component { value: a.clone(), dir, width: None, nulls: None };
+            let cb = Component { value: b.clone(), dir, width: None, nulls: None };
             let (ka, kb) = (enc(format, std::slice::from_ref(&ca)), enc(format, std::slice::from_ref(&cb)));
             prop_assert_eq!(ka.cmp(&kb), ca.key_cmp(&cb), "{} {:?} {:?}", format, a, b);
             prop_assert_eq!(ka == kb, a == b);
@@ -132,7 +133,7 @@ proptest! {
         with in prop::sample::select(b"0189AFGZaz-_kKvV~#".to_vec()),
         how in 0..3u8,
     ) {
-        let c = Component { value, dir, width: None };
+        let c = Component { value, dir, width: None, nulls: None };
         for format in [Format::Hex, Format::Base64, Format::Decimal] {
             let mut k = enc(format, std::slice::from_ref(&c));
             let i = at.index(k.len() + 1);
@@ -195,6 +196,7 @@ fn bad_input_errors_with_offsets() {
         ty,
         dir,
         width: None,
+        nulls: None,
     };
     let vi = f(Type::Vi64, Dir::Asc);
     let vu = f(Type::Vu64, Dir::Asc);

@@ -36,6 +36,7 @@ fn key(f: Format, d: &Dec, dir: Dir) -> Vec<u8> {
         value: Value::Dec(d.clone()),
         dir,
         width: None,
+        nulls: None,
     };
     tuple::encode(f, &[c])
         .expect("dec encodes in every format")
@@ -78,7 +79,7 @@ proptest! {
         prop_assert_eq!(Dec::read_binary(&tail, dir.is_desc()).unwrap(), (d.clone(), b.len()));
         for f in Format::ALL {
             let k = key(f, &d, dir);
-            let schema = [Field { ty: Type::Dec, dir, width: None }];
+            let schema = [Field { ty: Type::Dec, dir, width: None, nulls: None }];
             let back = tuple::decode(f, &k, Some(&schema)).unwrap();
             prop_assert_eq!(&back[0].value, &Value::Dec(d.clone()));
         }

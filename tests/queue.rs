@@ -25,6 +25,7 @@ fn queue_sets() -> impl Strategy<Value = QueueKeys> {
                     value,
                     dir: f.dir,
                     width: None,
+                    nulls: None,
                 })
             }),
             0..3,

@@ -48,6 +48,7 @@ fn world(
                         value,
                         dir: f.dir,
                         width: None,
+                        nulls: None,
                     })
                 })
                 .collect::<Vec<_>>();
@@ -112,7 +113,7 @@ proptest! {
             let s: String = s.chars().take(cut).collect();
             a = Value::Str(s.into());
         }
-        let comp = |v: &Value<'static>| Component { value: v.clone(), dir: field.dir, width: None };
+        let comp = |v: &Value<'static>| Component { value: v.clone(), dir: field.dir, width: None, nulls: None };
         let q = RangeQuery::new(format).prefix(&prefix);
         let q = match &op {
             Op::Eq => q.eq(comp(&a)),

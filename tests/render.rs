@@ -1635,6 +1635,7 @@ fn desc_range() -> BoxedStrategy<KeyRange> {
                 value: v,
                 dir: if desc { Dir::Desc } else { Dir::Asc },
                 width: None,
+                nulls: None,
             };
             let prefix: Vec<Component<'static>> = prefix
                 .into_iter()
@@ -1642,6 +1643,7 @@ fn desc_range() -> BoxedStrategy<KeyRange> {
                     value: Value::from(String::from_utf8(s).expect("utf-8")),
                     dir: if d { Dir::Desc } else { Dir::Asc },
                     width: None,
+                    nulls: None,
                 })
                 .collect();
             let q = RangeQuery::new(format).prefix(&prefix);

@@ -562,6 +562,7 @@ fn newest_first_forms_agree() {
                 ty: Type::Ts,
                 dir: Dir::Desc,
                 width: None,
+                nulls: None,
             }]),
         )
         .unwrap();

@@ -135,7 +135,9 @@ pub fn decoded_schema(
         .enumerate()
         .map(|(i, ty)| {
             let name = names.map_or_else(|| default_name(i), |n| n[i].clone());
-            field(ty, &name, nullable)
+            // A nullable native column (`TYPE?`) has nulls too.
+            let native_null = matches!(ty, ColType::Native(c) if c.field.nulls.is_some());
+            field(ty, &name, nullable || native_null)
         })
         .collect();
     Ok(Arc::new(Schema::new(fields)))

@@ -197,7 +197,11 @@ impl<'s> ArrowEncoder<'s> {
             // native formats have no null: one the encoder took anyway is
             // refused here.
             let no_null = self.no_null;
-            let null_at = |cols: &[Column<'_>], i: usize| no_null && cols[i].is_null(r);
+            let types = self.types;
+            // A nullable native column (`TYPE?`) takes its nulls.
+            let nullable = |i: usize| matches!(types.get(i), Some(ColType::Native(c)) if c.field.nulls.is_some());
+            let null_at =
+                |cols: &[Column<'_>], i: usize| no_null && !nullable(i) && cols[i].is_null(r);
             match res {
                 Err(e) if e.index.is_some_and(|i| i < cols.len() && null_at(cols, i)) => {
                     let i = e.index.unwrap_or_default();

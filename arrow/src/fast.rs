@@ -84,6 +84,7 @@ fn writer<'c>(format: Format, f: Field, values: &'c Values<'c>) -> CellFn<'c> {
                     value: get(r),
                     dir: f.dir,
                     width: f.width,
+                    nulls: f.nulls,
                 },
                 out
             )))
@@ -149,6 +150,7 @@ fn put_value(format: Format, f: Field, values: &Values<'_>, r: usize, out: &mut 
                 value,
                 dir: f.dir,
                 width: f.width,
+                nulls: f.nulls,
             },
             out,
         ),
@@ -179,7 +181,8 @@ fn put(format: Format, c: &Component<'_>, out: &mut Vec<u8>) -> bool {
 }
 
 /// The writers of the columns, or `None` when a column is not a core type
-/// (`ulid`, `uuid7`, `geo`: the row path writes those).
+/// (`ulid`, `uuid7`, `geo`) or is nullable (`TYPE?`): the row path writes
+/// those.
 fn writers<'c>(
     format: Format,
     types: &[ColType],
@@ -189,7 +192,9 @@ fn writers<'c>(
         .iter()
         .zip(cols)
         .map(|(ty, c)| match ty {
-            ColType::Native(col) if matches!(col.kind, Kind::Core(_)) => {
+            ColType::Native(col)
+                if matches!(col.kind, Kind::Core(_)) && col.field.nulls.is_none() =>
+            {
                 Some(writer(format, col.field, &c.values))
             }
             _ => None,

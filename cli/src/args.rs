@@ -324,6 +324,12 @@ pub struct RangeArgs {
     /// Next component: an ascending str starting with STR (repeatable)
     #[arg(long, value_name = "STR", action = ArgAction::Append)]
     pub prefix: Vec<String>,
+    /// Next component is null: its nullable type, e.g. i64? (repeatable)
+    #[arg(id = "is-null", long = "is-null", value_name = "TYPE?", action = ArgAction::Append)]
+    pub is_null: Vec<String>,
+    /// Next component is not null: its nullable type, e.g. i64? (repeatable)
+    #[arg(id = "not-null", long = "not-null", value_name = "TYPE?", action = ArgAction::Append)]
+    pub not_null: Vec<String>,
     /// Salting.
     #[command(flatten)]
     pub salt: SaltArgs,
@@ -351,7 +357,8 @@ pub struct RangeArgs {
     /// The fixed leading components, TYPE[.desc]:VALUE
     #[arg(value_name = "PREFIX_COMPONENT")]
     pub components: Vec<OsString>,
-    /// Every predicate (`--ge` … `--eq`, `--prefix`) in command-line order.
+    /// Every predicate (`--ge` … `--eq`, `--prefix`, `--is-null`,
+    /// `--not-null`) in command-line order.
     #[arg(skip)]
     pub preds: Vec<Pred>,
 }

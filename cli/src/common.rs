@@ -169,6 +169,7 @@ pub(crate) fn push_value_json(v: &Value<'_>, scratch: &mut String, out: &mut Vec
     scratch.clear();
     match v {
         Value::Str(s) => push_json_str(s, out),
+        Value::Null(_) => out.extend_from_slice(b"null"),
         Value::I64(_) | Value::U64(_) | Value::I32(_) | Value::U32(_) | Value::Bool(_) => {
             literal::write_value(v, scratch);
             out.extend_from_slice(scratch.as_bytes());
@@ -198,6 +199,11 @@ pub(crate) fn push_component_json(c: &Component<'_>, scratch: &mut String, out: 
         b"\",\"dir\":\"asc\",\"value\":"
     });
     push_value_json(&c.value, scratch, out);
+    match c.nulls {
+        Some(lexikey::Nulls::First) => out.extend_from_slice(b",\"nulls\":\"first\""),
+        Some(lexikey::Nulls::Last) => out.extend_from_slice(b",\"nulls\":\"last\""),
+        None => {}
+    }
     out.push(b'}');
 }
 
@@ -227,7 +233,16 @@ pub(crate) fn push_component_text(
 ) -> Result<()> {
     let f = c.field();
     out.extend_from_slice(f.ty.name().as_bytes());
-    if f.dir.is_desc() {
+    if f.nulls.is_some() {
+        // A nullable component: `TYPE?[.desc][.nulls_last]`, a null
+        // with no `:VALUE` (what `encode` reads back as the null).
+        scratch.clear();
+        let _ = lexikey::value::write_suffix(f.dir, f.nulls, scratch);
+        out.extend_from_slice(scratch.as_bytes());
+        if c.is_null() {
+            return Ok(());
+        }
+    } else if f.dir.is_desc() {
         out.extend_from_slice(b".desc");
     }
     out.push(b':');

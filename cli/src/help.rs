@@ -29,6 +29,13 @@ e.g.
   lexikey encode str:event ulid:01ARZ3NDEKTSV4RRFFQ69G5FAV  ->  event#g01563E3AB5D3D6764C61EFB99302BD5B
   lexikey encode --bits 16 str:places geo:37.7749,-122.4194   ->  places#u000000004B71B06D
 
+Nullable components: TYPE? (i64?, str?.desc) may be null; its null is the type alone,
+with no ':' and no value, a present value TYPE?:VALUE. Nulls sort first in the key order
+whatever the direction, or last with .nulls_last (i64?.nulls_last, i64?.desc.nulls_last):
+  lexikey encode str:age i64?          ->  age#-
+  lexikey encode str:age i64?:5        ->  age#=l8000000000000005
+A null in a component without the ? is an error. Layout: docs/cli.md.
+
 Salting (hex, base64, decimal, binary):
   --salt-buckets N   put the key's salt bucket (0 to N-1, N from 1 to 255) in front of
                 the key: two UPPERCASE hex digits and '#' in text formats (00#...), one
@@ -202,6 +209,7 @@ Usage:
   lexikey range [--format F] [--width N] [--for raw|hbase|cql|rocksdb|etcd|redis|sql|cbt]
                 [--table T] [--limit N] [--reversed] [--json] [--schema S] PREFIX_COMPONENT...
                 [--ge C] [--gt C] [--le C] [--lt C] [--eq C] [--prefix STR]
+                [--is-null TYPE?] [--not-null TYPE?]
   lexikey range ... PREFIX_COMPONENT... --bbox MINLAT,MINLON,MAXLAT,MAXLON [--max-ranges K]
                 [--curve C] [--bits B]
   (both: [--salt-buckets N [--salt-mode fast|phoenix]] [--after CURSOR [--secret S]])
@@ -247,6 +255,9 @@ Options:
                 --for is not raw
   --ge/--gt/--le/--lt/--eq C   predicates on the next component (repeatable)
   --prefix STR  the next component is an ascending str starting with STR
+  --is-null TYPE?, --not-null TYPE?   the next component, nullable (TYPE? as in
+                encode: i64?, str?.desc.nulls_last), is null / is not null (SQL's IS
+                NULL, IS NOT NULL); a comparison (--ge i64?:5) never matches a null
   --format F, --width N        as in encode (F may also be an interop profile, below)
 A query no key can match (e.g. --gt i64:9223372036854775807, or --ge i64:5 --lt i64:3)
 is an error (exit 2). Components may be of the kinds ulid, uuid7 and geo ('lexikey
@@ -520,6 +531,7 @@ Usage:
   lexikey range [--format F] [--width N] [--for raw|hbase|cql|rocksdb|etcd|redis|sql|cbt]
                 [--table T] [--limit N] [--reversed] [--json] PREFIX_COMPONENT...
                 [--ge C] [--gt C] [--le C] [--lt C] [--eq C] [--prefix STR]
+                [--is-null TYPE?] [--not-null TYPE?]
   lexikey range ... PREFIX_COMPONENT... --bbox MINLAT,MINLON,MAXLAT,MAXLON [--max-ranges K]
   lexikey reverse [--format F] [--width N] N
   lexikey alloc --store URL --table NAME [--count N] [--format F] [--guard] [--stats]

@@ -98,6 +98,7 @@ fn roundtrip(format: Format, schema: &[(&str, bool)], rows: &[Vec<Value<'static>
                 value: v.clone(),
                 dir: if *d { Dir::Desc } else { Dir::Asc },
                 width: None,
+                nulls: None,
             })
             .collect();
         // Types a format cannot hold (decimal: floats, bytes, ...) are not keys.

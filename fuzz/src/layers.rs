@@ -396,6 +396,8 @@ fn check_probe(
         }
         Pred::Eq(c) | Pred::Ge(c) | Pred::Le(c) => (c.clone(), true),
         Pred::Gt(c) | Pred::Lt(c) => (c.clone(), false),
+        // The profiles refuse is-null / not-null (a native `TYPE?` only).
+        Pred::IsNull(_) | Pred::NotNull(_) => return,
     };
     if let Comp::Profile(item) = &value {
         if is_sql_null(item) {
@@ -537,6 +539,7 @@ fn check_kind_component(text: &str, geo: &GeoOpts, col: Col, v: &Value<'_>) {
         value: v.clone(),
         dir: col.field.dir,
         width: None,
+        nulls: None,
     };
     for format in [Format::Hex, Format::Binary] {
         let Ok(key) = tuple::encode(format, std::slice::from_ref(&comp)) else {

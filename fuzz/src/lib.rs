@@ -12,6 +12,7 @@
 //! | `redecode_<fmt>` | schema header + arbitrary key bytes | whenever a decoder succeeds, encoding its result gives back exactly the input (canonical decode) |
 //! | `roundtrip_<fmt>` | two structured tuples of one schema | value → key → value; text keys are UTF-8 without C0 bytes; key order equals tuple order |
 //! | `decode_compact` | mode byte (kind, direction, format) + key | the `vi64` / `vu64` decoders never panic, errors lie inside the key, an accepted key (and every prefix `compact::decode_*` reads) re-encodes to itself |
+//! | `decode_nulls` | mode byte (type, direction, null order, format) + key | the nullable-component decoders never panic, errors lie inside the key, an accepted key re-encodes to itself, and a key decodes to the null exactly when it is the null marker alone |
 //! | `parse_component` | UTF-8 text | `TYPE[.desc]:VALUE` parse → print → parse gives the same component (also UUID and hex syntax) |
 //! | `parse_schema` | UTF-8 text | `Field::parse_schema` parse → print → parse is stable |
 //! | `parse_ts` | UTF-8 text / 8 bytes | `parse_ts` → `format_ts` → `parse_ts` is stable |
@@ -120,7 +121,12 @@ impl<'a, 'u> Reader<'a, 'u> {
             Dir::Asc
         };
         let width = (b & FIELD_WIDTH != 0).then(|| self.byte());
-        Field { ty, dir, width }
+        Field {
+            ty,
+            dir,
+            width,
+            nulls: None,
+        }
     }
 
     /// A value of type `ty`.
@@ -175,6 +181,7 @@ impl<'a, 'u> Reader<'a, 'u> {
             value: self.value(f.ty),
             dir: f.dir,
             width: f.width,
+            nulls: None,
         }
     }
 
@@ -246,6 +253,8 @@ impl Writer {
                 self.byte(b.len() as u8).bytes(b)
             }
             Value::Str(s) => self.string(s),
+            // The fuzz layout has no nulls: nothing to write.
+            Value::Null(_) => self,
             Value::Dec(d) => {
                 let (digits, exp) = d.parts();
                 let digits = &digits.as_bytes()[..digits.len().min(255)];
@@ -903,6 +912,7 @@ pub fn check_decode_compact(data: &[u8]) {
         ty,
         dir: if desc { Dir::Desc } else { Dir::Asc },
         width: None,
+        nulls: None,
     };
     match tuple::decode(format, key, Some(&[field])) {
         Ok(comps) => {
@@ -932,6 +942,75 @@ pub fn check_decode_compact(data: &[u8]) {
             assert_eq!(&b[..m], &key[..n], "vu64 {} not canonical", show(key));
         }
         Err(e) => assert_error_located(&e, key, "decode_vu64"),
+    }
+}
+
+/// The field of a `decode_nulls` mode byte: bits 0–3 the type (`% 14`
+/// into [`Type::ALL`] then [`Type::COMPACT`]), bit 4 descending, bit 5
+/// nulls last; bits 6–7 are the format ([`nulls_format`]).
+pub fn nulls_field(mode: u8) -> Field {
+    let types: Vec<Type> = Type::ALL.into_iter().chain(Type::COMPACT).collect();
+    Field {
+        ty: types[usize::from(mode & 15) % types.len()],
+        dir: if mode & 16 != 0 { Dir::Desc } else { Dir::Asc },
+        width: None,
+        nulls: Some(if mode & 32 != 0 {
+            lexikey::Nulls::Last
+        } else {
+            lexikey::Nulls::First
+        }),
+    }
+}
+
+/// The format of a `decode_nulls` mode byte (bits 6–7 into [`Format::ALL`]).
+pub fn nulls_format(mode: u8) -> Format {
+    Format::ALL[usize::from(mode >> 6)]
+}
+
+/// `decode_nulls`: a key of one nullable component (`TYPE?`, see
+/// `lexikey::format::null`) never panics the decoders; an error lies
+/// inside the key; an accepted key re-encodes to itself (canonical), and
+/// it is a null exactly when it is the field's null marker alone. The
+/// first byte is the mode ([`nulls_field`], [`nulls_format`]).
+pub fn check_decode_nulls(data: &[u8]) {
+    let Some((&mode, key)) = data.split_first() else {
+        return;
+    };
+    let field = nulls_field(mode);
+    let format = nulls_format(mode);
+    let decoded = tuple::decode(format, key, Some(&[field]));
+    let mut reused = vec![Component::asc(String::from("stale"))];
+    let again = tuple::decode_reusing(format, key, Some(&[field]), &mut reused);
+    assert_eq!(
+        decoded.as_ref().err(),
+        again.as_ref().err(),
+        "decode_reusing disagrees on {}",
+        show(key)
+    );
+    match decoded {
+        Ok(comps) => {
+            assert_eq!(reused, comps, "decode_reusing disagrees on {}", show(key));
+            assert_eq!(comps.len(), 1, "one field, one component");
+            assert_eq!(comps[0].field(), field, "decoded field != schema");
+            let null_marker =
+                lexikey::format::null::marker(format, field.nulls.unwrap_or_default(), true);
+            assert_eq!(
+                comps[0].is_null(),
+                key == [null_marker],
+                "{format} {} decodes to {:?}",
+                show(key),
+                comps[0].value
+            );
+            let again = tuple::encode(format, &comps).expect("a decoded value encodes");
+            assert_eq!(
+                &again[..],
+                key,
+                "{format} {} decodes to {:?} but re-encodes differently",
+                show(key),
+                comps[0].value
+            );
+        }
+        Err(e) => assert_error_located(&e, key, "decode_nulls"),
     }
 }
 
@@ -1111,6 +1190,7 @@ impl RangeCase {
                     ty: Type::Str,
                     dir: *d,
                     width: None,
+                    nulls: None,
                 }),
             };
             let mut k = p.kind();

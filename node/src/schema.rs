@@ -523,6 +523,8 @@ impl Schema {
                     PredOp::Le => c"le",
                     PredOp::Lt => c"lt",
                     PredOp::Prefix => c"prefix",
+                    // Not (yet) named in the Node binding's predicate object.
+                    PredOp::IsNull | PredOp::NotNull => continue,
                 };
                 let v = js.get(pred, name)?;
                 if js.kind(v)? == Kind::Undefined {

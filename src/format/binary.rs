@@ -308,7 +308,14 @@ fn decode_nullable(field: Field, input: &[u8]) -> Result<(Component<'_>, usize),
     let (mut c, used) = if null {
         (Component::asc(Value::Null(field.ty)), 0)
     } else {
-        decode_component(Field { nulls: None, ..field }, &input[1..]).map_err(|e| e.shift(1))?
+        decode_component(
+            Field {
+                nulls: None,
+                ..field
+            },
+            &input[1..],
+        )
+        .map_err(|e| e.shift(1))?
     };
     c.dir = field.dir;
     c.nulls = field.nulls;

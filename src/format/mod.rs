@@ -226,15 +226,25 @@ impl Format {
     /// the marker, then nothing (a null) or the value as the field without
     /// the `?` reads it (see [`null`]).
     #[inline(never)]
-    fn decode_nullable_text(self, field: Field, input: &[u8]) -> Result<Component<'_>, DecodeError> {
+    fn decode_nullable_text(
+        self,
+        field: Field,
+        input: &[u8],
+    ) -> Result<Component<'_>, DecodeError> {
         let mut c = if null::read_marker(self, field, input)? {
             if input.len() > 1 {
                 return Err(DecodeError::TrailingBytes { offset: 1 });
             }
             Component::asc(Value::Null(field.ty))
         } else {
-            self.decode_component(Field { nulls: None, ..field }, &input[1..])
-                .map_err(|e| e.shift(1))?
+            self.decode_component(
+                Field {
+                    nulls: None,
+                    ..field
+                },
+                &input[1..],
+            )
+            .map_err(|e| e.shift(1))?
         };
         c.dir = field.dir;
         c.nulls = field.nulls;

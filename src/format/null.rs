@@ -92,9 +92,7 @@ pub const fn marker(format: Format, nulls: Nulls, null: bool) -> u8 {
 const fn expected(format: Format, nulls: Nulls) -> &'static str {
     match (format.is_text(), nulls) {
         (true, Nulls::First) => "the marker of a nullable component: '-' (null) or '=' (value)",
-        (true, Nulls::Last) => {
-            "the marker of a nulls-last component: '_' (null) or '=' (value)"
-        }
+        (true, Nulls::Last) => "the marker of a nulls-last component: '_' (null) or '=' (value)",
         (false, Nulls::First) => "the marker of a nullable component: 00 (null) or 01 (value)",
         (false, Nulls::Last) => "the marker of a nulls-last component: 02 (null) or 01 (value)",
     }

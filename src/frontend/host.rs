@@ -37,8 +37,9 @@
 //!
 //! In the interop profiles `Null` is a null of any column (FoundationDB
 //! writes null whatever the type named; HBase and Phoenix refuse it in
-//! fixed-width columns when the key is written). The native formats have
-//! no null.
+//! fixed-width columns when the key is written). In the native formats
+//! `Null` is the null of a nullable column (`TYPE?`, see
+//! [`crate::format::null`]) and refused in any other.
 //!
 //! ```
 //! use lexikey::frontend::host::Arg;
@@ -762,6 +763,10 @@ fn bad(e: impl fmt::Display) -> ArgError {
 /// # Errors
 /// An argument the column does not take, or not a value of its type.
 pub fn native_value<'a>(col: &Col, arg: Arg<'a>, geo: &GeoOpts) -> Result<Value<'a>, ArgError> {
+    if let (Arg::Null, Some(_)) = (arg, col.field.nulls) {
+        // The null of a nullable column (`TYPE?`).
+        return Ok(Value::Null(col.field.ty));
+    }
     match col.kind {
         Kind::Core(ty) => core_value(ty, arg),
         kind => match arg {

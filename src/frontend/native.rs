@@ -39,7 +39,7 @@ use std::borrow::Cow;
 use crate::kinds::geo::{Curve, Grid};
 use crate::kinds::timeid::{is_uuid7, Ulid};
 use crate::value::literal;
-use crate::value::{Component, Dir, Field, ParseError, Type, Value};
+use crate::value::{Component, Field, ParseError, Type, Value};
 
 /// The result of this module's parsers: the error is a one-line message.
 pub type Result<T, E = ParseError> = std::result::Result<T, E>;
@@ -108,7 +108,8 @@ pub struct Col {
 }
 
 impl Col {
-    /// Parses `TYPE[.desc]` (also `.asc`).
+    /// Parses `TYPE[?][.desc][.nulls_last]` (also `.asc`, `.nulls_first`;
+    /// see [`Field::parse`]).
     ///
     /// # Errors
     /// An unknown type or direction.
@@ -117,24 +118,23 @@ impl Col {
             None => (spec, None),
             Some((n, d)) => (n, Some(d)),
         };
-        if let Some(kind) = Kind::from_cli_name(name) {
-            let dir = match dir {
-                None | Some("asc") => Dir::Asc,
-                Some("desc") => Dir::Desc,
-                Some(other) => {
-                    bail!("unknown direction {other:?} in {spec:?}: expected 'asc' or 'desc'")
-                }
-            };
+        let (bare, nullable) = match name.strip_suffix('?') {
+            Some(n) => (n, true),
+            None => (name, false),
+        };
+        if let Some(kind) = Kind::from_cli_name(bare) {
+            let (dir, nulls) = crate::value::parse_suffix(spec, dir, nullable)?;
             return Ok(Col {
                 kind,
                 field: Field {
                     ty: kind.core(),
                     dir,
                     width: None,
-                    nulls: None,
+                    nulls,
                 },
             });
         }
+        let name = bare;
         let field = Field::parse(spec).map_err(|e| {
             if Type::from_name(name).is_none() {
                 anyhow!("{e}, or {CLI_KINDS}")
@@ -240,10 +240,7 @@ impl Col {
 impl std::fmt::Display for Col {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.kind.name())?;
-        if self.field.dir.is_desc() {
-            f.write_str(".desc")?;
-        }
-        Ok(())
+        crate::value::write_suffix(self.field.dir, self.field.nulls, f)
     }
 }
 
@@ -280,17 +277,33 @@ pub fn parse_schema(text: &str, width: Option<u8>) -> Result<Vec<Col>> {
 }
 
 /// Parses a `TYPE[.desc]:VALUE` component (everything after the first `:`
-/// is the value, verbatim).
+/// is the value, verbatim); a nullable type alone (`i64?`,
+/// `ulid?.desc.nulls_last`) is that component's null.
 ///
 /// # Errors
-/// A missing `:`, an unknown type, a value that does not parse.
+/// A missing `:` (after a type that is not nullable), an unknown type, a
+/// value that does not parse.
 pub fn parse_component(text: &str, geo: &GeoOpts) -> Result<(Col, Component<'static>)> {
     let Some((spec, value)) = text.split_once(':') else {
+        if let Some(col) = null_col(text) {
+            let c = Component::of(col.field, Value::Null(col.field.ty));
+            return Ok((col, c));
+        }
         bail!("component {text:?} has no ':': expected TYPE[.desc]:VALUE, e.g. i64:42 or str:usa");
     };
     let col = Col::parse(spec)?;
     let c = col.component(value, geo)?;
     Ok((col, c.into_owned()))
+}
+
+/// The nullable column a component text with no `:` names, when it names
+/// one: the spelling of that column's null (`i64?`, `geo?.desc`).
+pub fn null_col(text: &str) -> Option<Col> {
+    let base = text.split('.').next()?;
+    if !base.ends_with('?') {
+        return None;
+    }
+    Col::parse(text).ok().filter(|c| c.field.nulls.is_some())
 }
 
 /// Whether a component text names a `geo` column.

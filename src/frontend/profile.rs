@@ -759,6 +759,17 @@ impl ProfileRange {
                     reason: format!("a {} value in a {} range", item.profile(), self.profile),
                 });
             }
+            if let Pred::IsNull(_) | Pred::NotNull(_) = p {
+                return Err(RangeError::Predicate {
+                    index: i,
+                    name: p.name(),
+                    reason: format!(
+                        "{} applies to a nullable component of the native formats (TYPE?), not to a {} range",
+                        p.name(),
+                        self.profile
+                    ),
+                });
+            }
             if let Pred::Prefix(_, d) = p {
                 if d.is_desc() {
                     return Err(RangeError::Predicate {

@@ -444,14 +444,15 @@ impl KeySpec {
     }
 
     /// Whether a string given where a component is expected is a component
-    /// text (`TYPE[.desc]:VALUE`, or an interop profile's bare type: a
-    /// null) rather than a plain string value: every string holding a `:`
-    /// is one, so that a mistyped type (`i65:1`) is an error, never a
-    /// string (a string value holding `:` is given with its type).
+    /// text (`TYPE[.desc]:VALUE`, or a bare type: a null, in the interop
+    /// profiles and, nullable, `TYPE?`, in the native formats) rather than
+    /// a plain string value: every string holding a `:` is one, so that a
+    /// mistyped type (`i65:1`) is an error, never a string (a string value
+    /// holding `:` is given with its type).
     pub fn is_component(&self, text: &str) -> bool {
         text.contains(':')
             || match self.format {
-                KeyFormat::Native(_) => false,
+                KeyFormat::Native(_) => native::null_col(text).is_some(),
                 KeyFormat::Profile(Profile::Fdb) => text == "null",
                 KeyFormat::Profile(Profile::Hbase) => hbase::Field::parse(text).is_ok(),
                 KeyFormat::Profile(Profile::Phoenix) => phoenix::Column::parse(text).is_ok(),
@@ -1382,19 +1383,29 @@ macro_rules! native_writer {
 }
 
 native_writer!(write_hex, true, |c, o| {
+    if c.nulls.is_some() {
+        return Format::Hex.encode_component(c, o);
+    }
     crate::format::hex::encode_component(c, o);
     Ok(())
 });
 native_writer!(write_base64, true, |c, o| {
+    if c.nulls.is_some() {
+        return Format::Base64.encode_component(c, o);
+    }
     crate::format::base64::encode_component(c, o);
     Ok(())
 });
-native_writer!(
-    write_decimal,
-    true,
-    crate::format::decimal::encode_component
-);
+native_writer!(write_decimal, true, |c, o| {
+    if c.nulls.is_some() {
+        return Format::Decimal.encode_component(c, o);
+    }
+    crate::format::decimal::encode_component(c, o)
+});
 native_writer!(write_binary, false, |c, o| {
+    if c.nulls.is_some() {
+        return Format::Binary.encode_component(c, o);
+    }
     crate::format::binary::encode_component(c, o);
     Ok(())
 });

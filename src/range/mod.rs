@@ -255,7 +255,9 @@ impl Bounds {
     /// value order.
     pub(crate) fn apply<V>(&mut self, p: &Pred<V>, span: Span, desc: bool) {
         match (p, desc) {
-            (Pred::Eq(_) | Pred::Prefix(..), _) => self.within(span),
+            (Pred::Eq(_) | Pred::Prefix(..) | Pred::IsNull(_) | Pred::NotNull(_), _) => {
+                self.within(span)
+            }
             (Pred::Ge(_), false) | (Pred::Le(_), true) => self.raise(span.lo),
             (Pred::Ge(_), true) | (Pred::Le(_), false) => self.lower(span.hi),
             (Pred::Gt(_), false) | (Pred::Lt(_), true) => self.raise_past(span.hi),
@@ -299,6 +301,14 @@ pub enum Pred<V> {
     /// The component is a string, of this direction, that starts with the
     /// text.
     Prefix(String, Dir),
+    /// The component is null (SQL's `IS NULL`). The value names the
+    /// nullable component (for the native formats, its null:
+    /// `Component::of(field, Value::Null(ty))`); only its type, direction
+    /// and nullability are used.
+    IsNull(V),
+    /// The component is not null (SQL's `IS NOT NULL`); the value as for
+    /// [`Pred::IsNull`].
+    NotNull(V),
 }
 
 /// The operator of a [`Pred`]: what every front end names a predicate by
@@ -318,21 +328,27 @@ pub enum PredOp {
     Lt,
     /// [`Pred::Prefix`].
     Prefix,
+    /// [`Pred::IsNull`].
+    IsNull,
+    /// [`Pred::NotNull`].
+    NotNull,
 }
 
 impl PredOp {
     /// Every operator, in this order (Java's `Predicate.Kind` ordinals).
-    pub const ALL: [PredOp; 6] = [
+    pub const ALL: [PredOp; 8] = [
         PredOp::Eq,
         PredOp::Ge,
         PredOp::Gt,
         PredOp::Le,
         PredOp::Lt,
         PredOp::Prefix,
+        PredOp::IsNull,
+        PredOp::NotNull,
     ];
 
     /// The name, as the command line spells its option: `eq`, `ge`, `gt`,
-    /// `le`, `lt` or `prefix`.
+    /// `le`, `lt`, `prefix`, `is-null` or `not-null`.
     pub fn name(self) -> &'static str {
         match self {
             PredOp::Eq => "eq",
@@ -341,6 +357,8 @@ impl PredOp {
             PredOp::Le => "le",
             PredOp::Lt => "lt",
             PredOp::Prefix => "prefix",
+            PredOp::IsNull => "is-null",
+            PredOp::NotNull => "not-null",
         }
     }
 
@@ -366,6 +384,8 @@ impl<V> Pred<V> {
             Pred::Le(_) => PredOp::Le,
             Pred::Lt(_) => PredOp::Lt,
             Pred::Prefix(..) => PredOp::Prefix,
+            Pred::IsNull(_) => PredOp::IsNull,
+            Pred::NotNull(_) => PredOp::NotNull,
         }
     }
 
@@ -375,8 +395,9 @@ impl<V> Pred<V> {
         self.op().name()
     }
 
-    /// The comparison `op` with `v`; `None` for [`PredOp::Prefix`] (whose
-    /// value is a text, not a `V`).
+    /// The predicate `op` with `v` (for [`PredOp::IsNull`] and
+    /// [`PredOp::NotNull`], `v` names the component); `None` for
+    /// [`PredOp::Prefix`] (whose value is a text, not a `V`).
     pub fn with_op(op: PredOp, v: V) -> Option<Pred<V>> {
         Some(match op {
             PredOp::Eq => Pred::Eq(v),
@@ -385,13 +406,22 @@ impl<V> Pred<V> {
             PredOp::Le => Pred::Le(v),
             PredOp::Lt => Pred::Lt(v),
             PredOp::Prefix => return None,
+            PredOp::IsNull => Pred::IsNull(v),
+            PredOp::NotNull => Pred::NotNull(v),
         })
     }
 
-    /// The value compared with (`None` for a prefix).
+    /// The value compared with, or naming the component of an
+    /// `is-null`/`not-null` (`None` for a prefix).
     pub fn value(&self) -> Option<&V> {
         match self {
-            Pred::Eq(v) | Pred::Ge(v) | Pred::Gt(v) | Pred::Le(v) | Pred::Lt(v) => Some(v),
+            Pred::Eq(v)
+            | Pred::Ge(v)
+            | Pred::Gt(v)
+            | Pred::Le(v)
+            | Pred::Lt(v)
+            | Pred::IsNull(v)
+            | Pred::NotNull(v) => Some(v),
             Pred::Prefix(..) => None,
         }
     }
@@ -414,6 +444,8 @@ impl<V> Pred<V> {
             Pred::Le(v) => Pred::Le(f(v)?),
             Pred::Lt(v) => Pred::Lt(f(v)?),
             Pred::Prefix(t, d) => Pred::Prefix(t, d),
+            Pred::IsNull(v) => Pred::IsNull(f(v)?),
+            Pred::NotNull(v) => Pred::NotNull(f(v)?),
         })
     }
 }
@@ -446,7 +478,7 @@ pub struct RangeQuery<'a> {
 }
 
 use crate::format::Format;
-use crate::value::{Component, Dir, Field, Type, Value};
+use crate::value::{Component, Dir, Field, Nulls, Type, Value};
 
 impl<'a> RangeQuery<'a> {
     /// A query over keys of `format`, with no prefix and no predicate
@@ -538,6 +570,32 @@ impl<'a> RangeQuery<'a> {
         }
     }
 
+    /// Next component is null (SQL's `IS NULL`): `c` names the nullable
+    /// component, as its null.
+    ///
+    /// ```
+    /// use lexikey::{range::RangeQuery, Component, Field, Format, Type, Value};
+    /// let age = Field::parse("i64?")?;
+    /// let prefix = [Component::asc("person")];
+    /// let null = || Component::of(age, Value::Null(Type::I64));
+    /// let r = RangeQuery::new(Format::Hex).prefix(&prefix).is_null(null()).build()?;
+    /// assert_eq!((r.start.as_deref(), r.end.as_deref()), (Some(&b"person#-"[..]), Some(&b"person#-$"[..])));
+    /// let r = RangeQuery::new(Format::Hex).prefix(&prefix).not_null(null()).build()?;
+    /// assert_eq!((r.start.as_deref(), r.end.as_deref()), (Some(&b"person#="[..]), Some(&b"person#>"[..])));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_null(mut self, c: Component<'a>) -> Self {
+        self.preds.push(Pred::IsNull(c));
+        self
+    }
+
+    /// Next component is not null (SQL's `IS NOT NULL`); `c` as for
+    /// [`RangeQuery::is_null`].
+    pub fn not_null(mut self, c: Component<'a>) -> Self {
+        self.preds.push(Pred::NotNull(c));
+        self
+    }
+
     /// Next component is a string (of direction `dir`) starting with `text`.
     pub fn str_prefix(mut self, text: &str, dir: Dir) -> Self {
         self.preds.push(Pred::Prefix(text.to_string(), dir));
@@ -574,31 +632,45 @@ impl<'a> RangeQuery<'a> {
         // predicate's bounds lie inside the prefix range, so intersecting
         // keys alone is enough.
         let mut b = Bounds::default();
-        let mut field: Option<(Type, Dir)> = None;
+        let mut field: Option<(Type, Dir, Option<Nulls>)> = None;
         for p in &self.preds {
+            check_null_operand(p)?;
             let Some(p) = normalize(p) else {
                 return Err(RangeError::Empty);
             };
-            let (ty, dir) = match &p {
-                Pred::Eq(c) | Pred::Ge(c) | Pred::Gt(c) | Pred::Le(c) | Pred::Lt(c) => {
-                    (c.value.ty(), c.dir)
-                }
-                Pred::Prefix(_, d) => (Type::Str, *d),
+            let (ty, dir, nulls) = match &p {
+                Pred::Eq(c)
+                | Pred::Ge(c)
+                | Pred::Gt(c)
+                | Pred::Le(c)
+                | Pred::Lt(c)
+                | Pred::IsNull(c)
+                | Pred::NotNull(c) => (c.value.ty(), c.dir, c.nulls),
+                Pred::Prefix(_, d) => (Type::Str, *d, None),
             };
             match field {
-                None => field = Some((ty, dir)),
-                Some(prev) if prev == (ty, dir) => {}
-                Some((pt, pd)) => {
+                None => field = Some((ty, dir, nulls)),
+                Some(prev) if prev == (ty, dir, nulls) => {}
+                Some((pt, pd, pn)) => {
                     return Err(RangeError::Mismatch(format!(
-                        "predicates disagree on the component: {pt}{} vs {ty}{}",
-                        if pd.is_desc() { ".desc" } else { "" },
-                        if dir.is_desc() { ".desc" } else { "" },
+                        "predicates disagree on the component: {} vs {}",
+                        field_name(pt, pd, pn),
+                        field_name(ty, dir, nulls),
                     )))
                 }
             }
             let (lo, hi) = pred_bounds(f, &p, &x)?;
             b.raise(lo);
             b.lower(hi);
+            // A comparison on a nullable component: its values only (SQL:
+            // a comparison is never true of a null).
+            if let (Some(nulls), Pred::Ge(_) | Pred::Gt(_) | Pred::Le(_) | Pred::Lt(_)) =
+                (nulls, &p)
+            {
+                let span = null_span(f, &x, nulls, false);
+                b.raise(span.0);
+                b.lower(span.1);
+            }
         }
         let Bounds { start, end, .. } = b;
         // The prefix's own bounds where no predicate set one.
@@ -625,7 +697,7 @@ impl RangeQuery<'_> {
     /// Refuses a prefix component or a predicate whose type or direction
     /// is not its field's.
     fn check_fields(&self, fields: &[Field]) -> Result<(), RangeError> {
-        let name = |ty: Type, dir: Dir| format!("{ty}{}", if dir.is_desc() { ".desc" } else { "" });
+        let name = field_name;
         let article = |t: &str| {
             if t.starts_with(['a', 'e', 'i', 'o', 'u']) {
                 "an"
@@ -635,7 +707,7 @@ impl RangeQuery<'_> {
         };
         let field_name = |i: usize| {
             let f = &fields[i];
-            let n = name(f.ty, f.dir);
+            let n = name(f.ty, f.dir, f.nulls);
             format!("field {} of the schema is {} {n}", i + 1, article(&n))
         };
         for (i, c) in self.prefix.iter().enumerate() {
@@ -646,8 +718,8 @@ impl RangeQuery<'_> {
                     fields.len()
                 )));
             };
-            if (c.value.ty(), c.dir) != (f.ty, f.dir) {
-                let n = name(c.value.ty(), c.dir);
+            if (c.value.ty(), c.dir, c.nulls) != (f.ty, f.dir, f.nulls) {
+                let n = name(c.value.ty(), c.dir, c.nulls);
                 return Err(RangeError::Mismatch(format!(
                     "component {} is {} {n} ({}), but {}",
                     i + 1,
@@ -668,16 +740,27 @@ impl RangeQuery<'_> {
                     p.name()
                 )));
             };
-            let (ty, dir, shown) = match p {
-                Pred::Prefix(t, d) => (Type::Str, *d, t.clone()),
-                Pred::Eq(c) | Pred::Ge(c) | Pred::Gt(c) | Pred::Le(c) | Pred::Lt(c) => (
+            let (ty, dir, nulls, shown) = match p {
+                Pred::Prefix(t, d) => (Type::Str, *d, None, t.clone()),
+                Pred::Eq(c)
+                | Pred::Ge(c)
+                | Pred::Gt(c)
+                | Pred::Le(c)
+                | Pred::Lt(c)
+                | Pred::IsNull(c)
+                | Pred::NotNull(c) => (
                     c.value.ty(),
                     c.dir,
-                    crate::value::literal::value_to_string(&c.value),
+                    c.nulls,
+                    if c.is_null() {
+                        "null".to_string()
+                    } else {
+                        crate::value::literal::value_to_string(&c.value)
+                    },
                 ),
             };
-            if (ty, dir) != (f.ty, f.dir) {
-                let n = name(ty, dir);
+            if (ty, dir, nulls) != (f.ty, f.dir, f.nulls) {
+                let n = name(ty, dir, nulls);
                 return Err(RangeError::Mismatch(format!(
                     "the {} predicate is {} {n} ({}), but {}",
                     p.name(),
@@ -695,6 +778,63 @@ impl RangeQuery<'_> {
     }
 }
 
+/// A field's name as a schema writes it (`i64?.desc`), for messages.
+fn field_name(ty: Type, dir: Dir, nulls: Option<Nulls>) -> String {
+    Field {
+        ty,
+        dir,
+        width: None,
+        nulls,
+    }
+    .to_string()
+}
+
+/// Refuses a null where a value is compared (`--ge i64?`: no value is
+/// greater than a null; ask with `is-null`), and an `is-null`/`not-null`
+/// whose component is not nullable or not a null.
+fn check_null_operand(p: &Pred<Component<'_>>) -> Result<(), RangeError> {
+    match p {
+        Pred::IsNull(c) | Pred::NotNull(c) if c.nulls.is_none() => Err(RangeError::Mismatch(format!(
+            "the {} predicate needs a nullable component ({}?), not {}",
+            p.name(),
+            c.value.ty(),
+            c.field()
+        ))),
+        Pred::IsNull(c) | Pred::NotNull(c) if !c.is_null() => Err(RangeError::Mismatch(format!(
+            "the {} predicate names its component by its null ({}), not a value",
+            p.name(),
+            c.field()
+        ))),
+        Pred::Ge(c) | Pred::Gt(c) | Pred::Le(c) | Pred::Lt(c) if c.is_null() => {
+            Err(RangeError::Mismatch(format!(
+                "the {} predicate compares with a null ({}): no value is ordered against a null; use is-null or not-null",
+                p.name(),
+                c.field()
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The keys whose nullable component (at `x`, nulls where `nulls` says)
+/// is null (`null`) or holds a value: the keys that continue `x` with that
+/// marker (see [`crate::format::null`]).
+fn null_span(f: Format, x: &[u8], nulls: Nulls, null: bool) -> Sides {
+    let mut at = Vec::with_capacity(x.len() + 2);
+    at.extend_from_slice(x);
+    at.push(crate::format::null::marker(f, nulls, null));
+    let end = if null && f.is_text() {
+        // The null is the whole part: the key ends or a separator follows.
+        let mut e = at.clone();
+        e.push(crate::format::text::SEP_END);
+        Some(e)
+    } else {
+        // The marker is never FF, so this is the marker plus one.
+        prefix_end(&at)
+    };
+    (Some(at), end)
+}
+
 /// The key bounds of one predicate on the component that starts at `x`;
 /// `None` on a side = the prefix's own bound there.
 fn pred_bounds(f: Format, p: &Pred<Component<'_>>, x: &[u8]) -> Result<Sides, RangeError> {
@@ -704,6 +844,10 @@ fn pred_bounds(f: Format, p: &Pred<Component<'_>>, x: &[u8]) -> Result<Sides, Ra
             // An empty prefix adds nothing: the prefix's own start (in
             // binary, just above the bare prefix key).
             return Ok((lo.filter(|lo| lo.len() > x.len()), hi));
+        }
+        Pred::IsNull(c) | Pred::NotNull(c) => {
+            let nulls = c.nulls.unwrap_or_default();
+            return Ok(null_span(f, x, nulls, matches!(p, Pred::IsNull(_))));
         }
         Pred::Eq(c) | Pred::Ge(c) | Pred::Gt(c) | Pred::Le(c) | Pred::Lt(c) => c,
     };
@@ -736,7 +880,9 @@ fn pred_bounds(f: Format, p: &Pred<Component<'_>>, x: &[u8]) -> Result<Sides, Ra
         },
         (Pred::Le(_), false) | (Pred::Ge(_), true) => (None, at_end(&at)),
         (Pred::Lt(_), false) | (Pred::Gt(_), true) => (None, Some(at)),
-        (Pred::Prefix(..), _) => unreachable!("returned above"),
+        (Pred::Prefix(..) | Pred::IsNull(_) | Pred::NotNull(_), _) => {
+            unreachable!("returned above")
+        }
     })
 }
 

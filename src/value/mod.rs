@@ -400,11 +400,7 @@ pub fn parse_suffix(
 /// Writes the schema suffix of a direction and nullability: `?` when
 /// nullable, `.desc` when descending, `.nulls_last` when the nulls sort
 /// last (what [`parse_suffix`] reads back).
-pub fn write_suffix(
-    dir: Dir,
-    nulls: Option<Nulls>,
-    f: &mut impl fmt::Write,
-) -> fmt::Result {
+pub fn write_suffix(dir: Dir, nulls: Option<Nulls>, f: &mut impl fmt::Write) -> fmt::Result {
     if nulls.is_some() {
         f.write_str("?")?;
     }

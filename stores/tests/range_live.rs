@@ -90,16 +90,19 @@ fn rows(rng: &mut Rng, dirs: [Dir; 3], n: usize) -> Vec<Vec<Component<'static>>>
                 value: Value::from(rng.pick(STRINGS).to_string()),
                 dir: dirs[0],
                 width: None,
+                nulls: None,
             },
             Component {
                 value: Value::I64(*rng.pick(INTS)),
                 dir: dirs[1],
                 width: None,
+                nulls: None,
             },
             Component {
                 value: Value::from(rng.pick(STRINGS).to_string()),
                 dir: dirs[2],
                 width: None,
+                nulls: None,
             },
         ];
         if !out.contains(&row) {
@@ -188,6 +191,7 @@ impl Query {
             value: v.clone(),
             dir,
             width: None,
+            nulls: None,
         };
         let q = RangeQuery::new(format).prefix(&self.prefix);
         match self.op {

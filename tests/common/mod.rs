@@ -240,6 +240,7 @@ pub fn fields() -> impl Strategy<Value = Field> {
         ty,
         dir,
         width: None,
+        nulls: None,
     })
 }
 
@@ -268,6 +269,7 @@ pub fn schema_and_tuples(
                     value,
                     dir: f.dir,
                     width: None,
+                    nulls: None,
                 })
             })
             .collect::<Vec<_>>();
