@@ -6,7 +6,8 @@ and the component string give one key; an Arrow null in a nullable column
 encodes the null; a None where no null is allowed is an error."""
 
 import pytest
-from hypothesis import given
+from conftest import size
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lexikey
@@ -16,9 +17,7 @@ FORMATS = ["hex", "base64", "decimal", "binary"]
 VALUES = {
     "i64": st.integers(-(2**63), 2**63 - 1),
     "str": st.text(max_size=8),
-    "u32": st.integers(0, 2**32 - 1),
     "vi64": st.integers(-(2**63), 2**63 - 1),
-    "bool": st.booleans(),
 }
 
 
@@ -44,6 +43,7 @@ def value_key(ty, v):
 
 
 @pytest.mark.parametrize("ty", list(VALUES))
+@settings(max_examples=size(100, 2000), deadline=None)
 @given(data=st.data())
 def test_order_and_round_trip(ty, data):
     fmt = data.draw(st.sampled_from(FORMATS))
