@@ -206,6 +206,113 @@ fn fdb_depth_limit() {
     assert_eq!(e.offset(), fdb::MAX_DEPTH);
 }
 
+/// fixtures/interop/fdb-versionstamp.tsv: keys of the official Python
+/// bindings' `pack` and `pack_with_versionstamp`, made here from the
+/// component syntax (`nested:[…]`, incomplete versionstamps) and read back.
+#[test]
+fn fdb_versionstamp_golden_both_ways() {
+    let rows = fixture("fdb-versionstamp.tsv");
+    assert!(rows.len() >= 12, "{} vectors", rows.len());
+    for (line, cols) in &rows {
+        let at = format!("fdb-versionstamp.tsv:{line}");
+        let key = hex(&cols[1]);
+        let tuple: Vec<Element> = cols[2..]
+            .iter()
+            .map(|c| fdb::parse_component(c).unwrap_or_else(|e| panic!("{at}: {e}")))
+            .collect();
+        for (e, c) in tuple.iter().zip(&cols[2..]) {
+            assert_eq!(&fdb::format_component(e), c, "{at}: the syntax reads back");
+        }
+        let mut out = b"keep".to_vec();
+        match cols[0].as_str() {
+            "pack" => {
+                assert_eq!(fdb::pack_to_vec(&tuple), key, "{at}: pack");
+                assert_eq!(fdb::unpack(&key).unwrap(), tuple, "{at}: unpack");
+                let e = fdb::pack_with_versionstamp(&tuple, &mut out).unwrap_err();
+                assert_eq!(e, fdb::VersionstampError::Missing, "{at}");
+                assert_eq!(out, b"keep", "{at}: nothing written on an error");
+            }
+            "vpack" => {
+                out.clear();
+                fdb::pack_with_versionstamp(&tuple, &mut out).unwrap();
+                assert_eq!(out, key, "{at}: pack_with_versionstamp");
+                let (body, offset) = key.split_at(key.len() - 4);
+                assert_eq!(fdb::unpack(body).unwrap(), tuple, "{at}: unpack");
+                let offset = u32::from_le_bytes(offset.try_into().unwrap()) as usize;
+                assert_eq!(body[offset - 1], fdb::VERSIONSTAMP, "{at}");
+                assert_eq!(body[offset..offset + 10], [0xFF; 10], "{at}");
+            }
+            other => panic!("{at}: unknown function {other:?}"),
+        }
+    }
+}
+
+/// Nesting in the component syntax stops where `unpack` stops: 100 levels
+/// parse and decode, 101 are a clear error.
+#[test]
+fn fdb_syntax_depth_limit() {
+    let nest = |n: usize| format!("{}int:1{}", "nested:[".repeat(n), "]".repeat(n));
+    let e = fdb::parse_component(&nest(fdb::MAX_DEPTH)).unwrap();
+    assert_eq!(
+        fdb::unpack(&fdb::pack_to_vec(&[e.clone()])).unwrap(),
+        vec![e]
+    );
+    let err = fdb::parse_component(&nest(fdb::MAX_DEPTH + 1)).unwrap_err();
+    assert!(
+        err.to_string().contains("nested deeper than 100 levels"),
+        "{err}"
+    );
+    // A hostile depth ends with the same error (no stack overflow).
+    assert!(fdb::parse_component(&nest(100_000)).is_err());
+    // Malformed nested texts: one line each, saying what is wrong.
+    for (text, says) in [
+        ("nested:[int:1", "expected [ELEMENT, ...]"),
+        ("nested:[int:1]]", "unescaped ']'"),
+        ("nested:[[int:1]", "unclosed '['"),
+        ("nested:[int:1,]", "empty element"),
+        ("nested:[str:a\\x]", "unknown escape"),
+        ("nested:[int.desc:1]", "no descending order"),
+    ] {
+        let e = fdb::parse_component(text).unwrap_err().to_string();
+        assert!(e.contains(says) && !e.contains('\n'), "{text}: {e}");
+    }
+}
+
+/// The host path to nested tuples: a list at level 100 is refused before
+/// its items are looked at; other formats have none.
+#[test]
+fn fdb_spec_nested_depth() {
+    use lexikey::frontend::host::Arg;
+    use lexikey::frontend::key_format::KeyFormat;
+    use lexikey::frontend::spec::{Comp, KeySpec};
+    let fdb_spec = KeySpec::new(KeyFormat::parse("fdb-tuple").unwrap());
+    // Nests `n` lists around an int, the innermost first.
+    fn nest(
+        spec: &KeySpec,
+        depth: usize,
+        n: usize,
+    ) -> Result<Comp, lexikey::frontend::host::ArgError> {
+        spec.nested(depth, [()], |(), d| {
+            if n == 1 {
+                spec.arg(Arg::Int(1))
+            } else {
+                nest(spec, d, n - 1)
+            }
+        })
+    }
+    let ok = nest(&fdb_spec, 0, fdb::MAX_DEPTH).unwrap();
+    let key = fdb_spec.encode(&[ok]).unwrap();
+    assert!(fdb::unpack(&key).is_ok());
+    let e = nest(&fdb_spec, 0, fdb::MAX_DEPTH + 1).unwrap_err();
+    assert!(
+        e.to_string().contains("nested deeper than 100 levels"),
+        "{e}"
+    );
+    let hex_spec = KeySpec::new(KeyFormat::parse("hex").unwrap());
+    let e = nest(&hex_spec, 0, 1).unwrap_err();
+    assert!(e.to_string().contains("only the fdb-tuple format"), "{e}");
+}
+
 #[test]
 fn fdb_int_extremes() {
     let max = Int::from_sign_magnitude(false, &[0xFF; 255]).unwrap();
@@ -321,8 +428,143 @@ fn fdb_keys() -> BoxedStrategy<Vec<u8>> {
     .boxed()
 }
 
+/// Strings heavy in what the `nested:[…]` syntax escapes.
+fn syntax_strings() -> BoxedStrategy<String> {
+    prop_oneof![
+        common::strings(),
+        prop::collection::vec(
+            prop::sample::select(vec!['\\', ',', '[', ']', ' ', ':', 'a', '\0', 'é']),
+            0..8
+        )
+        .prop_map(|v| v.into_iter().collect()),
+    ]
+    .boxed()
+}
+
+/// Elements with no incomplete versionstamp, strings heavy in escapes,
+/// nested up to 5 levels.
+fn complete_element() -> BoxedStrategy<Element> {
+    prop_oneof![
+        4 => fdb_leaf().prop_map(|e| match e {
+            Element::Versionstamp(mut v) if !v.is_complete() => {
+                v.0[0] = 0;
+                Element::Versionstamp(v)
+            }
+            e => e,
+        }),
+        1 => syntax_strings().prop_map(Element::String),
+    ]
+    .prop_recursive(5, 24, 4, |inner| {
+        prop::collection::vec(inner, 0..4).prop_map(Element::Nested)
+    })
+    .boxed()
+}
+
+/// Puts `e` into `t` at a place `pick` chooses: at the top or inside one
+/// of its nested tuples, at any depth.
+fn insert_somewhere(t: &mut Vec<Element>, e: Element, pick: &mut impl Iterator<Item = usize>) {
+    let here = pick.next().unwrap_or(0) % (t.len() + 1);
+    let nested: Vec<usize> = (0..t.len())
+        .filter(|&i| matches!(t[i], Element::Nested(_)))
+        .collect();
+    if !nested.is_empty() && pick.next().unwrap_or(0) % 2 == 1 {
+        let i = nested[pick.next().unwrap_or(0) % nested.len()];
+        if let Element::Nested(inner) = &mut t[i] {
+            return insert_somewhere(inner, e, pick);
+        }
+    }
+    t.insert(here, e);
+}
+
+/// The offsets in `key` of the type codes of the incomplete versionstamps
+/// of `t` packed there.
+fn incomplete_codes(t: &[Element]) -> Vec<usize> {
+    fn walk(e: &Element, nested: bool, at: &mut usize, out: &mut Vec<usize>) {
+        match e {
+            Element::Nested(v) => {
+                *at += 1;
+                for x in v {
+                    walk(x, true, at, out);
+                }
+                *at += 1;
+            }
+            Element::Versionstamp(v) if !v.is_complete() => {
+                out.push(*at);
+                *at += 13;
+            }
+            e => {
+                let mut b = Vec::new();
+                fdb::pack(std::slice::from_ref(e), &mut b);
+                // A null inside a nested tuple takes one byte more.
+                *at += b.len() + usize::from(nested && matches!(e, Element::Null));
+            }
+        }
+    }
+    let (mut at, mut out) = (0, Vec::new());
+    for e in t {
+        walk(e, false, &mut at, &mut out);
+    }
+    out
+}
+
 proptest! {
     #![proptest_config(common::config())]
+
+    /// The component syntax reads back what it writes, nested tuples and
+    /// their escapes included, and parses to the element packed.
+    #[test]
+    fn fdb_component_syntax_round_trip(e in complete_element()) {
+        let text = fdb::format_component(&e);
+        let back = fdb::parse_component(&text);
+        prop_assert_eq!(back.as_ref().ok(), Some(&e), "{}", text);
+    }
+
+    /// Nested tuples five levels deep, strings heavy in escapes: value
+    /// order is key order, and keys unpack to their tuples.
+    #[test]
+    fn fdb_deep_nested_order_and_round_trip(a in complete_element(), b in complete_element()) {
+        let (ka, kb) = (fdb::pack_to_vec(std::slice::from_ref(&a)), fdb::pack_to_vec(std::slice::from_ref(&b)));
+        prop_assert_eq!(a.cmp(&b), ka.cmp(&kb), "{:?} vs {:?}", a, b);
+        prop_assert_eq!(fdb::unpack(&ka).unwrap(), vec![a]);
+    }
+
+    /// pack_with_versionstamp = pack, then the offset of the one incomplete
+    /// versionstamp wherever it is; two are an error naming both, none an
+    /// error; `out` (a prefix counted in the offset) is kept on errors.
+    #[test]
+    fn fdb_pack_with_versionstamp_model(
+        t in prop::collection::vec(complete_element(), 0..4),
+        picks in prop::collection::vec(any::<usize>(), 8),
+        prefix in prop::collection::vec(any::<u8>(), 0..4),
+        uv in any::<u16>(),
+        uv2 in any::<u16>(),
+    ) {
+        let mut out = prefix.clone();
+        prop_assert_eq!(fdb::pack_with_versionstamp(&t, &mut out), Err(fdb::VersionstampError::Missing));
+        prop_assert_eq!(&out, &prefix);
+
+        let mut one = t.clone();
+        let mut pick = picks.iter().copied();
+        insert_somewhere(&mut one, Element::Versionstamp(fdb::Versionstamp::incomplete(uv)), &mut pick);
+        let codes = incomplete_codes(&one);
+        prop_assert_eq!(codes.len(), 1);
+        fdb::pack_with_versionstamp(&one, &mut out).unwrap();
+        let packed = [prefix.clone(), fdb::pack_to_vec(&one)].concat();
+        let offset = (prefix.len() + codes[0] + 1) as u32;
+        prop_assert_eq!(&out, &[packed.clone(), offset.to_le_bytes().to_vec()].concat());
+        prop_assert_eq!(&out[offset as usize..offset as usize + 12], &fdb::Versionstamp::incomplete(uv).0[..]);
+        prop_assert_eq!(fdb::unpack(&out[prefix.len()..out.len() - 4]).unwrap(), one.clone());
+
+        let mut two = one.clone();
+        insert_somewhere(&mut two, Element::Versionstamp(fdb::Versionstamp::incomplete(uv2)), &mut pick);
+        let codes = incomplete_codes(&two);
+        let mut out2 = prefix.clone();
+        prop_assert_eq!(
+            fdb::pack_with_versionstamp(&two, &mut out2),
+            Err(fdb::VersionstampError::Multiple { first: prefix.len() + codes[0], second: prefix.len() + codes[1] })
+        );
+        prop_assert_eq!(&out2, &prefix);
+    }
 
     #[test]
     fn fdb_order((a, b) in fdb_tuple_pair()) {

@@ -328,6 +328,7 @@ fn show_out(v: &Out<'_>) -> String {
         Out::F32(x) => format!("{x:?}"),
         Out::Str(s) => literal::show_input(s),
         Out::Bytes(b) => format!("0x{}", lexikey::to_hex(b)),
+        Out::Versionstamp(b) => format!("versionstamp 0x{}", lexikey::to_hex(b)),
         Out::Uuid(u) => {
             let mut s = String::new();
             literal::format_uuid(*u, &mut s);

@@ -372,6 +372,7 @@ pub(crate) fn show_arg(arg: Arg<'_>) -> String {
         Arg::F32(x) => format!("{x:?}"),
         Arg::Str(s) | Arg::Decimal(s) | Arg::Component(s) => literal::show_input(s),
         Arg::Bytes(b) => format!("0x{}", lexikey::to_hex(b)),
+        Arg::Versionstamp(b) => format!("versionstamp 0x{}", lexikey::to_hex(&b)),
         Arg::Uuid(u) => {
             let mut s = String::new();
             literal::format_uuid(u, &mut s);

@@ -248,6 +248,9 @@ pub struct EncodeArgs {
     /// phoenix: round a DECIMAL of more than 38 digits half up, as Phoenix does
     #[arg(long)]
     pub round: bool,
+    /// fdb-tuple: a key for SET_VERSIONSTAMPED_KEY (one incomplete versionstamp, its offset appended)
+    #[arg(long)]
+    pub versionstamp: bool,
     /// TYPE[.desc]:VALUE, e.g. str:population i64:3831868
     #[arg(value_name = "COMPONENT")]
     pub components: Vec<OsString>,

@@ -72,8 +72,14 @@ and the FoundationDB tuple layer write them, printed as lowercase hex:
 COMPONENT is in the profile's own syntax:
   fdb-tuple      null:, bytes:HEX, str:TEXT, int:DEC (up to 255 bytes of magnitude; i64,
                  u64, i32, u32 are range-checked aliases), f32:, f64: (also 0x + the raw
-                 IEEE bits), bool:, uuid:, versionstamp:HEX24. No .desc: the tuple layer
-                 has no descending order. Nested tuples have no syntax.
+                 IEEE bits), bool:, uuid:, versionstamp:HEX24 (10 bytes of transaction
+                 version, 2 of user version; ffffffffffffffffffff then the user version
+                 is an incomplete one), nested:[ELEMENT, ...] (a nested tuple of these
+                 components, up to 100 levels deep; inside it a string writes \\ , [ ]
+                 as \\\\ \\, \\[ \\]). No .desc: the tuple layer has no descending order.
+  --versionstamp fdb-tuple: the key for FoundationDB's SET_VERSIONSTAMPED_KEY: exactly
+                 one component (at any depth) is an incomplete versionstamp, and the key
+                 ends with its offset, 4 bytes little-endian (pack_with_versionstamp)
   hbase-ordered  KIND[.desc]:VALUE, KIND one of int8, int16, int32, int64, float32,
                  float64, numeric (decimal, 1.5e-7, inf, -inf, NaN), text, blob-var,
                  blob-copy (hex; the last field only). A bare KIND[.desc] is null;
@@ -103,6 +109,8 @@ COMPONENT is in the profile's own syntax:
                  encoder wrote such numbers as keys that read back as other numbers
 e.g.
   lexikey encode --format fdb-tuple str:hello int:5           ->  0268656c6c6f001505
+  lexikey encode --format fdb-tuple int:1 nested:[int:2,null:] str:x  ->  150105150200ff00027800
+  lexikey encode --format fdb-tuple --versionstamp versionstamp:ffffffffffffffffffff0000  ->  33ffffffffffffffffffff000001000000
   lexikey encode --format hbase-ordered numeric:1 text:foo    ->  180234666f6f00
   lexikey encode --format phoenix varchar:a bigint.desc:1     ->  61007ffffffffffffffe
   lexikey encode --format phoenix --salt-buckets 4 varchar:a  ->  0061
@@ -187,7 +195,7 @@ the output encodes back to the same key, e.g.
   lexikey decode --format phoenix --schema varchar,bigint.desc 61007ffffffffffffffe  ->  varchar:a
                                                                                          bigint.desc:1
 fdb-tuple keys are self-describing (no --schema); a nested tuple prints as
-nested:[ELEMENT, ...] (for reading: encode has no syntax for it). hbase-ordered and
+nested:[ELEMENT, ...], which encode reads back. hbase-ordered and
 phoenix keys need --schema: the struct's fields, or the primary-key columns in order,
 plus --salt-buckets N for a salted Phoenix table. --hbase-numeric legacy reads numerics
 of 100^351 and above as HBase 2.4.x and older wrote them (before HBASE-26566), giving the

@@ -209,14 +209,23 @@ fn spec(component: &str) -> &str {
     component.split(':').next().unwrap_or_default()
 }
 
-/// Seeds of `decode_fdb_tuple`, `decode_hbase_ordered` and `decode_phoenix`
-/// from `fixtures/interop/*.tsv` (vectors and malformed keys).
+/// Seeds of `decode_fdb_tuple`, `parse_fdb_component`, `decode_hbase_ordered`
+/// and `decode_phoenix` from `fixtures/interop/*.tsv` (vectors and malformed
+/// keys).
 fn seed_interop(dir: &Path, seeds: &mut Seeds) -> Result<(), String> {
     use lexikey::interop::{hbase, phoenix};
     use lexikey_fuzz::interop::{hbase_input, phoenix_input};
     for name in ["fdb.tsv", "fdb-malformed.tsv"] {
         for row in interop_rows(dir, name)? {
             seeds.add("decode_fdb_tuple", hex_bytes(&row[0])?);
+        }
+    }
+    // parse_fdb_component: the component texts of the versionstamp and
+    // nested-tuple vectors, as the fixture writes them (escapes undone).
+    for row in interop_rows(dir, "fdb-versionstamp.tsv")? {
+        for c in &row[2..] {
+            let text = lexikey::fixture::unescape_bytes(c)?;
+            seeds.add("parse_fdb_component", text.into_bytes());
         }
     }
     let fields = |specs: &[&str]| -> Result<Vec<hbase::Field>, String> {

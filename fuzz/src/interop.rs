@@ -1,13 +1,19 @@
 //! The interop profiles' decoders (`lexikey::interop`): targets
-//! `decode_fdb_tuple`, `decode_hbase_ordered` and `decode_phoenix`.
+//! `decode_fdb_tuple`, `decode_hbase_ordered`, `decode_phoenix`, and the
+//! FDB component syntax, `parse_fdb_component`.
 //!
 //! Each checks, on arbitrary input:
 //! - the decoder never panics, and an error's offset lies inside the key;
 //! - **canonical decode**: whenever it accepts a key, encoding what it
 //!   returned gives back exactly that key;
 //! - every decoded value survives the CLI's component syntax:
-//!   `parse_component(format_component(v)) == v` (nested FDB tuples have no
-//!   component syntax and are skipped);
+//!   `parse_component(format_component(v)) == v` (nested FDB tuples
+//!   included: `nested:[…]`);
+//! - `parse_fdb_component`: any text that `fdb::parse_component` accepts
+//!   prints and parses back to the same element, packs to a key that
+//!   unpacks to it (the syntax nests no deeper than `unpack` reads), and
+//!   `fdb::pack_with_versionstamp` of it succeeds exactly when it holds one
+//!   incomplete versionstamp, the appended offset pointing at it;
 //! - `decode_hbase_ordered` also decodes every key with
 //!   `hbase::Codec::LEGACY` (HBase before HBASE-26566): canonical except
 //!   the old encoder's lossy keys of 100^351 and above, which the current
@@ -19,6 +25,7 @@
 //! # Input layouts
 //!
 //! * `decode_fdb_tuple` — the whole input is the key.
+//! * `parse_fdb_component` — the whole input is the text (not UTF-8: skipped).
 //! * `decode_hbase_ordered` — one header byte, bits 0–2 the number of
 //!   fields (0–7); then one byte per field: `b & 0x0F` modulo 10 indexes
 //!   [`hbase::Kind::ALL`] (int8 int16 int32 int64 float32 float64 numeric
@@ -96,17 +103,71 @@ pub fn check_fdb_unpack(key: &[u8]) {
 }
 
 fn check_fdb_text(e: &fdb::Element) {
-    if let fdb::Element::Nested(v) = e {
-        // `nested:[…]` is for reading only; its elements still print.
-        for x in v {
-            check_fdb_text(x);
-        }
-        return;
-    }
     let text = fdb::format_component(e);
     match fdb::parse_component(&text) {
         Ok(back) => assert!(back == *e, "{text:?} parses to {back:?}, not {e:?}"),
         Err(err) => panic!("fdb::format_component wrote {text:?}, which does not parse: {err}"),
+    }
+}
+
+/// The incomplete versionstamps of an element, at any depth.
+fn incomplete_stamps(e: &fdb::Element) -> usize {
+    match e {
+        fdb::Element::Versionstamp(v) => usize::from(!v.is_complete()),
+        fdb::Element::Nested(v) => v.iter().map(incomplete_stamps).sum(),
+        _ => 0,
+    }
+}
+
+/// `parse_fdb_component`: the FDB component syntax on arbitrary text.
+pub fn check_fdb_component(data: &[u8]) {
+    let Ok(s) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(e) = fdb::parse_component(s) else {
+        return;
+    };
+    check_fdb_text(&e);
+    let t = std::slice::from_ref(&e);
+    let key = fdb::pack_to_vec(t);
+    match fdb::unpack(&key) {
+        Ok(back) => assert!(
+            back == t,
+            "{s:?} packs to {}, which unpacks to {back:?}",
+            show(&key)
+        ),
+        Err(err) => panic!(
+            "{s:?} parses but its key {} does not unpack: {err}",
+            show(&key)
+        ),
+    }
+    let mut out = Vec::new();
+    match (
+        fdb::pack_with_versionstamp(t, &mut out),
+        incomplete_stamps(&e),
+    ) {
+        (Ok(()), 1) => {
+            let (body, offset) = out.split_at(out.len() - 4);
+            assert!(
+                body == key,
+                "pack_with_versionstamp({s:?}) is not pack + 4 bytes"
+            );
+            let at = u32::from_le_bytes([offset[0], offset[1], offset[2], offset[3]]) as usize;
+            assert!(
+                at >= 1 && body[at - 1] == fdb::VERSIONSTAMP && body[at..at + 10] == [0xFF; 10],
+                "pack_with_versionstamp({s:?}): offset {at} is not the placeholder's"
+            );
+        }
+        (Err(fdb::VersionstampError::Missing), 0) => assert!(out.is_empty()),
+        (Err(fdb::VersionstampError::Multiple { first, second }), n) if n >= 2 => {
+            assert!(
+                out.is_empty()
+                    && first < second
+                    && key[first] == fdb::VERSIONSTAMP
+                    && key[second] == fdb::VERSIONSTAMP
+            );
+        }
+        (r, n) => panic!("pack_with_versionstamp({s:?}) with {n} incomplete versionstamps: {r:?}"),
     }
 }
 

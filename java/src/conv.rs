@@ -85,7 +85,8 @@ pub(crate) fn arg<'a>(h: &Host<'a>) -> Arg<'a> {
                 _ => Arg::Other,
             }
         }
-        Host::BadStr(_) | Host::Other(_) => Arg::Other,
+        Host::Versionstamp(b) => Arg::Versionstamp(b),
+        Host::BadStr(_) | Host::Other(_) | Host::List(..) => Arg::Other,
     }
 }
 
@@ -136,6 +137,31 @@ fn narrow_plain_type(fmt: KeyFormat, h: &Host<'_>) -> Option<&'static str> {
 /// core, or a plain value typed by its class ([`KeySpec::arg`]; Java's
 /// narrower integers keep their width).
 pub(crate) fn plain(spec: &KeySpec, h: &Host<'_>) -> Result<Comp, ArgError> {
+    plain_at(spec, h, 0)
+}
+
+/// [`plain`] at nesting level `depth`: a `List` is a nested tuple of
+/// components ([`KeySpec::nested`] bounds the depth and refuses it outside
+/// the `fdb-tuple` format).
+fn plain_at(spec: &KeySpec, h: &Host<'_>, depth: usize) -> Result<Comp, ArgError> {
+    if let Host::List(n, cells) = h {
+        let mut r = crate::wire::Reader::new(cells);
+        return spec.nested(depth, 0..*n, |i, d| {
+            let h = r
+                .cell()
+                .map_err(|_| ArgError::Invalid("lexikey: malformed List cells from Java".into()))?;
+            plain_at(spec, &h, d).map_err(|e| match h {
+                // A list's own error is named once, at the top.
+                Host::List(..) => e,
+                _ => ArgError::Invalid(format!(
+                    "nested element {} ({}): {}",
+                    i + 1,
+                    describe(&h),
+                    message(&e, &h)
+                )),
+            })
+        });
+    }
     match narrow_plain_type(spec.format(), h) {
         Some(ty) => spec.pair(ty, arg(h)),
         None => spec.arg(arg(h)),
@@ -309,6 +335,7 @@ pub(crate) fn write_out(w: &mut Writer, class: IntClass, v: &Out<'_>) {
             t => w.decimal(t),
         },
         Out::Geo(lat, lon) => w.doubles(&[*lat, *lon]),
+        Out::Versionstamp(b) => w.versionstamp(b),
         Out::Nested(items) => {
             w.list(items.len());
             for (label, v) in items {

@@ -308,6 +308,23 @@ pub extern "system" fn Java_lexikey_Native_encode<'l>(
     })
 }
 
+/// `Native.packWithVersionstamp(cells, len)`: the versionstamped
+/// `fdb-tuple` key of a row of components (`Lexikey.packWithVersionstamp`).
+#[no_mangle]
+pub extern "system" fn Java_lexikey_Native_packWithVersionstamp<'l>(
+    mut env: JNIEnv<'l>,
+    _: JClass<'l>,
+    cells: JByteArray<'l>,
+    len: jint,
+) -> jbyteArray {
+    boundary(&mut env, null_mut(), |env| {
+        let fmt = KeyFormat::Profile(lexikey::frontend::profile::Profile::Fdb);
+        let raw = bytes(env, &cells, len)?;
+        let key = schema::pack_with_versionstamp(default_spec(fmt)?, &raw)?;
+        new_bytes(env, &key)
+    })
+}
+
 /// `Native.decode(format, schema, key, len, keyIsText)`: the values of a
 /// key, as a row.
 #[no_mangle]

@@ -428,7 +428,15 @@ pub(crate) fn encode_plain(spec: &KeySpec, buf: &[u8], out: &mut Vec<u8>) -> Res
         // Phoenix row key is never empty.
         return Ok(());
     }
-    let comps = cells
+    let comps = plain_comps(spec, &cells)?;
+    out.extend_from_slice(&spec.encode(&comps).map_err(|e| encode_err(e.to_string()))?);
+    Ok(())
+}
+
+/// The components of plain values and component strings, each error
+/// naming its component.
+fn plain_comps(spec: &KeySpec, cells: &[Host<'_>]) -> Result<Vec<Comp>, Error> {
+    cells
         .iter()
         .enumerate()
         .map(|(i, h)| {
@@ -443,9 +451,17 @@ pub(crate) fn encode_plain(spec: &KeySpec, buf: &[u8], out: &mut Vec<u8>) -> Res
                 )),
             })
         })
-        .collect::<Result<Vec<_>, _>>()?;
-    out.extend_from_slice(&spec.encode(&comps).map_err(|e| encode_err(e.to_string()))?);
-    Ok(())
+        .collect()
+}
+
+/// `Lexikey.packWithVersionstamp`: the `fdb-tuple` key of plain values
+/// and component strings holding one incomplete versionstamp, its offset
+/// appended ([`KeySpec::encode_with_versionstamp`]).
+pub(crate) fn pack_with_versionstamp(spec: &KeySpec, buf: &[u8]) -> Result<Vec<u8>, Error> {
+    let cells = Reader::new(buf).row()?;
+    let comps = plain_comps(spec, &cells)?;
+    spec.encode_with_versionstamp(&comps)
+        .map_err(|e| encode_err(e.to_string()))
 }
 
 /// Encodes component strings as the command line's `encode` does: each

@@ -25,8 +25,9 @@
 //! | 13 `DECIMAL` | `java.math.BigDecimal` | `u32` length, its `toString()` (UTF-8) |
 //! | 14 `BIGINT` | `java.math.BigInteger` | `u8` negative, `u32` length, big-endian magnitude |
 //! | 15 `OTHER` | any other object | `u32` length, UTF-8 class name |
-//! | 16 `LIST` | `List` (decoded nested tuples) | `u32` count, cells |
+//! | 16 `LIST` | `List` (`fdb-tuple` nested tuples, both ways) | `u32` count, cells |
 //! | 17 `DOUBLES` | `double[]` (a geo point) | `u32` count, `f64` bits each |
+//! | 18 `VERSIONSTAMP` | `lexikey.Versionstamp` | its 12 bytes |
 //!
 //! A row is a `u32` count and that many cells.
 
@@ -50,6 +51,7 @@ pub(crate) const BIGINT: u8 = 14;
 pub(crate) const OTHER: u8 = 15;
 pub(crate) const LIST: u8 = 16;
 pub(crate) const DOUBLES: u8 = 17;
+pub(crate) const VERSIONSTAMP: u8 = 18;
 
 /// A Java value as Java gave it, borrowed from the call's buffer.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -91,6 +93,10 @@ pub(crate) enum Host<'a> {
     },
     /// A `double[]`.
     Doubles(&'a [u8]),
+    /// A `lexikey.Versionstamp`: its 12 bytes.
+    Versionstamp([u8; 12]),
+    /// A `List`: its count and its cells, to be read with a [`Reader`].
+    List(usize, &'a [u8]),
     /// An object of another class (its name).
     Other(&'a str),
 }
@@ -114,6 +120,8 @@ impl Host<'_> {
             Host::Decimal(_) => "BigDecimal",
             Host::BigInt { .. } => "BigInteger",
             Host::Doubles(_) => "double[]",
+            Host::Versionstamp(_) => "Versionstamp",
+            Host::List(..) => "List",
             Host::Other(_) => "Object",
         }
     }
@@ -269,6 +277,15 @@ impl<'a> Reader<'a> {
                 Host::Doubles(self.take(n.checked_mul(8).ok_or_else(|| corrupt("length"))?)?)
             }
             OTHER => Host::Other(self.str()?),
+            VERSIONSTAMP => Host::Versionstamp(self.array()?),
+            LIST => {
+                let n = self.len()?;
+                let start = self.pos;
+                for _ in 0..n {
+                    self.cell()?;
+                }
+                Host::List(n, &self.buf[start..self.pos])
+            }
             _ => return Err(corrupt("an unknown tag")),
         })
     }
@@ -385,6 +402,12 @@ impl Writer {
         for x in v {
             self.buf.extend_from_slice(&x.to_bits().to_le_bytes());
         }
+    }
+
+    /// A `lexikey.Versionstamp` of its 12 bytes.
+    pub(crate) fn versionstamp(&mut self, b: &[u8; 12]) {
+        self.tag(VERSIONSTAMP);
+        self.buf.extend_from_slice(b);
     }
 
     /// The header of a list of `n` values (nested tuples).

@@ -247,6 +247,8 @@ pub(crate) fn out(js: Js, v: &Out<'_>, small: bool, typed: bool) -> Result<Value
         Out::F32(x) => js.number(f64_of_f32(*x)),
         Out::Str(s) => js.str(s.as_bytes()),
         Out::Bytes(b) => js.buffer(b),
+        // Its 12 bytes, as before versionstamps had an Out of their own.
+        Out::Versionstamp(b) => js.buffer(b),
         Out::Uuid(u) => {
             let mut s = String::with_capacity(36);
             lexikey::value::literal::format_uuid(*u, &mut s);

@@ -13,9 +13,11 @@ from .lexikey import (
     ExhaustedError,
     Schema,
     StoreError,
+    Versionstamp,
     __version__,
     decode,
     encode,
+    pack_with_versionstamp,
     range,
     render,
     reverse,
@@ -25,7 +27,7 @@ from .lexikey import __doc__  # noqa: F401  (help(lexikey) shows the native docs
 import datetime as _datetime
 import decimal as _decimal
 import uuid as _uuid
-from typing import Any as _Any, Tuple as _Tuple, Union as _Union
+from typing import Any as _Any, List as _List, Tuple as _Tuple, Union as _Union
 
 #: A Python value of a key component (the type aliases of the stubs, also
 #: at run time so that ``lexikey.Key`` and friends can be named).
@@ -33,7 +35,7 @@ Value = _Union[
     str, int, float, bool, bytes, bytearray, _datetime.datetime, _uuid.UUID, _decimal.Decimal, _Tuple[float, float], None
 ]
 #: A component: "TYPE[.desc]:VALUE", a (type, value) pair, or a plain value.
-ComponentArg = _Union[str, _Tuple[str, _Any], Value]
+ComponentArg = _Union[str, _Tuple[str, _Any], Value, Versionstamp, _List[_Any]]
 #: A key: str for the text formats (hex, base64, decimal), bytes otherwise.
 Key = _Union[str, bytes]
 #: A key argument: str, bytes or bytearray.
@@ -58,6 +60,8 @@ __all__ = [
     "__version__",
     "decode",
     "encode",
+    "pack_with_versionstamp",
     "render",
     "reverse",
+    "Versionstamp",
 ]

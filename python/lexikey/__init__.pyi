@@ -20,9 +20,11 @@ __all__ = [
     "Schema",
     "StoreError",
     "Value",
+    "Versionstamp",
     "__version__",
     "decode",
     "encode",
+    "pack_with_versionstamp",
     "render",
     "reverse",
 ]
@@ -35,8 +37,9 @@ Value = Union[
 ]
 #: A component: "TYPE[.desc]:VALUE" as on the command line, a (type, value)
 #: pair, or a plain value (str, int → i64, float → f64, bool, bytes, datetime
-#: → ts, UUID, Decimal → dec).
-ComponentArg = Union[str, Tuple[str, Any], Value]
+#: → ts, UUID, Decimal → dec); in fdb-tuple also a Versionstamp, and a list of
+#: components: a nested tuple.
+ComponentArg = Union[str, Tuple[str, Any], Value, "Versionstamp", list[Any]]
 #: A key: str for the text formats (hex, base64, decimal), bytes otherwise.
 Key = Union[str, bytes]
 KeyArg = Union[str, bytes, bytearray]
@@ -136,6 +139,31 @@ def render(
 
 def reverse(n: int) -> int:
     """9223372036854775807 - n, the HBase reverse number."""
+
+@final
+class Versionstamp:
+    """A FoundationDB versionstamp: a 10-byte transaction version (None:
+    incomplete, completed by the database at commit) and a 16-bit user version."""
+
+    def __new__(cls, tr_version: Optional[bytes], user_version: int = 0) -> "Versionstamp": ...
+    @property
+    def tr_version(self) -> Optional[bytes]: ...
+    @property
+    def user_version(self) -> int: ...
+    def is_complete(self) -> bool: ...
+    def to_bytes(self) -> bytes:
+        """The 12 bytes as packed."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __lt__(self, other: "Versionstamp", /) -> bool: ...
+    def __le__(self, other: "Versionstamp", /) -> bool: ...
+    def __gt__(self, other: "Versionstamp", /) -> bool: ...
+    def __ge__(self, other: "Versionstamp", /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+def pack_with_versionstamp(components: Iterable[ComponentArg]) -> bytes:
+    """The fdb-tuple key of components holding exactly one incomplete
+    Versionstamp, its 4-byte little-endian offset appended (what
+    fdb.tuple.pack_with_versionstamp returns)."""
 
 @final
 class Schema:

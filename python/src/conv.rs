@@ -16,7 +16,8 @@
 //! | `uuid.UUID` | `Uuid` | `Uuid` |
 //! | `decimal.Decimal` | `Decimal` (its `str`) | `Decimal` |
 //! | `(lat, lon)` | `Geo` | `Geo` |
-//! | fdb-tuple nested tuple | — | `Nested`: a list of `(type, value)` pairs |
+//! | `lexikey.Versionstamp` | `Versionstamp` | `Versionstamp` |
+//! | fdb-tuple nested tuple: a `list` of components (`lib.rs`, `KeySpec::nested`) | — | `Nested`: a list of `(type, value)` pairs |
 //!
 //! Anything else is `Other`; a naive `datetime` too (its message says why).
 
@@ -426,6 +427,9 @@ pub(crate) fn with_arg<R>(obj: &Bound<'_, PyAny>, f: impl FnOnce(Arg<'_>) -> R) 
         }
         return Ok(f(Arg::Other));
     }
+    if let Ok(v) = obj.cast::<crate::versionstamp::Versionstamp>() {
+        return Ok(f(Arg::Versionstamp(v.get().0 .0)));
+    }
     if obj.hasattr("__index__")? {
         // Any integer that says so (numpy.int64, ...).
         if let Ok(i) = obj.call_method0("__index__")?.cast_into::<PyInt>() {
@@ -771,6 +775,11 @@ pub(crate) fn py_out<'py>(py: Python<'py>, v: &Out<'_>) -> PyResult<Bound<'py, P
         Out::Time { secs, nanos } => PyString::new(py, &host::time_text(*secs, *nanos)).into_any(),
         Out::Decimal(t) => decimal_of(py, t)?,
         Out::Geo(lat, lon) => PyTuple::new(py, [*lat, *lon])?.into_any(),
+        Out::Versionstamp(b) => Bound::new(
+            py,
+            crate::versionstamp::Versionstamp(lexikey::interop::fdb::Versionstamp(*b)),
+        )?
+        .into_any(),
         Out::Nested(items) => PyList::new(
             py,
             items

@@ -37,6 +37,7 @@ mod bulk;
 mod conv;
 mod errors;
 mod schema;
+mod versionstamp;
 
 use errors::{decode_err, encode_err, from_decode, value_err};
 
@@ -292,6 +293,44 @@ pub(crate) fn key_bytes(obj: &Bound<'_, PyAny>, text: bool) -> PyResult<Vec<u8>>
 /// pair, or a plain value typed by the format's rule
 /// ([`KeySpec::plain_type`]).
 pub(crate) fn component(spec: &KeySpec, item: &Bound<'_, PyAny>) -> PyResult<Comp> {
+    component_at(spec, item, 0)
+}
+
+/// [`component`] at nesting level `depth`: in the `fdb-tuple` format a
+/// `list` (or the pair `("nested", list)` that `decode` gives) is a nested
+/// tuple of components ([`KeySpec::nested`] bounds the depth), a 2-`tuple`
+/// still a `(type, value)` pair.
+fn component_at(spec: &KeySpec, item: &Bound<'_, PyAny>, depth: usize) -> PyResult<Comp> {
+    let fdb = spec.format() == Fmt::Profile(Profile::Fdb);
+    // ("nested", [...]), as decode gives a nested tuple back: the list.
+    let nested_pair = item
+        .cast::<PyTuple>()
+        .ok()
+        .filter(|t| fdb && t.len() == 2)
+        .and_then(|t| {
+            let label = t.get_item(0).ok()?;
+            let value = t.get_item(1).ok()?;
+            (label.cast::<PyString>().ok()?.to_cow().ok()? == "nested"
+                && value.is_instance_of::<PyList>())
+            .then_some(value)
+        });
+    let item = nested_pair.as_ref().unwrap_or(item);
+    if let Ok(list) = item.cast::<PyList>() {
+        if fdb {
+            /// An item's error, or the core's about the list.
+            struct Fail(PyErr);
+            impl From<lexikey::frontend::host::ArgError> for Fail {
+                fn from(e: lexikey::frontend::host::ArgError) -> Fail {
+                    Fail(encode_err(e.to_string()))
+                }
+            }
+            return spec
+                .nested(depth, list.iter(), |x, d| {
+                    component_at(spec, &x, d).map_err(Fail)
+                })
+                .map_err(|f| f.0);
+        }
+    }
     if let Ok(s) = item.cast::<PyString>() {
         let text = s.to_cow()?;
         if spec.is_component(&text) {
@@ -336,7 +375,7 @@ fn pair_err(ty: &str, e: PyErr) -> PyErr {
 }
 
 /// The components of a `components` list.
-fn components(spec: &KeySpec, items: &Bound<'_, PyAny>) -> PyResult<Vec<Comp>> {
+pub(crate) fn components(spec: &KeySpec, items: &Bound<'_, PyAny>) -> PyResult<Vec<Comp>> {
     if items.is_instance_of::<PyString>() {
         return Err(encode_err(
             "components is a list of components, not one string: write [\"str:a\"]".into(),
@@ -681,6 +720,8 @@ fn lexikey_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<schema::Schema>()?;
     m.add_class::<arrow::ArrowArray>()?;
     m.add_class::<alloc::Allocator>()?;
+    m.add_class::<versionstamp::Versionstamp>()?;
+    m.add_function(wrap_pyfunction!(versionstamp::pack_with_versionstamp, m)?)?;
     m.add("DecodeError", py.get_type::<errors::DecodeError>())?;
     m.add("EncodeError", py.get_type::<errors::EncodeError>())?;
     m.add("AllocError", py.get_type::<errors::AllocError>())?;

@@ -28,7 +28,8 @@
 //! | integers (`i64`, `u64`, `i32`, `u32`, FDB `int` of any size, HBase `int8`…`int64`, Phoenix integers) | `Int`, `BigInt`, range-checked (a `Bool` is refused) |
 //! | floats | `F64`, `F32`, `Int` (rounded to the nearest float; an `f32` from an `F64` by Rust's `as`, except that FoundationDB's `f32` keeps a NaN's payload) |
 //! | `bool`, `boolean` | `Bool` |
-//! | `bytes`, blobs, `varbinary`, `binary(n)`, FDB `versionstamp` (12 bytes) | `Bytes` |
+//! | `bytes`, blobs, `varbinary`, `binary(n)` | `Bytes` |
+//! | FDB `versionstamp` | `Versionstamp`, or its 12 bytes as `Bytes` |
 //! | `ts`, Phoenix `date`/`time` | `Int` (milliseconds), `Time` holding whole milliseconds; Phoenix also a `Str` (RFC 3339) |
 //! | Phoenix `timestamp` | `Int` (milliseconds), `Time` (to the nanosecond), `Str` |
 //! | `uuid`, `uuid7` (a version 7 only), `ulid` | `Uuid`; `uuid7` and `ulid` also their text as a `Str` |
@@ -117,6 +118,9 @@ pub enum Arg<'a> {
     Decimal(&'a str),
     /// A point: latitude and longitude in degrees.
     Geo(f64, f64),
+    /// A FoundationDB versionstamp (Python and Java `lexikey.Versionstamp`):
+    /// its 12 bytes, an incomplete one's transaction version all `FF`.
+    Versionstamp([u8; 12]),
     /// A whole component `TYPE[.desc]:VALUE` in the format's syntax (or an
     /// interop profile's bare type: a null).
     Component(&'a str),
@@ -147,6 +151,8 @@ pub enum ArgKind {
     Decimal,
     /// [`Arg::Geo`].
     Geo,
+    /// [`Arg::Versionstamp`].
+    Versionstamp,
     /// [`Arg::Component`].
     Component,
     /// [`Arg::Other`].
@@ -167,6 +173,7 @@ impl ArgKind {
             ArgKind::Time => "time",
             ArgKind::Decimal => "decimal",
             ArgKind::Geo => "geo",
+            ArgKind::Versionstamp => "versionstamp",
             ArgKind::Component => "component",
             ArgKind::Other => "value",
         }
@@ -187,6 +194,7 @@ impl Arg<'_> {
             Arg::Time { .. } => ArgKind::Time,
             Arg::Decimal(_) => ArgKind::Decimal,
             Arg::Geo(..) => ArgKind::Geo,
+            Arg::Versionstamp(_) => ArgKind::Versionstamp,
             Arg::Component(_) => ArgKind::Component,
             Arg::Other => ArgKind::Other,
         }
@@ -913,6 +921,9 @@ pub(crate) fn set_fdb(slot: &mut fdb::Element, ty: FdbType, arg: Arg<'_>) -> Res
             }
             _ => *slot = E::Bytes(b.to_vec()),
         },
+        (FdbType::Versionstamp, Arg::Versionstamp(b)) => {
+            *slot = E::Versionstamp(fdb::Versionstamp(b))
+        }
         (FdbType::Versionstamp, Arg::Bytes(b)) => match <[u8; 12]>::try_from(b) {
             Ok(a) => *slot = E::Versionstamp(fdb::Versionstamp(a)),
             Err(_) => {
@@ -1231,6 +1242,7 @@ enum Tag {
     Time,
     Decimal,
     Geo,
+    Versionstamp,
     Component,
     Other,
 }
@@ -1354,6 +1366,7 @@ impl Rows {
                 b[8..].copy_from_slice(&lon.to_bits().to_le_bytes());
                 self.slice(Tag::Geo, &b);
             }
+            Arg::Versionstamp(b) => self.slice(Tag::Versionstamp, &b),
             Arg::Component(t) => self.text_slice(Tag::Component, t),
             Arg::Other => self.word(Tag::Other, 0, 0),
         }
@@ -1418,6 +1431,7 @@ impl Rows {
                 };
                 Arg::Geo(word(0), word(8))
             }
+            Tag::Versionstamp => Arg::Versionstamp(self.bytes(c).try_into().unwrap_or_default()),
             Tag::Component => Arg::Component(self.text(c)),
             Tag::Other => Arg::Other,
         }
@@ -1479,6 +1493,9 @@ pub enum Out<'a> {
     Geo(f64, f64),
     /// An `fdb-tuple` nested tuple: each element's type label and value.
     Nested(Vec<(&'static str, Out<'a>)>),
+    /// An `fdb-tuple` versionstamp: its 12 bytes (an incomplete one's
+    /// transaction version all `FF`).
+    Versionstamp([u8; 12]),
 }
 
 /// The instant `ms` milliseconds and `nanos` nanoseconds (below the
@@ -1538,7 +1555,7 @@ pub fn fdb_out(e: &fdb::Element) -> Out<'_> {
         E::Double(f) => Out::F64(*f),
         E::Bool(b) => Out::Bool(*b),
         E::Uuid(u) => Out::Uuid(u128::from_be_bytes(*u)),
-        E::Versionstamp(v) => Out::Bytes(&v.0),
+        E::Versionstamp(v) => Out::Versionstamp(v.0),
     }
 }
 
@@ -1650,6 +1667,7 @@ mod tests {
             },
             Arg::Decimal("-1E+3"),
             Arg::Geo(37.5, -122.25),
+            Arg::Versionstamp([7; 12]),
             Arg::Component("i64:5"),
             Arg::Other,
         ];

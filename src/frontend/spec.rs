@@ -509,6 +509,7 @@ impl KeySpec {
                 (K::Bool, _) => "bool",
                 (K::Bytes, _) => "bytes",
                 (K::Uuid, _) => "uuid",
+                (K::Versionstamp, _) => "versionstamp",
                 _ => return Err(none()),
             },
             (KeyFormat::Profile(Profile::Hbase), k) => match (k, a) {
@@ -789,6 +790,101 @@ impl KeySpec {
             Some(c) => format!("component {} ({})", i + 1, comp_text(c)),
             None => format!("component {}", i + 1),
         })
+    }
+
+    /// The `fdb-tuple` key of `comps` for FoundationDB's
+    /// `SET_VERSIONSTAMPED_KEY`: exactly one of them (at any depth) an
+    /// incomplete versionstamp, the key ending in the 4-byte little-endian
+    /// offset of its transaction version
+    /// ([`fdb::pack_with_versionstamp`](crate::interop::fdb::pack_with_versionstamp)).
+    ///
+    /// ```
+    /// use lexikey::frontend::key_format::KeyFormat;
+    /// use lexikey::frontend::spec::KeySpec;
+    /// let fdb = KeySpec::new(KeyFormat::parse("fdb-tuple")?);
+    /// let comps = fdb.parse_components(&["str:log", "versionstamp:ffffffffffffffffffff0000"])?;
+    /// assert_eq!(
+    ///     lexikey::to_hex(&fdb.encode_with_versionstamp(&comps)?),
+    ///     "026c6f670033ffffffffffffffffffff000006000000"
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A format other than `fdb-tuple`, a component of another format, no
+    /// incomplete versionstamp or more than one, a key longer than
+    /// [`KeySpec::max_key_len`].
+    pub fn encode_with_versionstamp(&self, comps: &[Comp]) -> Result<Vec<u8>, SpecError> {
+        if self.format != KeyFormat::Profile(Profile::Fdb) {
+            return Err(SpecError::new(format!(
+                "a versionstamped key is an fdb-tuple key, not {}",
+                self.format
+            )));
+        }
+        let Row::Fdb(elems) = self.row(Profile::Fdb, comps)? else {
+            return Err(SpecError::new("an fdb-tuple row of another profile"));
+        };
+        let mut key = Vec::new();
+        crate::interop::fdb::pack_with_versionstamp(&elems, &mut key)
+            .map_err(|e| SpecError::new(e.to_string()))?;
+        tuple::check_len(&key, self.max_key_len)?;
+        Ok(key)
+    }
+
+    /// The `fdb-tuple` nested tuple of `items`, each made into a component
+    /// by `item(x, depth + 1)`: the way a binding turns a host list into a
+    /// nested tuple, `depth` being the list's own level (a list among a
+    /// key's components is level 0). A list at level
+    /// [`fdb::MAX_DEPTH`](crate::interop::fdb::MAX_DEPTH) is an error, before
+    /// its items are looked at, so that every key made decodes (and a list
+    /// holding itself ends).
+    ///
+    /// ```
+    /// use lexikey::frontend::host::Arg;
+    /// use lexikey::frontend::key_format::KeyFormat;
+    /// use lexikey::frontend::spec::KeySpec;
+    /// let fdb = KeySpec::new(KeyFormat::parse("fdb-tuple")?);
+    /// let inner = fdb.nested(0, [Arg::Int(2), Arg::Null], |a, _| fdb.arg(a))?;
+    /// let key = fdb.encode(&[fdb.arg(Arg::Int(1))?, inner, fdb.arg(Arg::Str("x"))?])?;
+    /// // fdb.tuple.pack((1, (2, None), "x"))
+    /// assert_eq!(lexikey::to_hex(&key), "150105150200ff00027800");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A format other than `fdb-tuple` or a list too deep
+    /// ([`ArgError::Invalid`]); an item's component of another profile; the
+    /// error of `item`.
+    pub fn nested<T, E: From<ArgError>>(
+        &self,
+        depth: usize,
+        items: impl IntoIterator<Item = T>,
+        mut item: impl FnMut(T, usize) -> Result<Comp, E>,
+    ) -> Result<Comp, E> {
+        if self.format != KeyFormat::Profile(Profile::Fdb) {
+            return Err(ArgError::Invalid(format!(
+                "a list is a nested tuple, which only the fdb-tuple format has (not {})",
+                self.format
+            ))
+            .into());
+        }
+        crate::interop::fdb::check_depth(depth).map_err(ArgError::from)?;
+        let mut elems = Vec::new();
+        for x in items {
+            match item(x, depth + 1)? {
+                Comp::Profile(Item::Fdb(e)) => elems.push(e),
+                c => {
+                    return Err(ArgError::Invalid(format!(
+                        "a nested tuple holds fdb-tuple elements, not {}",
+                        comp_text(&c)
+                    ))
+                    .into())
+                }
+            }
+        }
+        Ok(Comp::Profile(Item::Fdb(
+            crate::interop::fdb::Element::Nested(elems),
+        )))
     }
 
     /// The key ranges of the keys under `prefix` whose next component

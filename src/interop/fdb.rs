@@ -287,14 +287,32 @@ element_from_int!(i8, i16, i32, i64, i128, u8, u16, u32, u64, u128);
 /// version, 2-byte batch order) and a 2-byte user version, big-endian.
 /// Orders by its bytes, as packed.
 ///
-/// Packing writes the 12 bytes as they are; an *incomplete* versionstamp
-/// (transaction version all `FF`, to be filled in by the database through
-/// `SET_VERSIONSTAMPED_KEY`) needs the bindings' `pack_with_versionstamp`,
-/// which this module does not offer.
+/// Packing writes the 12 bytes as they are. An *incomplete* versionstamp
+/// (transaction version all `FF`, as [`Versionstamp::incomplete`] makes it)
+/// is a placeholder for the database to fill in at commit through
+/// `SET_VERSIONSTAMPED_KEY`: [`pack_with_versionstamp`] packs a tuple
+/// holding one, with the placeholder's offset appended as that mutation
+/// wants it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Versionstamp(pub [u8; 12]);
 
 impl Versionstamp {
+    /// The length of a packed versionstamp's body.
+    pub const LEN: usize = 12;
+
+    /// An incomplete versionstamp: the transaction version all `FF` (the
+    /// database writes the real one at commit), then `user_version`.
+    ///
+    /// ```
+    /// use lexikey::interop::fdb::Versionstamp;
+    /// let v = Versionstamp::incomplete(5);
+    /// assert_eq!(v.0, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0, 5]);
+    /// assert!(!v.is_complete());
+    /// ```
+    pub fn incomplete(user_version: u16) -> Versionstamp {
+        Versionstamp::new([0xFF; 10], user_version)
+    }
+
     /// A versionstamp from its transaction version and user version.
     ///
     /// ```
@@ -640,9 +658,97 @@ pub fn double_from_bits(b: u64) -> f64 {
 /// assert_eq!(key, b"prefix\x05\x00\xff\x02hello\x00\x00");
 /// ```
 pub fn pack(tuple: &[Element], out: &mut Vec<u8>) {
+    let mut stamps = Stamps::default();
     for e in tuple {
-        write_element(e, false, out);
+        write_element(e, false, out, &mut stamps);
     }
+}
+
+/// Why [`pack_with_versionstamp`] cannot pack a tuple.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VersionstampError {
+    /// The tuple holds no incomplete versionstamp.
+    #[error(
+        "no incomplete versionstamp in the tuple: a versionstamped key needs exactly one \
+         (transaction version ffffffffffffffffffff)"
+    )]
+    Missing,
+    /// The tuple holds more than one incomplete versionstamp.
+    #[error(
+        "two incomplete versionstamps in one tuple (at byte {first} and byte {second}): a \
+         versionstamped key takes exactly one"
+    )]
+    Multiple {
+        /// Offset in the key of the first one's type code.
+        first: usize,
+        /// Offset in the key of the second one's type code.
+        second: usize,
+    },
+    /// The placeholder starts beyond what the 4-byte offset can say.
+    #[error("the incomplete versionstamp starts at byte {offset}: beyond a 4-byte offset")]
+    OffsetTooLarge {
+        /// Offset in the key of the placeholder's transaction version.
+        offset: usize,
+    },
+}
+
+/// Packs a tuple holding exactly one incomplete versionstamp (at any
+/// depth) for FoundationDB's `SET_VERSIONSTAMPED_KEY`: the packed tuple,
+/// then the offset in the key of the placeholder's 10-byte transaction
+/// version as 4 bytes little-endian, as the official bindings'
+/// `pack_with_versionstamp` writes it for API version 520 and later. The
+/// offset counts from the start of `out`, so a prefix already in `out`
+/// counts, as the bindings' `prefix` argument does.
+///
+/// ```
+/// use lexikey::interop::fdb::{pack_with_versionstamp, Element, Versionstamp};
+/// let t = [Element::from("events"), Element::Versionstamp(Versionstamp::incomplete(7))];
+/// let mut key = Vec::new();
+/// pack_with_versionstamp(&t, &mut key)?;
+/// // fdb.tuple.pack_with_versionstamp(("events", Versionstamp(user_version=7)))
+/// assert_eq!(
+///     key,
+///     b"\x02events\x00\x33\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x00\x07\x09\x00\x00\x00"
+/// );
+/// # Ok::<(), lexikey::interop::fdb::VersionstampError>(())
+/// ```
+///
+/// # Errors
+/// [`VersionstampError`]: no incomplete versionstamp, more than one, or
+/// an offset beyond `u32`. `out` is left as it was.
+pub fn pack_with_versionstamp(
+    tuple: &[Element],
+    out: &mut Vec<u8>,
+) -> Result<(), VersionstampError> {
+    let start = out.len();
+    let mut stamps = Stamps::default();
+    for e in tuple {
+        write_element(e, false, out, &mut stamps);
+    }
+    let result = match stamps {
+        Stamps { first: None, .. } => Err(VersionstampError::Missing),
+        Stamps {
+            first: Some(first),
+            second: Some(second),
+        } => Err(VersionstampError::Multiple { first, second }),
+        Stamps {
+            first: Some(code), ..
+        } => u32::try_from(code + 1)
+            .map(|offset| out.extend_from_slice(&offset.to_le_bytes()))
+            .map_err(|_| VersionstampError::OffsetTooLarge { offset: code + 1 }),
+    };
+    if result.is_err() {
+        out.truncate(start);
+    }
+    result
+}
+
+/// Where the first two incomplete versionstamps of a tuple were packed
+/// (the offsets of their type codes).
+#[derive(Default)]
+struct Stamps {
+    first: Option<usize>,
+    second: Option<usize>,
 }
 
 /// The packed tuple as a new vector.
@@ -667,7 +773,7 @@ fn write_escaped(body: &[u8], out: &mut Vec<u8>) {
     out.push(0);
 }
 
-fn write_element(e: &Element, nested: bool, out: &mut Vec<u8>) {
+fn write_element(e: &Element, nested: bool, out: &mut Vec<u8>, stamps: &mut Stamps) {
     match e {
         Element::Null => {
             out.push(NULL);
@@ -686,7 +792,7 @@ fn write_element(e: &Element, nested: bool, out: &mut Vec<u8>) {
         Element::Nested(v) => {
             out.push(NESTED);
             for e in v {
-                write_element(e, true, out);
+                write_element(e, true, out, stamps);
             }
             out.push(0);
         }
@@ -705,6 +811,13 @@ fn write_element(e: &Element, nested: bool, out: &mut Vec<u8>) {
             out.extend_from_slice(u);
         }
         Element::Versionstamp(v) => {
+            if !v.is_complete() {
+                if stamps.first.is_none() {
+                    stamps.first = Some(out.len());
+                } else if stamps.second.is_none() {
+                    stamps.second = Some(out.len());
+                }
+            }
             out.push(VERSIONSTAMP);
             out.extend_from_slice(&v.0);
         }
@@ -971,16 +1084,29 @@ impl Decoder<'_> {
 /// | `f64` / `double` | [`Element::Double`] | likewise, `0x` + 16 hex digits |
 /// | `bool` | [`Element::Bool`] | `true` / `false` |
 /// | `uuid` | [`Element::Uuid`] | hyphenated |
-/// | `versionstamp` | [`Element::Versionstamp`] | 24 hex digits |
+/// | `versionstamp` | [`Element::Versionstamp`] | 24 hex digits (an incomplete one: the first 20 are `f`) |
+/// | `nested` | [`Element::Nested`] | `[` the elements in this syntax, separated by `, ` `]` |
 ///
-/// Nested tuples have no component syntax. The tuple layer has no
-/// descending order, so `.desc` is an error.
+/// Inside `nested:[…]` a string's `\`, `,`, `[` and `]` are written `\\`,
+/// `\,`, `\[` and `\]` (outside, a string is verbatim). Nesting is bounded
+/// as in [`unpack`]: a `nested` at level [`MAX_DEPTH`] (the outer tuple is
+/// level 0) is an error, so every key parsed here unpacks. The tuple layer
+/// has no descending order, so `.desc` is an error.
 ///
 /// ```
 /// use lexikey::interop::fdb::{parse_component, Element};
 /// assert_eq!(parse_component("int:-5551212")?, Element::from(-5_551_212_i64));
 /// assert_eq!(parse_component("str:a:b")?, Element::from("a:b"));
 /// assert_eq!(parse_component("f32:0x7fffffff")?, Element::Float(f32::from_bits(0x7fff_ffff)));
+/// assert_eq!(
+///     parse_component(r"nested:[int:2, null:, str:a\, b, nested:[]]")?,
+///     Element::Nested(vec![
+///         Element::from(2_i64),
+///         Element::Null,
+///         Element::from("a, b"),
+///         Element::Nested(vec![]),
+///     ])
+/// );
 /// assert!(parse_component("int.desc:1").is_err());
 /// # Ok::<(), lexikey::ParseError>(())
 /// ```
@@ -988,6 +1114,72 @@ impl Decoder<'_> {
 /// # Errors
 /// A [`ParseError`] naming the component and what was expected.
 pub fn parse_component(s: &str) -> Result<Element, ParseError> {
+    parse_at(s, 0)
+}
+
+/// Checks that a nested tuple at level `depth` (the outer tuple's elements
+/// are level 0) is within [`MAX_DEPTH`], the bound of [`unpack`].
+///
+/// # Errors
+/// A [`ParseError`] saying the limit.
+pub fn check_depth(depth: usize) -> Result<(), ParseError> {
+    if depth >= MAX_DEPTH {
+        return Err(ParseError::new(format!(
+            "tuples nested deeper than {MAX_DEPTH} levels are not encoded (they would not decode)"
+        )));
+    }
+    Ok(())
+}
+
+/// Splits the inside of `nested:[…]` into its elements' texts (escapes
+/// kept), at the commas outside inner brackets and escapes.
+fn split_nested(inner: &str) -> Result<Vec<&str>, String> {
+    let mut parts = Vec::new();
+    if inner.trim_start_matches(' ').is_empty() {
+        return Ok(parts);
+    }
+    let bytes = inner.as_bytes();
+    let (mut level, mut start, mut i) = (0usize, 0, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 1,
+            b'[' => level += 1,
+            b']' if level == 0 => return Err(format!("an unescaped ']' at character {i}")),
+            b']' => level -= 1,
+            b',' if level == 0 => {
+                parts.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if level != 0 {
+        return Err("an unclosed '['".into());
+    }
+    parts.push(&inner[start..]);
+    Ok(parts)
+}
+
+/// Undoes the escapes of a string inside `nested:[…]`.
+fn unescape_nested(text: &str) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some(e @ ('\\' | ',' | '[' | ']')) => out.push(e),
+            Some(e) => return Err(format!("unknown escape \\{e} (escape only \\ , [ ])")),
+            None => return Err("a '\\' at the end".into()),
+        }
+    }
+    Ok(out)
+}
+
+fn parse_at(s: &str, depth: usize) -> Result<Element, ParseError> {
     if s == "null" {
         return Ok(Element::Null);
     }
@@ -1006,7 +1198,25 @@ pub fn parse_component(s: &str) -> Result<Element, ParseError> {
         "null" if text.is_empty() => Element::Null,
         "null" => return Err(bad("null takes no value (write null:)")),
         "bytes" => Element::Bytes(crate::value::literal::parse_hex(text)?),
+        "str" if depth > 0 => Element::String(unescape_nested(text).map_err(|e| bad(&e))?),
         "str" => Element::String(text.to_string()),
+        "nested" => {
+            check_depth(depth)?;
+            let inner = text
+                .strip_prefix('[')
+                .and_then(|t| t.strip_suffix(']'))
+                .ok_or_else(|| bad("expected [ELEMENT, ...], e.g. nested:[int:1, str:a]"))?;
+            let parts = split_nested(inner).map_err(|e| bad(&e))?;
+            let mut items = Vec::with_capacity(parts.len());
+            for part in parts {
+                let part = part.trim_start_matches(' ');
+                if part.is_empty() {
+                    return Err(bad("an empty element (two commas, or one at an end)"));
+                }
+                items.push(parse_at(part, depth + 1)?);
+            }
+            Element::Nested(items)
+        }
         "int" => Element::Int(Int::parse(text)?),
         "i64" | "u64" | "i32" | "u32" => {
             let i = Int::parse(text)?;
@@ -1049,38 +1259,48 @@ pub fn parse_component(s: &str) -> Result<Element, ParseError> {
         _ => {
             return Err(ParseError::new(format!(
                 "unknown fdb-tuple type {ty:?} in {s:?}: expected null, bytes, str, int, i64, u64, \
-                 i32, u32, f32, f64, bool, uuid or versionstamp"
+                 i32, u32, f32, f64, bool, uuid, versionstamp or nested"
             )))
         }
     })
 }
 
-/// Writes an element in the syntax of [`parse_component`] (`int:42`,
-/// `f64:0x7ff8000000000001` for a NaN other than the default one). Nested
-/// tuples are written `nested:[…]` with their elements comma-separated, for
-/// reading only.
+/// Writes an element in the syntax of [`parse_component`], which reads it
+/// back (`int:42`, `f64:0x7ff8000000000001` for a NaN other than the
+/// default one, `nested:[…]` with its strings' `\`, `,`, `[`, `]`
+/// escaped).
 ///
 /// ```
 /// use lexikey::interop::fdb::{format_component, Element};
 /// assert_eq!(format_component(&Element::from(-1_i64)), "int:-1");
 /// assert_eq!(format_component(&Element::Double(f64::NAN)), "f64:NaN");
 /// assert_eq!(
-///     format_component(&Element::Nested(vec![Element::Null, Element::from("a")])),
-///     "nested:[null:, str:a]"
+///     format_component(&Element::Nested(vec![Element::Null, Element::from("a,b")])),
+///     r"nested:[null:, str:a\,b]"
 /// );
 /// ```
 pub fn format_component(e: &Element) -> String {
     let mut s = String::new();
-    write_component(e, &mut s);
+    write_component(e, false, &mut s);
     s
 }
 
-fn write_component(e: &Element, s: &mut String) {
+fn write_component(e: &Element, nested: bool, s: &mut String) {
     use std::fmt::Write;
     // Writing to a String cannot fail.
     let _ = match e {
         Element::Null => write!(s, "null:"),
         Element::Bytes(b) => write!(s, "bytes:{}", crate::to_hex(b)),
+        Element::String(t) if nested => {
+            s.push_str("str:");
+            for c in t.chars() {
+                if matches!(c, '\\' | ',' | '[' | ']') {
+                    s.push('\\');
+                }
+                s.push(c);
+            }
+            Ok(())
+        }
         Element::String(t) => write!(s, "str:{t}"),
         Element::Int(i) => write!(s, "int:{i}"),
         Element::Float(f) if f.is_nan() && f.to_bits() != f32::NAN.to_bits() => {
@@ -1104,7 +1324,7 @@ fn write_component(e: &Element, s: &mut String) {
                 if i > 0 {
                     s.push_str(", ");
                 }
-                write_component(e, s);
+                write_component(e, true, s);
             }
             s.push(']');
             Ok(())

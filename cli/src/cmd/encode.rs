@@ -30,6 +30,12 @@ pub(crate) fn run(args: &EncodeArgs, io: &mut Io<'_>) -> Result<()> {
     })?
     .with_max_key_len(common::max_key_len(k.max_key_len));
     let format = spec.format();
+    if args.versionstamp && format != KeyFormat::Profile(Profile::Fdb) {
+        bail!("--versionstamp applies only to --format fdb-tuple (FoundationDB's versionstamped keys)");
+    }
+    if args.versionstamp && k.stdin {
+        bail!("--versionstamp packs one key: it takes COMPONENT arguments, not --stdin");
+    }
     if k.stdin {
         let Some(schema) = k.schema.as_deref() else {
             bail!("encode --stdin needs --schema TYPE[.desc],... to type the tab-separated values");
@@ -69,6 +75,7 @@ pub(crate) fn run(args: &EncodeArgs, io: &mut Io<'_>) -> Result<()> {
             kinds::check_geo_used(spec.geo(), any_geo(&comps))?;
             spec.encode(&comps)?
         }
+        KeyFormat::Profile(_) if args.versionstamp => spec.encode_with_versionstamp(&comps)?,
         // A profile's components are named by their text as given.
         KeyFormat::Profile(_) => spec.encode_named(&comps, |i| {
             format!("component {} ({})", i + 1, texts.get(i).unwrap_or(&"?"))

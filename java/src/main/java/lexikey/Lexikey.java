@@ -31,6 +31,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <tr><td>{@code java.util.UUID}</td><td>uuid</td><td>uuid</td><td>—</td><td>—</td></tr>
  * <tr><td>{@code java.math.BigDecimal}</td><td>dec</td><td>—</td><td>numeric</td><td>decimal</td></tr>
  * <tr><td>{@code null}</td><td>—</td><td>null</td><td colspan="2">the bare type ({@code "varchar"})</td></tr>
+ * <tr><td>{@link Versionstamp}</td><td>—</td><td>versionstamp</td><td>—</td><td>—</td></tr>
+ * <tr><td>{@code java.util.List}</td><td>—</td><td>a nested tuple of components (up to 100 levels)</td><td>—</td><td>—</td></tr>
  * </table>
  * A {@code String} holding a {@code ':'} is always a component string (so that
  * a mistyped type is an error, never a value): give a string value that holds
@@ -79,6 +81,28 @@ public final class Lexikey {
      */
     public static byte[] encodeBytes(String format, Object... components) {
         return (byte[]) encode(format, false, components);
+    }
+
+    /**
+     * The {@code fdb-tuple} key of {@code components} for FoundationDB's
+     * {@code SET_VERSIONSTAMPED_KEY}: exactly one of them (at any depth) an
+     * incomplete {@link Versionstamp}, the key ending in the 4-byte
+     * little-endian offset of its transaction version, as the official
+     * bindings' {@code Tuple.packWithVersionstamp()} writes it. A
+     * {@code List} among the components is a nested tuple.
+     *
+     * @param components component strings or plain values (see the class docs)
+     * @return the key's bytes
+     * @throws EncodeException no incomplete versionstamp, more than one, or
+     *     a component that does not encode
+     */
+    public static byte[] packWithVersionstamp(Object... components) {
+        if (components == null) {
+            throw new IllegalArgumentException("components is null (a null component is (Object) null)");
+        }
+        Wire.Writer w = Wire.writer();
+        w.row(components);
+        return Native.packWithVersionstamp(w.buf, w.pos);
     }
 
     /** Format codes by name (only names that parse are cached). */

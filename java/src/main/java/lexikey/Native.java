@@ -117,6 +117,9 @@ final class Native {
 
     static native byte[] decode(String format, String schema, byte[] key, int len, boolean keyIsText);
 
+    /** The versionstamped fdb-tuple key of the row in {@code buf[0..len)}. */
+    static native byte[] packWithVersionstamp(byte[] buf, int len);
+
     static native long reverse(long n);
 
     /** The key as the HBase shell prints it ({@code Bytes.toStringBinary}); null is an argument error. */

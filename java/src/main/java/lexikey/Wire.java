@@ -42,6 +42,14 @@ final class Wire {
     static final byte OTHER = 15;
     static final byte LIST = 16;
     static final byte DOUBLES = 17;
+    static final byte VERSIONSTAMP = 18;
+
+    /**
+     * Lists nested deeper than this are written empty: the native library
+     * refuses a nested tuple at level 100 and deeper (so that every key
+     * decodes) before reading its elements, and a list holding itself ends.
+     */
+    private static final int LIST_DEPTH = 101;
 
     private static final VarHandle I64 =
             MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -120,6 +128,10 @@ final class Wire {
 
         /** One value, tagged by its class. */
         void value(Object v) {
+            value(v, 0);
+        }
+
+        private void value(Object v, int depth) {
             if (v instanceof String s) {
                 str(s);
             } else if (v instanceof Long l) {
@@ -182,6 +194,22 @@ final class Wire {
                 pos += 4;
                 for (double x : ds) {
                     i64(Double.doubleToRawLongBits(x));
+                }
+            } else if (v instanceof Versionstamp vs) {
+                ensure(13);
+                buf[pos++] = VERSIONSTAMP;
+                System.arraycopy(vs.raw(), 0, buf, pos, 12);
+                pos += 12;
+            } else if (v instanceof List<?> list) {
+                ensure(5);
+                buf[pos++] = LIST;
+                if (depth >= LIST_DEPTH) {
+                    u32(0);
+                } else {
+                    u32(list.size());
+                    for (Object x : list) {
+                        value(x, depth + 1);
+                    }
                 }
             } else {
                 ensure(1);
@@ -381,6 +409,11 @@ final class Wire {
                         list.add(value());
                     }
                     return Collections.unmodifiableList(list);
+                }
+                case VERSIONSTAMP: {
+                    byte[] b = Arrays.copyOfRange(buf, pos, pos + 12);
+                    pos += 12;
+                    return Versionstamp.fromBytes(b);
                 }
                 case DOUBLES: {
                     int n = u32();
