@@ -3,7 +3,8 @@
 //! `decode_i64(&[u8])`, …), component and tuple encode into a reused
 //! buffer, borrowed tuple decode of escape-free strings into a reused
 //! `Vec`, `tuple::decode_reusing` of any strings into a vector that is
-//! never cleared (once its buffers have grown), and typed decode (`KeyReader::str_in`) of escaped strings into a
+//! never cleared (once its buffers have grown), `tuple::DecodeArena` (any
+//! strings, every one borrowed), and typed decode (`KeyReader::str_in`) of escaped strings into a
 //! reused scratch `String`.
 //!
 //! The counter is per thread, so the test harness's other threads do not
@@ -395,6 +396,55 @@ fn tuple_decode_reusing_allocates_nothing_in_steady_state() {
             pass(); // the buffers grow to the longest string of each position
             let n = allocations(&mut pass);
             assert_eq!(n, 0, "{format} {schema:?}: decode_reusing allocated");
+        }
+    }
+}
+
+/// `tuple::DecodeArena`: once its buffers have grown (a first pass over
+/// the keys), decoding allocates nothing, escaped strings included, in
+/// every text format, with a schema and (hex, base64) without one; every
+/// string is handed out borrowed.
+#[test]
+fn tuple_decode_arena_allocates_nothing_in_steady_state() {
+    for format in [Format::Hex, Format::Base64, Format::Decimal] {
+        let schema = [
+            Field::asc(Type::Str),
+            Field::asc(Type::Str),
+            Field::asc(Type::I64),
+        ];
+        let mut keys = Vec::new();
+        let strs: Vec<&str> = ESCAPED.iter().chain(&PLAIN).copied().collect();
+        for (j, s) in strs.iter().enumerate() {
+            let t = strs[(j + 3) % strs.len()];
+            for i in I64S {
+                let c = [Component::asc(*s), Component::asc(t), Component::asc(i)];
+                keys.push((tuple::encode(format, &c).unwrap(), *s, t, i));
+            }
+        }
+        let schemas: &[Option<&[Field]>] = if format == Format::Decimal {
+            &[Some(&schema)]
+        } else {
+            &[Some(&schema), None]
+        };
+        for &schema in schemas {
+            let mut arena = tuple::DecodeArena::new();
+            let mut pass = || {
+                for (key, s, t, i) in &keys {
+                    let n = arena
+                        .decode(format, key, schema, |j, c| {
+                            let want = [Value::from(*s), Value::from(*t), Value::I64(*i)];
+                            assert_eq!(c.value, want[j]);
+                            if j < 2 {
+                                assert!(matches!(c.value, Value::Str(Cow::Borrowed(_))));
+                            }
+                        })
+                        .unwrap();
+                    assert_eq!(n, 3);
+                }
+            };
+            pass(); // the buffer grows to the longest escaped string
+            let n = allocations(&mut pass);
+            assert_eq!(n, 0, "{format} {schema:?}: DecodeArena::decode allocated");
         }
     }
 }
