@@ -355,12 +355,14 @@ fn decoding_an_escaped_string_allocates_once() {
     }
 }
 
-/// `tuple::decode_reusing` into one vector that is never cleared: once
-/// each string position has held an escaped string (a first pass over the
-/// keys), decoding allocates nothing, escaped strings included, in every
-/// text format, with a schema and (hex, base64) without one.
-#[test]
-fn tuple_decode_reusing_allocates_nothing_in_steady_state() {
+/// The keys of the steady-state decode tests: `(str, str, i64)` tuples
+/// in which escaped and plain strings alternate, in both positions; `f`
+/// gets each text format with each schema it decodes with (with a
+/// schema, and hex and base64 without one) and those keys with their
+/// values.
+fn for_each_three_part_case(
+    mut f: impl FnMut(Format, Option<&[Field]>, &[(Key, &str, &str, i64)]),
+) {
     for format in [Format::Hex, Format::Base64, Format::Decimal] {
         let schema = [
             Field::asc(Type::Str),
@@ -383,70 +385,60 @@ fn tuple_decode_reusing_allocates_nothing_in_steady_state() {
             &[Some(&schema), None]
         };
         for &schema in schemas {
-            let mut parts: Vec<Component<'_>> = Vec::new();
-            let mut pass = || {
-                for (key, s, t, i) in &keys {
-                    tuple::decode_reusing(format, key, schema, &mut parts).unwrap();
-                    assert_eq!(parts.len(), 3);
-                    assert_eq!(parts[0].value, Value::from(*s));
-                    assert_eq!(parts[1].value, Value::from(*t));
-                    assert_eq!(parts[2].value, Value::I64(*i));
-                }
-            };
-            pass(); // the buffers grow to the longest string of each position
-            let n = allocations(&mut pass);
-            assert_eq!(n, 0, "{format} {schema:?}: decode_reusing allocated");
+            f(format, schema, &keys);
         }
     }
 }
 
-/// `tuple::DecodeArena`: once its buffers have grown (a first pass over
-/// the keys), decoding allocates nothing, escaped strings included, in
-/// every text format, with a schema and (hex, base64) without one; every
-/// string is handed out borrowed.
+/// `tuple::decode_reusing` into one vector that is never cleared: once
+/// each string position has held an escaped string (a first pass over the
+/// keys), decoding allocates nothing, escaped strings included, in every
+/// text format, with a schema and (hex, base64) without one.
+#[test]
+fn tuple_decode_reusing_allocates_nothing_in_steady_state() {
+    for_each_three_part_case(|format, schema, keys| {
+        let mut parts: Vec<Component<'_>> = Vec::new();
+        let mut pass = || {
+            for (key, s, t, i) in keys {
+                tuple::decode_reusing(format, key, schema, &mut parts).unwrap();
+                assert_eq!(parts.len(), 3);
+                assert_eq!(parts[0].value, Value::from(*s));
+                assert_eq!(parts[1].value, Value::from(*t));
+                assert_eq!(parts[2].value, Value::I64(*i));
+            }
+        };
+        pass(); // the buffers grow to the longest string of each position
+        let n = allocations(&mut pass);
+        assert_eq!(n, 0, "{format} {schema:?}: decode_reusing allocated");
+    });
+}
+
+/// `tuple::DecodeArena`: once its buffer has grown (a first pass over the
+/// keys), decoding allocates nothing, escaped strings included, in every
+/// text format, with a schema and (hex, base64) without one; every string
+/// is handed out borrowed.
 #[test]
 fn tuple_decode_arena_allocates_nothing_in_steady_state() {
-    for format in [Format::Hex, Format::Base64, Format::Decimal] {
-        let schema = [
-            Field::asc(Type::Str),
-            Field::asc(Type::Str),
-            Field::asc(Type::I64),
-        ];
-        let mut keys = Vec::new();
-        let strs: Vec<&str> = ESCAPED.iter().chain(&PLAIN).copied().collect();
-        for (j, s) in strs.iter().enumerate() {
-            let t = strs[(j + 3) % strs.len()];
-            for i in I64S {
-                let c = [Component::asc(*s), Component::asc(t), Component::asc(i)];
-                keys.push((tuple::encode(format, &c).unwrap(), *s, t, i));
+    for_each_three_part_case(|format, schema, keys| {
+        let mut arena = tuple::DecodeArena::new();
+        let mut pass = || {
+            for (key, s, t, i) in keys {
+                let n = arena
+                    .decode(format, key, schema, |j, c| {
+                        let want = [Value::from(*s), Value::from(*t), Value::I64(*i)];
+                        assert_eq!(c.value, want[j]);
+                        if j < 2 {
+                            assert!(matches!(c.value, Value::Str(Cow::Borrowed(_))));
+                        }
+                    })
+                    .unwrap();
+                assert_eq!(n, 3);
             }
-        }
-        let schemas: &[Option<&[Field]>] = if format == Format::Decimal {
-            &[Some(&schema)]
-        } else {
-            &[Some(&schema), None]
         };
-        for &schema in schemas {
-            let mut arena = tuple::DecodeArena::new();
-            let mut pass = || {
-                for (key, s, t, i) in &keys {
-                    let n = arena
-                        .decode(format, key, schema, |j, c| {
-                            let want = [Value::from(*s), Value::from(*t), Value::I64(*i)];
-                            assert_eq!(c.value, want[j]);
-                            if j < 2 {
-                                assert!(matches!(c.value, Value::Str(Cow::Borrowed(_))));
-                            }
-                        })
-                        .unwrap();
-                    assert_eq!(n, 3);
-                }
-            };
-            pass(); // the buffer grows to the longest escaped string
-            let n = allocations(&mut pass);
-            assert_eq!(n, 0, "{format} {schema:?}: DecodeArena::decode allocated");
-        }
-    }
+        pass(); // the buffer grows to the longest escaped string
+        let n = allocations(&mut pass);
+        assert_eq!(n, 0, "{format} {schema:?}: DecodeArena::decode allocated");
+    });
 }
 
 /// `KeyReader::str_in` with a reused scratch string: no allocation per key
