@@ -10,7 +10,9 @@
 //! - tuples: `lexikey_hex`/`_b64`/`_decimal`/`_binary` are the public
 //!   API (`tuple::encode_into` a reused buffer, `tuple::decode_into` a
 //!   reused `Vec` with the schema; `_noschema`: without one; `_reusing`:
-//!   `tuple::decode_reusing` into a vector that is never cleared),
+//!   `tuple::decode_reusing` into a vector that is never cleared; `_arena`:
+//!   `tuple::DecodeArena::decode`, each component to a closure, every
+//!   string borrowed),
 //!   `lexikey_hex_alloc` the allocating `tuple::encode` (`_moved`: its
 //!   `Result` moved through `black_box`), `lexikey_hex_push`
 //!   `KeyWriter::push` per component, and `lexikey_*_typed` the same keys
@@ -1300,6 +1302,22 @@ fn tuple_decode<S: Shape>(g: &mut BenchmarkGroup<'_, WallTime>, values: &[S], fu
                     parts.clear();
                     tuple::decode_into(format, black_box(k), schema, &mut parts).unwrap();
                     acc += parts.len();
+                }
+                black_box(acc)
+            })
+        });
+        // The same keys through a `DecodeArena` (each component handed to
+        // a closure, escaped strings unescaped into its buffer).
+        let mut arena = tuple::DecodeArena::new();
+        g.bench_function(format!("{name}/{id}_arena"), |b| {
+            b.iter(|| {
+                let mut acc = 0usize;
+                for k in keys.iter() {
+                    acc += arena
+                        .decode(format, black_box(k), schema, |_, c| {
+                            black_box(&c);
+                        })
+                        .unwrap();
                 }
                 black_box(acc)
             })

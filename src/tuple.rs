@@ -32,6 +32,9 @@ use crate::format::{base64, decimal, hex, Format};
 use crate::key::Key;
 use crate::value::{Component, Dir, Field, Type, Value};
 
+mod arena;
+pub use arena::DecodeArena;
+
 /// HBase's largest row key, in bytes (`Short.MAX_VALUE`): the default limit
 /// of the `lexikey` command.
 pub const HBASE_MAX_KEY_LEN: usize = 32_767;
@@ -295,26 +298,36 @@ fn decode_other<'k>(
     out: &mut Vec<Component<'k>>,
 ) -> Result<(), DecodeError> {
     if format == Format::Binary {
-        let schema = schema.ok_or(DecodeError::SchemaRequired { offset: 0 })?;
-        let mut pos = 0;
-        for (index, &field) in schema.iter().enumerate() {
-            if pos == key.len() && index > 0 {
-                return Err(DecodeError::MissingComponent { offset: pos, index });
-            }
-            let (c, used) = crate::format::binary::decode_component(field, &key[pos..])
-                .map_err(|e| e.shift(pos))?;
-            out.push(c);
-            pos += used;
-        }
-        if pos != key.len() {
-            return Err(DecodeError::TrailingBytes { offset: pos });
-        }
-        return Ok(());
+        return decode_binary(key, schema, out);
     }
     match schema {
         None => guess_into(format, key, out),
         Some(schema) => decode_text_general(format, key, schema, out),
     }
+}
+
+/// Decodes a binary key (a schema is required) into `out`.
+#[inline]
+fn decode_binary<'k, S: Parts<'k>>(
+    key: &'k [u8],
+    schema: Option<&[Field]>,
+    out: &mut S,
+) -> Result<(), DecodeError> {
+    let schema = schema.ok_or(DecodeError::SchemaRequired { offset: 0 })?;
+    let mut pos = 0;
+    for (index, &field) in schema.iter().enumerate() {
+        if pos == key.len() && index > 0 {
+            return Err(DecodeError::MissingComponent { offset: pos, index });
+        }
+        let (c, used) = crate::format::binary::decode_component(field, &key[pos..])
+            .map_err(|e| e.shift(pos))?;
+        out.put(c);
+        pos += used;
+    }
+    if pos != key.len() {
+        return Err(DecodeError::TrailingBytes { offset: pos });
+    }
+    Ok(())
 }
 
 /// The general loop of text decoding with a schema, run when the direct

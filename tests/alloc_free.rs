@@ -3,7 +3,8 @@
 //! `decode_i64(&[u8])`, …), component and tuple encode into a reused
 //! buffer, borrowed tuple decode of escape-free strings into a reused
 //! `Vec`, `tuple::decode_reusing` of any strings into a vector that is
-//! never cleared (once its buffers have grown), and typed decode (`KeyReader::str_in`) of escaped strings into a
+//! never cleared (once its buffers have grown), `tuple::DecodeArena` (any
+//! strings, every one borrowed), and typed decode (`KeyReader::str_in`) of escaped strings into a
 //! reused scratch `String`.
 //!
 //! The counter is per thread, so the test harness's other threads do not
@@ -354,12 +355,14 @@ fn decoding_an_escaped_string_allocates_once() {
     }
 }
 
-/// `tuple::decode_reusing` into one vector that is never cleared: once
-/// each string position has held an escaped string (a first pass over the
-/// keys), decoding allocates nothing, escaped strings included, in every
-/// text format, with a schema and (hex, base64) without one.
-#[test]
-fn tuple_decode_reusing_allocates_nothing_in_steady_state() {
+/// The keys of the steady-state decode tests: `(str, str, i64)` tuples
+/// in which escaped and plain strings alternate, in both positions; `f`
+/// gets each text format with each schema it decodes with (with a
+/// schema, and hex and base64 without one) and those keys with their
+/// values.
+fn for_each_three_part_case(
+    mut f: impl FnMut(Format, Option<&[Field]>, &[(Key, &str, &str, i64)]),
+) {
     for format in [Format::Hex, Format::Base64, Format::Decimal] {
         let schema = [
             Field::asc(Type::Str),
@@ -382,21 +385,60 @@ fn tuple_decode_reusing_allocates_nothing_in_steady_state() {
             &[Some(&schema), None]
         };
         for &schema in schemas {
-            let mut parts: Vec<Component<'_>> = Vec::new();
-            let mut pass = || {
-                for (key, s, t, i) in &keys {
-                    tuple::decode_reusing(format, key, schema, &mut parts).unwrap();
-                    assert_eq!(parts.len(), 3);
-                    assert_eq!(parts[0].value, Value::from(*s));
-                    assert_eq!(parts[1].value, Value::from(*t));
-                    assert_eq!(parts[2].value, Value::I64(*i));
-                }
-            };
-            pass(); // the buffers grow to the longest string of each position
-            let n = allocations(&mut pass);
-            assert_eq!(n, 0, "{format} {schema:?}: decode_reusing allocated");
+            f(format, schema, &keys);
         }
     }
+}
+
+/// `tuple::decode_reusing` into one vector that is never cleared: once
+/// each string position has held an escaped string (a first pass over the
+/// keys), decoding allocates nothing, escaped strings included, in every
+/// text format, with a schema and (hex, base64) without one.
+#[test]
+fn tuple_decode_reusing_allocates_nothing_in_steady_state() {
+    for_each_three_part_case(|format, schema, keys| {
+        let mut parts: Vec<Component<'_>> = Vec::new();
+        let mut pass = || {
+            for (key, s, t, i) in keys {
+                tuple::decode_reusing(format, key, schema, &mut parts).unwrap();
+                assert_eq!(parts.len(), 3);
+                assert_eq!(parts[0].value, Value::from(*s));
+                assert_eq!(parts[1].value, Value::from(*t));
+                assert_eq!(parts[2].value, Value::I64(*i));
+            }
+        };
+        pass(); // the buffers grow to the longest string of each position
+        let n = allocations(&mut pass);
+        assert_eq!(n, 0, "{format} {schema:?}: decode_reusing allocated");
+    });
+}
+
+/// `tuple::DecodeArena`: once its buffer has grown (a first pass over the
+/// keys), decoding allocates nothing, escaped strings included, in every
+/// text format, with a schema and (hex, base64) without one; every string
+/// is handed out borrowed.
+#[test]
+fn tuple_decode_arena_allocates_nothing_in_steady_state() {
+    for_each_three_part_case(|format, schema, keys| {
+        let mut arena = tuple::DecodeArena::new();
+        let mut pass = || {
+            for (key, s, t, i) in keys {
+                let n = arena
+                    .decode(format, key, schema, |j, c| {
+                        let want = [Value::from(*s), Value::from(*t), Value::I64(*i)];
+                        assert_eq!(c.value, want[j]);
+                        if j < 2 {
+                            assert!(matches!(c.value, Value::Str(Cow::Borrowed(_))));
+                        }
+                    })
+                    .unwrap();
+                assert_eq!(n, 3);
+            }
+        };
+        pass(); // the buffer grows to the longest escaped string
+        let n = allocations(&mut pass);
+        assert_eq!(n, 0, "{format} {schema:?}: DecodeArena::decode allocated");
+    });
 }
 
 /// `KeyReader::str_in` with a reused scratch string: no allocation per key

@@ -230,6 +230,60 @@ proptest! {
             Err(e) => prop_assert!(e.offset() <= key.len()),
         }
     }
+
+    /// `tuple::DecodeArena::decode` hands out the components of
+    /// `tuple::decode_into` into an empty vector, in order, and returns its
+    /// result — the same error at the same offset — on valid keys, edited
+    /// keys and arbitrary bytes, with and without a schema, one arena
+    /// reused for all of them; in the text formats every ascending string
+    /// comes as a borrowed view (of the key or the arena).
+    #[test]
+    fn arena_decode_equals_decode_into(
+        (format, (schema, rows)) in formats().prop_flat_map(|f| (Just(f), schema_and_tuples(f, 1..=3, 1..4))),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3_u8), 0..4),
+        junk in prop_oneof![
+            prop::collection::vec(any::<u8>(), 0..40),
+            prop::collection::vec(prop::sample::select(b"#%$~-09AFaflLdDxXz_ \x00\x01\xFF\xFE".to_vec()), 0..40),
+        ],
+        use_schema in any::<bool>(),
+    ) {
+        let mut keys: Vec<Vec<u8>> = rows.iter().map(|r| enc(format, r).into_vec()).collect();
+        let mut edited = keys[0].clone();
+        for (at, byte, how) in edits {
+            let i = at.index(edited.len() + 1);
+            match how {
+                0 if i < edited.len() => edited[i] = byte,
+                1 => edited.insert(i, byte),
+                _ => edited.truncate(i),
+            }
+        }
+        keys.push(edited);
+        keys.push(junk);
+        let mut arena = tuple::DecodeArena::new();
+        for key in &keys {
+            let s = use_schema.then_some(&schema[..]);
+            let mut want = Vec::new();
+            let expect = tuple::decode_into(format, key, s, &mut want);
+            let mut got = Vec::new();
+            let mut borrowed = true;
+            let n = arena.decode(format, key, s, |i, c| {
+                if let (true, Dir::Asc, Value::Str(v)) = (format.is_text(), c.dir, &c.value) {
+                    borrowed &= matches!(v, std::borrow::Cow::Borrowed(_));
+                }
+                got.push((i, c.into_owned()));
+            });
+            match n {
+                Ok(n) => {
+                    prop_assert_eq!(expect, Ok(()), "{} {:?}", format, key);
+                    prop_assert_eq!(n, want.len());
+                    let want: Vec<_> = want.into_iter().enumerate().collect();
+                    prop_assert_eq!(got, want, "{} {:?}", format, key);
+                    prop_assert!(borrowed, "{} {:?}: an owned string", format, key);
+                }
+                Err(e) => prop_assert_eq!(expect, Err(e), "{} {:?}", format, key),
+            }
+        }
+    }
 }
 
 #[test]

@@ -7,7 +7,7 @@
 //! - the twelve-field schema `str,i64,u64,i32,u32,f64,f32,bool,bytes,ts,
 //!   uuid,dec` → hex: `lexikey-arrow` and the row path;
 //! - `(str, i64)` hex keys → columns: `decode_array` and the row path's
-//!   `KeySpec::decode_into` of each key.
+//!   `KeySpec::decode_into` / `KeySpec::decode_arena` of each key.
 //!
 //! `cargo bench -p lexikey-arrow --bench arrow`; throughput in rows/s.
 
@@ -260,6 +260,21 @@ fn decode_two(c: &mut Criterion) {
             for k in strs.iter().flatten() {
                 spec.decode_into(k.as_bytes(), &mut comps).unwrap();
                 n += comps.len();
+            }
+            black_box(n)
+        })
+    });
+    // The row decode `decode_array` runs: each component to a closure.
+    g.bench_function("row path KeySpec::decode_arena", |b| {
+        b.iter(|| {
+            let mut arena = lexikey::tuple::DecodeArena::new();
+            let mut n = 0;
+            for k in strs.iter().flatten() {
+                n += spec
+                    .decode_arena(k.as_bytes(), &mut arena, |_, c| {
+                        black_box(&c);
+                    })
+                    .unwrap();
             }
             black_box(n)
         })

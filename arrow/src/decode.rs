@@ -430,7 +430,7 @@ pub fn decode_array(
             _ => None,
         })
         .collect();
-    let mut comps: Vec<Component<'_>> = Vec::with_capacity(types.len());
+    let mut arena = lexikey::tuple::DecodeArena::new();
     let nulls = keys.logical_nulls();
     for r in 0..rows {
         if nulls.as_ref().is_some_and(|n| n.is_null(r)) {
@@ -443,11 +443,23 @@ pub fn decode_array(
         let key = k.get(r);
         match &native {
             Some(cols) => {
-                spec.decode_into(key, &mut comps)
-                    .map_err(|e| key_error(r, key, None, e.to_string()))?;
-                for (i, ((b, col), c)) in builders.iter_mut().zip(cols).zip(&comps).enumerate() {
-                    b.push_native(col, c, spec.geo())
-                        .map_err(|m| key_error(r, key, Some(i), m))?;
+                // Each component straight into its column's builder (no
+                // vector of components, no `String` per escaped string);
+                // the key's own error comes first, as when the whole key
+                // was decoded before any value was pushed.
+                let mut bad: Option<(usize, String)> = None;
+                spec.decode_arena(key, &mut arena, |i, c| {
+                    if bad.is_none() {
+                        if let (Some(b), Some(col)) = (builders.get_mut(i), cols.get(i)) {
+                            if let Err(m) = b.push_native(col, &c, spec.geo()) {
+                                bad = Some((i, m));
+                            }
+                        }
+                    }
+                })
+                .map_err(|e| key_error(r, key, None, e.to_string()))?;
+                if let Some((i, m)) = bad {
+                    return Err(key_error(r, key, Some(i), m));
                 }
             }
             None => {

@@ -8,7 +8,7 @@
 //!
 //! | target | input | property |
 //! |---|---|---|
-//! | `decode_<fmt>` | schema header + arbitrary key bytes | `tuple::decode`, `tuple::decode_reusing` (same result, error and partial output as `decode_into`, over a vector holding stale owned strings), `Format::decode_component` and the scalar decoders never panic; every error's offset lies inside the key; a decoded tuple matches the schema, and its strings are valid UTF-8 (the decoders take ASCII strings with `from_utf8_unchecked`) |
+//! | `decode_<fmt>` | schema header + arbitrary key bytes | `tuple::decode`, `tuple::decode_reusing` (same result, error and partial output as `decode_into`, over a vector holding stale owned strings), `tuple::DecodeArena::decode` (the same components in order and the same result as `decode_into`, text strings borrowed, twice through one arena), `Format::decode_component` and the scalar decoders never panic; every error's offset lies inside the key; a decoded tuple matches the schema, and its strings are valid UTF-8 (the decoders take ASCII strings with `from_utf8_unchecked`) |
 //! | `redecode_<fmt>` | schema header + arbitrary key bytes | whenever a decoder succeeds, encoding its result gives back exactly the input (canonical decode) |
 //! | `roundtrip_<fmt>` | two structured tuples of one schema | value → key → value; text keys are UTF-8 without C0 bytes; key order equals tuple order |
 //! | `decode_compact` | mode byte (kind, direction, format) + key | the `vi64` / `vu64` decoders never panic, errors lie inside the key, an accepted key (and every prefix `compact::decode_*` reads) re-encodes to itself |
@@ -438,6 +438,43 @@ pub fn check_decode(format: Format, data: &[u8]) {
             "decode_reusing (round {round}) on {}: {} != decode_into's {}",
             show(key),
             show_tuple(&out),
+            show_tuple(&fresh)
+        );
+    }
+    // `DecodeArena::decode`, twice through one arena (holding the first
+    // round's text): `decode_into`'s components in order, its result and
+    // error, every ascending text-format string borrowed, and on error no
+    // more than the components `decode_into` leaves before the bad one.
+    let mut arena = tuple::DecodeArena::new();
+    for round in 0..2 {
+        let mut seen: Vec<Component<'static>> = Vec::new();
+        let got = arena.decode(format, key, schema.as_deref(), |i, c| {
+            assert_eq!(i, seen.len(), "DecodeArena::decode index on {}", show(key));
+            if let (true, Value::Str(s)) = (format.is_text() && !c.dir.is_desc(), &c.value) {
+                assert!(
+                    matches!(s, Cow::Borrowed(_)),
+                    "DecodeArena::decode gave an owned string on {}",
+                    show(key)
+                );
+            }
+            seen.push(c.into_owned());
+        });
+        assert_eq!(
+            got.map(|_| ()),
+            expect,
+            "DecodeArena::decode (round {round}) on {}",
+            show(key)
+        );
+        let same = if expect.is_ok() {
+            same_values(&seen, &fresh)
+        } else {
+            seen.len() <= fresh.len() && same_values(&seen, &fresh[..seen.len()])
+        };
+        assert!(
+            same,
+            "DecodeArena::decode (round {round}) on {}: {} != decode_into's {}",
+            show(key),
+            show_tuple(&seen),
             show_tuple(&fresh)
         );
     }

@@ -1690,8 +1690,64 @@ impl KeySpec {
         key: &'k [u8],
         comps: &mut Vec<Component<'k>>,
     ) -> Result<(), KeyError> {
-        use crate::DecodeError as E;
         comps.clear();
+        self.decode_native(key, |f, rest, fields| {
+            tuple::decode_into(f, rest, fields, comps)
+        })
+    }
+
+    /// Decodes a key of a native format as [`KeySpec::decode_into`] does
+    /// (same checks, same errors at the same offsets), handing each
+    /// component to `f(index, component)` through `arena`
+    /// ([`tuple::DecodeArena::decode`]: no allocation per key, escaped
+    /// strings included); returns how many components there were. On
+    /// error, `f` may have seen the components before the bad one.
+    ///
+    /// ```
+    /// use lexikey::frontend::key_format::KeyFormat;
+    /// use lexikey::frontend::spec::KeySpec;
+    /// use lexikey::{tuple, Value};
+    /// let spec = KeySpec::new(KeyFormat::parse("hex")?).with_schema("str,i64")?;
+    /// let mut arena = tuple::DecodeArena::new();
+    /// let mut seen = Vec::new();
+    /// let n = spec.decode_arena(b"san%20francisco#l80000000000CD140", &mut arena, |_, c| {
+    ///     seen.push(c.value.into_owned())
+    /// })?;
+    /// assert_eq!(n, 2);
+    /// assert_eq!(seen, [Value::from("san francisco"), Value::I64(840_000)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// Those of [`KeySpec::decode_into`].
+    #[inline]
+    pub fn decode_arena<F>(
+        &self,
+        key: &[u8],
+        arena: &mut tuple::DecodeArena,
+        mut f: F,
+    ) -> Result<usize, KeyError>
+    where
+        F: FnMut(usize, Component<'_>),
+    {
+        let mut n = 0;
+        self.decode_native(key, |format, rest, fields| {
+            n = arena.decode(format, rest, fields, &mut f)?;
+            Ok(())
+        })?;
+        Ok(n)
+    }
+
+    /// The checks and unsalting of [`KeySpec::decode_into`] around
+    /// `decode(format, rest, fields)`, the decoding of the key past its
+    /// salt (its errors shifted to offsets into the whole key).
+    #[inline(always)]
+    fn decode_native<'k>(
+        &self,
+        key: &'k [u8],
+        decode: impl FnOnce(Format, &'k [u8], Option<&[crate::Field]>) -> Result<(), crate::DecodeError>,
+    ) -> Result<(), KeyError> {
+        use crate::DecodeError as E;
         if key.len() > self.max_key_len {
             return Err(E::TrailingBytes {
                 offset: self.max_key_len,
@@ -1707,17 +1763,16 @@ impl KeySpec {
         };
         let fields = self.schema.as_ref().map(|_| self.schema_fields.as_slice());
         let Some(s) = &self.salter else {
-            return Ok(tuple::decode_into(f, key, fields, comps)?);
+            return Ok(decode(f, key, fields)?);
         };
         let n = s.salt_len();
-        let rest_into = |rest: &'k [u8], comps: &mut Vec<Component<'k>>| {
-            tuple::decode_into(f, rest, fields, comps).map_err(|e| KeyError::from(e.shift(n)))
-        };
+        let rest_into =
+            |rest: &'k [u8]| decode(f, rest, fields).map_err(|e| KeyError::from(e.shift(n)));
         match s.unsalt(key) {
-            Ok((_, rest)) => rest_into(rest, comps),
+            Ok((_, rest)) => rest_into(rest),
             Err(E::NonCanonical { .. }) => {
                 let rest = &key[n..];
-                rest_into(rest, comps)?;
+                rest_into(rest)?;
                 let found = if s.is_text() {
                     // Two hex digits, checked by unsalt.
                     std::str::from_utf8(&key[..2])
