@@ -606,6 +606,15 @@ fn killed_client_on(url: &str, label: &str) {
     let mut out = std::io::BufReader::new(victim.stdout.take().unwrap());
     let mut first = String::new();
     let _ = out.read_line(&mut first).unwrap();
+    if first.is_empty() {
+        // It ended before its first ID: say why.
+        let o = victim.wait_with_output().unwrap();
+        panic!(
+            "{label}: the victim printed no ID: {:?}, stderr {}",
+            o.status,
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
     acked.push(first.trim_end().parse().expect("the victim printed no ID"));
     std::thread::sleep(std::time::Duration::from_millis(30));
     victim.kill().unwrap(); // SIGKILL
