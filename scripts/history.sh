@@ -8,7 +8,10 @@
 # STORE: redb, rocksdb, redis, postgres, etcd, etcd-cluster, slatedb (once
 #   lexikey-stores has the SlateDB adapter: `slatedb:PATH`, run like RocksDB),
 #   bigtable (the Bigtable emulator; in memory only, so no `kill`: a killed
-#   emulator loses every row — pause and kill-client apply).
+#   emulator loses every row — pause and kill-client apply), slatedb-s3
+#   (SlateDB on moto's S3, `slatedb:s3://lexikey/test/hist`: one process,
+#   N threads, as slatedb; moto keeps its objects in memory, so no `kill`;
+#   a killed client's replacement waits for its writer lease to go stale).
 # N client processes (default 8) allocate in a loop for S seconds (default
 #   60) in table `hist`, each logging every call (lexikey-history client).
 #   RocksDB is one process per database: its N clients are N threads of one
@@ -111,6 +114,8 @@ for f in "${fault_list[@]}"; do
   case "$store:$f" in
     redb:kill | redb:pause | rocksdb:kill | rocksdb:pause | slatedb:kill | slatedb:pause)
       die "$store is embedded: no server to $f (use kill-client)" ;;
+    slatedb-s3:kill)
+      die "moto's S3 keeps everything in memory: a kill loses every object (use pause or kill-client)" ;;
     bigtable:kill)
       die "the Bigtable emulator keeps everything in memory: a kill loses every row (use pause or kill-client)" ;;
   esac
@@ -151,11 +156,12 @@ trap 'exit 143' TERM
 server=""
 case "$store" in
   redis | postgres | etcd | etcd-cluster | bigtable) server=$store ;;
+  slatedb-s3) server=s3 ;;
   redb | rocksdb) ;;
   # SlateDB (one writer per database, like RocksDB: see single_process
   # below): runs as soon as lexikey-stores opens `slatedb:PATH` URLs.
   slatedb) ;;
-  *) die "unknown store '$store' (redb, rocksdb, redis, postgres, etcd, etcd-cluster, slatedb, bigtable)" ;;
+  *) die "unknown store '$store' (redb, rocksdb, redis, postgres, etcd, etcd-cluster, slatedb, bigtable, slatedb-s3)" ;;
 esac
 # PARTITION: with `partition` in LIST, the etcd cluster runs in network
 # namespaces this script makes (not with stores.sh): a bridge `lkhNNNNNbr` in
@@ -292,6 +298,8 @@ store_url() {
     etcd-cluster) echo "$LEXIKEY_ETCD_CLUSTER_URL?$q&timeout_ms=1000" ;;
     # The URL holds ?emulator=HOST:PORT already.
     bigtable) echo "$LEXIKEY_BIGTABLE_URL&$q&timeout_ms=1000" ;;
+    # A prefix of its own under the URL's: s3://lexikey/test/hist.
+    slatedb-s3) echo "${LEXIKEY_SLATEDB_S3_URL%%\?*}/hist?${LEXIKEY_SLATEDB_S3_URL#*\?}&$q" ;;
   esac
 }
 url=$(store_url)
@@ -301,6 +309,7 @@ server_dirs() {
   case "$store" in
     etcd-cluster) echo "$dir/etcd-cluster/m1 $dir/etcd-cluster/m2 $dir/etcd-cluster/m3" ;;
     redis | postgres | etcd | bigtable) echo "$dir/$store" ;;
+    slatedb-s3) echo "$dir/s3" ;;
   esac
 }
 
@@ -340,7 +349,7 @@ threads=1 procs=$clients in_process_deleter=""
 # RocksDB (and SlateDB): one process opens the database: threads, and the
 # deleter is a thread of that process too.
 case "$store" in
-  rocksdb | slatedb) threads=$clients procs=1 in_process_deleter=$deletes ;;
+  rocksdb | slatedb | slatedb-s3) threads=$clients procs=1 in_process_deleter=$deletes ;;
 esac
 
 start_client() { # start_client PROC_INDEX

@@ -4,7 +4,10 @@
 # (plus libclang: the `rocksdb` crate's build script runs bindgen even when
 # it links the system library), and the Cloud Bigtable emulator and `cbt`
 # (Google Cloud's Debian packages google-cloud-cli-bigtable-emulator and
-# google-cloud-cli-cbt, from its apt repository packages.cloud.google.com).
+# google-cloud-cli-cbt, from its apt repository packages.cloud.google.com),
+# and moto's server (PyPI moto[server], S3 for SlateDB on S3; pinned in
+# scripts/moto-requirements.txt) in a venv of its own, $LEXIKEY_MOTO_VENV
+# (default /opt/lexikey-moto), apart from the Python tests' venv.
 #
 # Idempotent: only missing packages are installed, and `apt-get update` is
 # skipped when nothing is missing, so a second run costs almost nothing.
@@ -27,7 +30,23 @@ PACKAGES=(
   openssl
   google-cloud-cli-bigtable-emulator # cbtemulator (in-memory Bigtable)
   google-cloud-cli-cbt               # cbt: the --for cbt lines are run by it
+  python3-venv                       # moto's venv
 )
+
+# moto's server in its own venv, exactly the pins of moto-requirements.txt
+# (pip runs only when they changed since the venv was set up).
+MOTO_VENV=${LEXIKEY_MOTO_VENV:-/opt/lexikey-moto}
+moto_pins=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/moto-requirements.txt
+install_moto() {
+  if [ -x "$MOTO_VENV/bin/moto_server" ] && cmp -s "$moto_pins" "$MOTO_VENV/.lexikey-requirements"; then
+    echo "install-stores: moto present ($MOTO_VENV)"
+    return 0
+  fi
+  echo "install-stores: pip install -r $moto_pins into $MOTO_VENV"
+  [ -x "$MOTO_VENV/bin/python" ] || python3 -m venv "$MOTO_VENV"
+  "$MOTO_VENV/bin/pip" install -q --disable-pip-version-check -r "$moto_pins"
+  cp "$moto_pins" "$MOTO_VENV/.lexikey-requirements"
+}
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -38,6 +57,7 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-stores: all packages present (${PACKAGES[*]})"
+  install_moto
   exit 0
 fi
 
@@ -57,4 +77,5 @@ if ! "${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install
   esac
   exit 1
 fi
+install_moto
 echo "install-stores: done"

@@ -10,9 +10,15 @@
 #   scripts/stores.sh env DIR                print DIR/env
 #
 # STORE is any of: redis postgres etcd etcd-cluster bigtable, and the secure
-# twins redis-tls postgres-tls etcd-tls etcd-cluster-tls, and self-signed
-# (default: all ten, or the space/comma-separated list in
+# twins redis-tls postgres-tls etcd-tls etcd-cluster-tls, and self-signed,
+# and s3 (default: all eleven, or the space/comma-separated list in
 # $LEXIKEY_WITH_STORES).
+#
+# `s3` is moto's server (`moto_server -H 127.0.0.1 -p P`, PyPI moto[server],
+# pinned in scripts/moto-requirements.txt and installed by
+# scripts/install-stores.sh into its own venv, $LEXIKEY_MOTO_VENV, default
+# /opt/lexikey-moto): S3 with conditional puts, in memory only (a restart
+# loses every bucket). The bucket `lexikey` is created once it is ready.
 #
 # `bigtable` is the Cloud Bigtable emulator (`cbtemulator -host 127.0.0.1
 # -port P`, from the Debian package google-cloud-cli-bigtable-emulator; in
@@ -55,6 +61,9 @@
 #   LEXIKEY_BIGTABLE_URL          bigtable://lexikey/test?emulator=127.0.0.1:PORT
 #   BIGTABLE_EMULATOR_HOST        127.0.0.1:PORT (read by cbt, Google's
 #                                 clients and the lexikey adapter)
+#   LEXIKEY_S3_ENDPOINT           http://127.0.0.1:PORT (moto's S3)
+#   LEXIKEY_SLATEDB_S3_URL        slatedb:s3://lexikey/test?endpoint=http://127.0.0.1:PORT&region=us-east-1
+#   AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY   `testing` (moto takes any)
 # and for the secure twins:
 #   LEXIKEY_REDIS_TLS_URL         rediss://lexikey:PW@127.0.0.1:PORT?cacert=…&cert=…&key=…
 #   LEXIKEY_POSTGRES_TLS_URL      postgres://postgres:PW@127.0.0.1:PORT/postgres?sslmode=verify-full&sslrootcert=…
@@ -290,6 +299,32 @@ cbtemulator_bin() {
 }
 
 BIGTABLE_MISSING="the Bigtable emulator (cbtemulator) is missing: install the Debian package google-cloud-cli-bigtable-emulator (scripts/install-stores.sh does), or point LEXIKEY_CBTEMULATOR at the binary"
+
+MOTO_VENV=${LEXIKEY_MOTO_VENV:-/opt/lexikey-moto}
+MOTO_MISSING="moto's server is missing ($MOTO_VENV/bin/moto_server): run scripts/install-stores.sh"
+
+start_s3() {
+  local dir=$1/s3 port
+  [ -x "$MOTO_VENV/bin/moto_server" ] || die "$MOTO_MISSING"
+  mkdir -p "$dir"
+  port=$(free_port)
+  echo "127.0.0.1:$port" >"$dir/endpoint"
+  write_scripts "$dir" "(exec 3<>/dev/tcp/127.0.0.1/$port)" \
+    "$MOTO_VENV/bin/moto_server" -H 127.0.0.1 -p "$port"
+  "$dir/start"
+  ENV_LINES+=("export LEXIKEY_S3_ENDPOINT=http://127.0.0.1:$port")
+  ENV_LINES+=("export LEXIKEY_SLATEDB_S3_URL='slatedb:s3://lexikey/test?endpoint=http://127.0.0.1:$port&region=us-east-1'")
+  ENV_LINES+=("export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing")
+}
+
+# The bucket of LEXIKEY_SLATEDB_S3_URL (moto's server takes unsigned requests).
+s3_bucket() {
+  local ep
+  ep=$(cat "$1/s3/endpoint")
+  "$MOTO_VENV/bin/python" -c 'import sys, urllib.request
+urllib.request.urlopen(urllib.request.Request(sys.argv[1], method="PUT"), timeout=10)' \
+    "http://$ep/lexikey"
+}
 
 start_bigtable() {
   local dir=$1/bigtable port bin
@@ -645,6 +680,7 @@ after_ready() {
   case "$2" in
     etcd-tls) etcd_enable_auth "$1" "$1/etcd-tls" ;;
     etcd-cluster-tls) etcd_enable_auth "$1" "$1/etcd-cluster-tls/m1" ;;
+    s3) s3_bucket "$1" ;;
   esac
 }
 
@@ -663,7 +699,7 @@ cmd_stop() {
   local dir=$1 d
   [ -d "$dir" ] || return 0
   # Test data is disposable: kill, don't shut down.
-  for d in "$dir"/redis "$dir"/postgres "$dir"/etcd "$dir"/etcd-cluster/m* "$dir"/bigtable \
+  for d in "$dir"/redis "$dir"/postgres "$dir"/etcd "$dir"/etcd-cluster/m* "$dir"/bigtable "$dir"/s3 \
     "$dir"/redis-tls "$dir"/postgres-tls "$dir"/etcd-tls "$dir"/etcd-cluster-tls/m* \
     "$dir"/self-signed/redis "$dir"/self-signed/postgres "$dir"/self-signed/etcd; do
     [ -x "$d/kill" ] || continue
@@ -678,7 +714,7 @@ cmd_start() {
   if [ $# -gt 0 ]; then
     stores=("$@")
   else
-    local list=${LEXIKEY_WITH_STORES:-redis postgres etcd etcd-cluster bigtable redis-tls postgres-tls etcd-tls etcd-cluster-tls self-signed}
+    local list=${LEXIKEY_WITH_STORES:-redis postgres etcd etcd-cluster bigtable redis-tls postgres-tls etcd-tls etcd-cluster-tls self-signed s3}
     # shellcheck disable=SC2206
     stores=(${list//,/ })
   fi
@@ -690,11 +726,12 @@ cmd_start() {
       postgres | postgres-tls) [ -x "$PG_BIN/postgres" ] || missing=1 ;;
       etcd | etcd-cluster | etcd-tls | etcd-cluster-tls) command -v etcd >/dev/null || missing=1 ;;
       bigtable) [ -n "$(cbtemulator_bin)" ] || die "$BIGTABLE_MISSING" ;;
+      s3) [ -x "$MOTO_VENV/bin/moto_server" ] || die "$MOTO_MISSING" ;;
       self-signed)
         command -v redis-server >/dev/null && [ -x "$PG_BIN/postgres" ] &&
           command -v etcd >/dev/null || missing=1
         ;;
-      *) die "unknown store '$s' (redis, postgres, etcd, etcd-cluster, bigtable, redis-tls, postgres-tls, etcd-tls, etcd-cluster-tls, self-signed)" ;;
+      *) die "unknown store '$s' (redis, postgres, etcd, etcd-cluster, bigtable, redis-tls, postgres-tls, etcd-tls, etcd-cluster-tls, self-signed, s3)" ;;
     esac
   done
   [ -z "$missing" ] || die "store servers missing: run scripts/install-stores.sh"

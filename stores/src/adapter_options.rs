@@ -62,6 +62,9 @@ pub struct SlateOptions {
     /// URL's `wait_ms=`), default [`DEFAULT_SLATEDB_WAIT`](crate::DEFAULT_SLATEDB_WAIT) (30 s). Zero:
     /// fail at once.
     pub wait: Duration,
+    /// `Some`: the database is on S3 (a `slatedb:s3://BUCKET/PREFIX` URL),
+    /// not in a local directory.
+    pub s3: Option<SlateS3>,
 }
 
 impl Default for SlateOptions {
@@ -69,8 +72,29 @@ impl Default for SlateOptions {
         SlateOptions {
             namespace: crate::DEFAULT_NAMESPACE.to_string(),
             wait: crate::DEFAULT_SLATEDB_WAIT,
+            s3: None,
         }
     }
+}
+
+/// Where a SlateDB database on S3 lives: the fields of a
+/// `slatedb:s3://BUCKET/PREFIX?endpoint=URL&region=REGION` URL. The
+/// credentials are not here: they come from the environment
+/// (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, and `AWS_SESSION_TOKEN`
+/// when set) when the store is opened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SlateS3 {
+    /// The bucket (it must exist: the adapter does not create it).
+    pub bucket: String,
+    /// The key prefix of the database's objects inside the bucket, without
+    /// a leading or trailing `/` (empty: the bucket's root).
+    pub prefix: String,
+    /// The S3 endpoint, `http://HOST:PORT` or `https://…` (the URL's
+    /// `endpoint=`; `None`: AWS's own endpoint of the region).
+    pub endpoint: Option<String>,
+    /// The region (the URL's `region=`; `None`: `AWS_REGION`, else
+    /// `AWS_DEFAULT_REGION`, else `us-east-1`, when opened).
+    pub region: Option<String>,
 }
 
 /// Options of an `EtcdStore`.

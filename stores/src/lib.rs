@@ -62,6 +62,7 @@
 //! | `redb:PATH` | redb database file `PATH` (created if missing) |
 //! | `rocksdb:PATH` | RocksDB directory `PATH` (created if missing) |
 //! | `slatedb:PATH` | SlateDB database in directory `PATH` (the object-store root; created if missing); one writer process at a time |
+//! | `slatedb:s3://BUCKET/PREFIX?endpoint=URL&region=REGION` | SlateDB database on S3 under `PREFIX/` (the bucket must exist; `endpoint=` an S3-compatible server such as moto's, else AWS; credentials from `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`); one writer process at a time, by a lease object |
 //! | `redis://[USER:PASSWORD@]HOST:PORT[/DB]` | Redis server (`rediss://`: TLS) |
 //! | `postgres://USER[:PASSWORD]@HOST:PORT/DB` (or `postgresql://`) | PostgreSQL server (`sslmode=`: TLS) |
 //! | `etcd://[USER:PASSWORD@]HOST:PORT[,HOST:PORT…]` | etcd cluster (plain HTTP; `etcd+https://`: TLS); fails over between endpoints |
@@ -90,8 +91,12 @@
 //!   that holds the file alone, default 10000; only then is it an error
 //!   (naming this option).
 //! - `wait_ms=N` (slatedb only) — how long opening waits for another
-//!   process that holds the database's writer lock, default 30000; then the
-//!   open fails, naming the lock (see [`SlateStore`]).
+//!   process that holds the database's writer lock (on S3: its lease),
+//!   default 30000; then the open fails, naming the lock (see
+//!   [`SlateStore`]).
+//! - `endpoint=URL`, `region=REGION` (`slatedb:s3://` only) — the S3
+//!   endpoint (`http://HOST:PORT` or `https://…`; default AWS's) and region
+//!   (default `AWS_REGION`, `AWS_DEFAULT_REGION`, else `us-east-1`).
 //! - `timeout_ms=N` (etcd, redis, postgres, bigtable) — bound on one request / connect,
 //!   default 5000.
 //! - `family=F`, `app_profile=ID`, `emulator=HOST:PORT` (bigtable only) —
@@ -165,7 +170,12 @@ mod pool;
 mod prefix;
 mod retry;
 mod secret;
-#[cfg(any(feature = "redis", feature = "postgres", feature = "etcd"))]
+#[cfg(any(
+    feature = "redis",
+    feature = "postgres",
+    feature = "etcd",
+    feature = "slatedb"
+))]
 mod tls;
 mod url;
 
@@ -182,9 +192,11 @@ mod redis_store;
 #[cfg(feature = "rocksdb")]
 mod rocksdb_store;
 #[cfg(feature = "slatedb")]
+mod slatedb_s3;
+#[cfg(feature = "slatedb")]
 mod slatedb_store;
 
-pub use adapter_options::{BigtableOptions, EtcdOptions, RedbOptions, SlateOptions};
+pub use adapter_options::{BigtableOptions, EtcdOptions, RedbOptions, SlateOptions, SlateS3};
 #[cfg(feature = "bigtable")]
 pub use bigtable_store::{BigtableStore, EMULATOR_HOST_VAR};
 #[cfg(feature = "etcd")]

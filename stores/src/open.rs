@@ -557,6 +557,8 @@ pub(crate) fn open_spec(
 /// their tables when opened read-only).
 fn check_exists(spec: &StoreSpec) -> Result<(), StoreError> {
     let (scheme, path) = match spec {
+        // On S3: no local path to check (opening checks the bucket).
+        StoreSpec::Slatedb { options, .. } if options.s3.is_some() => return Ok(()),
         StoreSpec::Redb { path, .. } => ("redb", path),
         StoreSpec::Rocksdb { path, .. } => ("rocksdb", path),
         StoreSpec::Slatedb { path, .. } => ("slatedb", path),

@@ -1,9 +1,13 @@
-//! SlateDB — an LSM tree on object storage — on the local filesystem.
+//! SlateDB — an LSM tree on object storage — on the local filesystem or
+//! on S3.
 //!
 //! # What it promises
 //!
 //! [`SlateStore`] is a [`Store`] in a SlateDB database whose object store is
-//! `object_store`'s `LocalFileSystem` rooted at a directory (`slatedb:PATH`).
+//! `object_store`'s `LocalFileSystem` rooted at a directory (`slatedb:PATH`),
+//! or its S3 client (`slatedb:s3://BUCKET/PREFIX`; see `slatedb_s3.rs` for
+//! the S3 parts: credentials, the checks made when opening, and the writer
+//! lease that takes the place of the lock file).
 //! Keys compare as unsigned bytes; namespaces are key prefixes `NS/` (as in
 //! the RocksDB and etcd adapters), so every key SlateDB sees is non-empty
 //! even for the empty user key (SlateDB refuses an empty key).
@@ -58,8 +62,18 @@
 //!
 //! No readers without the lock (SlateDB's `DbReader`): every open is a
 //! writer, so `lexikey scan` waits for a running `lexikey alloc` too. No
-//! object store but the local filesystem. No time-to-live, no merge
+//! object store but the local filesystem and S3. No time-to-live, no merge
 //! operator.
+//!
+//! # On S3
+//!
+//! The lock file is replaced by a lease object (`PREFIX/lexikey.lock`,
+//! taken and renewed by conditional puts; see `slatedb_s3.rs`), and a
+//! writer fenced anyway (it lost its lease: it was stopped for longer than
+//! the lease's 6 s) does **not** reopen: its write fails with a fatal
+//! error saying it was fenced (not acknowledged), and so does every later
+//! call. Reopening would fence the writer that holds the lease now, and
+//! the two would fence each other back and forth.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, Write as _};
@@ -74,6 +88,8 @@ use slatedb::object_store::local::LocalFileSystem;
 use slatedb::object_store::ObjectStore;
 use slatedb::{CloseReason, Db, DbTransaction, ErrorKind, IsolationLevel};
 use tokio::runtime::Runtime;
+
+use crate::slatedb_s3::{connect, Lease};
 
 use crate::prefix::Prefix;
 use crate::retry::{backoff, CONFLICT_RETRIES};
@@ -103,14 +119,25 @@ pub(crate) const DB_PATH: &str = "db";
 /// worker threads); its methods block. Do not call them from inside
 /// another tokio runtime's async context.
 pub struct SlateStore {
-    // Field order is drop order: the database is closed in `Drop`, then the
-    // runtime stops, then the lock is released.
+    // Field order is drop order: the database is closed in `Drop` (and an
+    // S3 lease released), then the runtime stops, then the lock is
+    // released.
     db: Mutex<Option<Arc<Db>>>,
     rt: Runtime,
     objects: Arc<dyn ObjectStore>,
     root: PathBuf,
     prefix: Prefix,
-    _lock: File,
+    lock: WriterLock,
+    /// On S3: set once an instance was fenced; every later call fails.
+    fenced: std::sync::atomic::AtomicBool,
+}
+
+/// What keeps other lexikey writers out: the lock file of a local
+/// directory, or the lease object on S3.
+#[derive(Debug)]
+enum WriterLock {
+    File(#[allow(dead_code)] File),
+    Lease(Lease),
 }
 
 impl std::fmt::Debug for SlateStore {
@@ -158,40 +185,74 @@ impl SlateStore {
     }
 
     /// Opens (creating if missing) the SlateDB database under directory
-    /// `path`: takes the writer lock (waiting up to `options.wait`), then
-    /// opens the database (replaying its write-ahead log).
+    /// `path`, or on S3 when `options.s3` is set (`path` then only names
+    /// the store in messages: `s3://BUCKET/PREFIX`): takes the writer lock
+    /// or lease (waiting up to `options.wait`), then opens the database
+    /// (replaying its write-ahead log).
+    ///
+    /// ```no_run
+    /// use lexikey_stores::{SlateOptions, SlateS3, SlateStore};
+    /// // moto's S3 on loopback; AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY set.
+    /// let s3 = SlateS3 {
+    ///     bucket: "keys".into(),
+    ///     prefix: "events".into(),
+    ///     endpoint: Some("http://127.0.0.1:5000".into()),
+    ///     region: Some("us-east-1".into()),
+    /// };
+    /// let options = SlateOptions { s3: Some(s3), ..SlateOptions::default() };
+    /// let store = SlateStore::open_with("s3://keys/events", options)?;
+    /// # Ok::<(), lexikey::store::StoreError>(())
+    /// ```
     ///
     /// # Errors
     /// A fatal [`StoreError`] for a bad namespace or when the directory or
-    /// the database cannot be created or opened; a retryable one when
-    /// another process held the writer lock for longer than `options.wait`.
+    /// the database cannot be created or opened (on S3: missing
+    /// credentials, a bucket that does not exist, refused credentials); a
+    /// retryable one when another process held the writer lock (or lease)
+    /// for longer than `options.wait`, or S3 does not answer.
     pub fn open_with(
         path: impl AsRef<Path>,
         options: SlateOptions,
     ) -> Result<SlateStore, StoreError> {
         crate::check_namespace(&options.namespace)?;
         let root = path.as_ref().to_path_buf();
-        std::fs::create_dir_all(&root).map_err(|e| io_err("cannot create", &root, e))?;
-        let lock = writer_lock(&root, options.wait)?;
-        let objects: Arc<dyn ObjectStore> = Arc::new(
-            LocalFileSystem::new_with_prefix(&root).map_err(|e| io_err("cannot open", &root, e))?,
-        );
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("lexikey-slatedb")
             .enable_all()
             .build()
             .map_err(|e| StoreError::fatal(NAME, format!("cannot start a tokio runtime: {e}")))?;
+        let (objects, lock) = match &options.s3 {
+            Some(s3) => {
+                let objects = connect(&rt, s3, &root)?;
+                let lease = Lease::acquire(&rt, &objects, &root, options.wait)?;
+                (objects, WriterLock::Lease(lease))
+            }
+            None => {
+                std::fs::create_dir_all(&root).map_err(|e| io_err("cannot create", &root, e))?;
+                let lock = writer_lock(&root, options.wait)?;
+                let objects: Arc<dyn ObjectStore> = Arc::new(
+                    LocalFileSystem::new_with_prefix(&root)
+                        .map_err(|e| io_err("cannot open", &root, e))?,
+                );
+                (objects, WriterLock::File(lock))
+            }
+        };
         let store = SlateStore {
             db: Mutex::new(None),
             rt,
             objects,
             root,
             prefix: Prefix::new(&options.namespace),
-            _lock: lock,
+            lock,
+            fenced: std::sync::atomic::AtomicBool::new(false),
         };
         let _ = store.db()?;
         Ok(store)
+    }
+
+    fn on_s3(&self) -> bool {
+        matches!(self.lock, WriterLock::Lease(_))
     }
 
     fn slot(&self) -> MutexGuard<'_, Option<Arc<Db>>> {
@@ -203,6 +264,16 @@ impl SlateStore {
     /// The open database instance, opening one if there is none (at the
     /// start, or after a failed or fenced instance was dropped).
     fn db(&self) -> Result<Arc<Db>, StoreError> {
+        if self.fenced.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(StoreError::fatal(
+                NAME,
+                format!(
+                    "{}: fenced: another writer opened the database; this store is closed \
+                     (open it again)",
+                    self.root.display()
+                ),
+            ));
+        }
         let mut slot = self.slot();
         if let Some(db) = &*slot {
             return Ok(Arc::clone(db));
@@ -251,6 +322,27 @@ impl SlateStore {
         let closed = matches!(kind, ErrorKind::Closed(_));
         if closed || (stage == Stage::AfterCommit && kind != ErrorKind::Invalid) {
             self.replace(db);
+        }
+        let fenced = kind == ErrorKind::Closed(CloseReason::Fenced);
+        if fenced && self.on_s3() {
+            // Not reopened (see the module docs): fatal, for this call and
+            // every later one.
+            self.fenced
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+            let what = if stage == Stage::Read {
+                "this read did not happen"
+            } else {
+                "this write is not acknowledged (not durable here)"
+            };
+            return StoreError::fatal(
+                NAME,
+                format!(
+                    "{}: fenced: another writer opened the database (it took over the lease \
+                     {}); {what}; this store is closed (open it again): {e}",
+                    self.root.display(),
+                    LOCK_FILE
+                ),
+            );
         }
         let what = match (kind, stage) {
             (ErrorKind::Closed(CloseReason::Fenced), Stage::Read) => {
@@ -402,6 +494,9 @@ impl Drop for SlateStore {
             // write is durable already).
             let _ = self.rt.block_on(db.close());
         }
+        if let WriterLock::Lease(lease) = &self.lock {
+            lease.release(&self.rt);
+        }
     }
 }
 
@@ -534,6 +629,7 @@ mod tests {
         SlateOptions {
             namespace: ns.to_string(),
             wait: Duration::from_millis(wait_ms),
+            s3: None,
         }
     }
 
@@ -620,5 +716,52 @@ mod tests {
         let config = AllocatorConfig::new(Format::Hex, &[Component::asc("events")]);
         let reader = Allocator::new(again, config).unwrap();
         assert_eq!(reader.scan(usize::MAX).unwrap(), rows);
+    }
+
+    /// On S3 (moto's, through scripts/with-stores.sh): two writers on one
+    /// path. The older lexikey writer is fenced when a SlateDB writer that
+    /// ignores the lease opens the database: its write fails with a fatal
+    /// error that says so (not acknowledged, not retried), and so does
+    /// every later call; the newer writer has every acknowledged row and
+    /// none of the fenced write.
+    #[test]
+    fn s3_older_writer_is_fenced_with_a_clear_error() {
+        let base = std::env::var("LEXIKEY_SLATEDB_S3_URL")
+            .expect("LEXIKEY_SLATEDB_S3_URL: run through scripts/with-stores.sh (moto's S3)");
+        let (location, query) = base.split_once('?').unwrap();
+        let url = format!("{location}/fence-{}?{query}&ns=t", std::process::id());
+        let spec = crate::parse_url(&url).unwrap();
+        let crate::StoreSpec::Slatedb { path, options } = spec else {
+            panic!("{url}")
+        };
+        let older = SlateStore::open_with(&path, options).unwrap();
+        assert!(older.on_s3());
+        assert!(older.put_if_absent(b"a", b"acked").unwrap());
+        let newer = older
+            .rt
+            .block_on(Db::builder(DB_PATH, Arc::clone(&older.objects)).build())
+            .unwrap();
+        let e = older.put_if_absent(b"b", b"fenced").unwrap_err();
+        assert!(!e.retryable, "{e}");
+        let msg = e.to_string();
+        for part in [
+            path.as_str(),
+            "fenced: another writer opened the database",
+            "this write is not acknowledged",
+            "open it again",
+        ] {
+            assert!(msg.contains(part), "{part}: {msg}");
+        }
+        assert!(!msg.contains('\n'), "{msg}");
+        let e = older.get(b"a").unwrap_err();
+        assert!(!e.retryable && e.to_string().contains("fenced"), "{e}");
+        let (a, b) = older.rt.block_on(async {
+            let a = newer.get(b"t/a").await.unwrap();
+            let b = newer.get(b"t/b").await.unwrap();
+            newer.close().await.unwrap();
+            (a, b)
+        });
+        assert_eq!(a.as_deref(), Some(&b"acked"[..]));
+        assert_eq!(b, None);
     }
 }

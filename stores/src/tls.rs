@@ -19,8 +19,14 @@ pub(crate) fn read_pem(store: &'static str, what: &str, path: &str) -> Result<Ve
 }
 
 /// Makes `ring` the process's rustls provider unless one is set already
-/// (the `redis` crate builds its TLS configuration from the default).
-#[cfg(any(feature = "redis", feature = "postgres", feature = "etcd"))]
+/// (the `redis` crate builds its TLS configuration from the default, and
+/// so does reqwest, `object_store`'s HTTP client, for SlateDB on S3).
+#[cfg(any(
+    feature = "redis",
+    feature = "postgres",
+    feature = "etcd",
+    feature = "slatedb"
+))]
 pub(crate) fn install_ring() {
     if rustls::crypto::CryptoProvider::get_default().is_none() {
         // Another thread may win the race: either way one provider is set.

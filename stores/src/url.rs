@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use lexikey::store::StoreError;
 
-use crate::adapter_options::{BigtableOptions, EtcdOptions, RedbOptions, SlateOptions};
+use crate::adapter_options::{BigtableOptions, EtcdOptions, RedbOptions, SlateOptions, SlateS3};
 use crate::options::{split, Options};
 use crate::secret::{percent_decode, percent_encode, Scrub, Secret, REDACTED};
 use crate::{redact_url, STORE_NAME};
@@ -313,6 +313,7 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
                 namespace,
             })
         }
+        "slatedb" if rest.starts_with("s3://") => parse_slatedb_s3(url, rest),
         "slatedb" => {
             let (path, mut opts, namespace) = embedded(url, "slatedb", rest)?;
             let wait = opts
@@ -321,7 +322,11 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
             opts.finish(url, &["ns", "wait_ms"])?;
             Ok(StoreSpec::Slatedb {
                 path: path.to_string(),
-                options: SlateOptions { namespace, wait },
+                options: SlateOptions {
+                    namespace,
+                    wait,
+                    s3: None,
+                },
             })
         }
         "redis" | "rediss" => {
@@ -348,6 +353,92 @@ thread_local! {
     /// How many times this thread called [`parse_url`]: the open paths'
     /// tests check that they parse a URL once.
     pub(crate) static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// `slatedb:s3://BUCKET/PREFIX?endpoint=URL&region=REGION` (and `ns=`,
+/// `wait_ms=`; `rest` is what follows `slatedb:`). The path of the spec is
+/// `s3://BUCKET/PREFIX` (`s3://BUCKET` for the bucket's root).
+fn parse_slatedb_s3(url: &str, rest: &str) -> Result<StoreSpec, StoreError> {
+    let (location, opts) = split(rest);
+    let location = &location["s3://".len()..];
+    let (bucket, prefix) = location.split_once('/').unwrap_or((location, ""));
+    // S3's bucket naming rules: 3 to 63 characters of a-z 0-9 . -,
+    // starting and ending with a letter or digit.
+    let edge = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    let bucket_ok = (3..=63).contains(&bucket.len())
+        && bucket
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'-')
+        && edge(bucket.bytes().next())
+        && edge(bucket.bytes().last());
+    if !bucket_ok {
+        return Err(bad_url(
+            url,
+            format!(
+                "bad S3 bucket name {bucket:?}: expected slatedb:s3://BUCKET/PREFIX, BUCKET 3 to \
+                 63 characters of a-z 0-9 . - (starting and ending with a letter or digit)"
+            ),
+        ));
+    }
+    let prefix = prefix.trim_end_matches('/');
+    if prefix
+        .split('/')
+        .any(|p| p.is_empty() || p == "." || p == "..")
+        && !prefix.is_empty()
+    {
+        return Err(bad_url(
+            url,
+            format!("bad S3 prefix {prefix:?}: empty, `.` or `..` path segment"),
+        ));
+    }
+    let mut opts = Options::parse(url, opts)?;
+    let namespace = opts.namespace(url)?;
+    let wait = opts
+        .take_u64(url, "wait_ms")?
+        .map_or(DEFAULT_SLATEDB_WAIT, Duration::from_millis);
+    let endpoint = opts.take("endpoint");
+    if let Some(e) = &endpoint {
+        let host = e
+            .strip_prefix("http://")
+            .or_else(|| e.strip_prefix("https://"));
+        if host.is_none_or(|h| h.is_empty() || h.contains(['?', '#', '@'])) {
+            return Err(bad_url(
+                url,
+                format!("option `endpoint={e}`: expected http://HOST:PORT or https://HOST[:PORT]"),
+            ));
+        }
+    }
+    let region = opts.take("region");
+    if let Some(r) = &region {
+        let ok = !r.is_empty()
+            && r.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        if !ok {
+            return Err(bad_url(
+                url,
+                format!("option `region={r}`: expected a region name such as us-east-1"),
+            ));
+        }
+    }
+    opts.finish(url, &["ns", "wait_ms", "endpoint", "region"])?;
+    let path = if prefix.is_empty() {
+        format!("s3://{bucket}")
+    } else {
+        format!("s3://{bucket}/{prefix}")
+    };
+    Ok(StoreSpec::Slatedb {
+        path,
+        options: SlateOptions {
+            namespace,
+            wait,
+            s3: Some(SlateS3 {
+                bucket: bucket.to_string(),
+                prefix: prefix.to_string(),
+                endpoint,
+                region,
+            }),
+        },
+    })
 }
 
 /// `PATH?OPTIONS` of an embedded store's URL (`SCHEME:` stripped): the
@@ -784,7 +875,15 @@ impl StoreSpec {
             ),
             StoreSpec::Rocksdb { path, namespace } => format!("rocksdb:{path}?ns={namespace}"),
             StoreSpec::Slatedb { path, options: o } => {
-                format!("slatedb:{path}?ns={}&wait_ms={}", o.namespace, ms(&o.wait))
+                let mut url = format!("slatedb:{path}?ns={}&wait_ms={}", o.namespace, ms(&o.wait));
+                let s3 = o.s3.as_ref();
+                if let Some(e) = s3.and_then(|s| s.endpoint.as_ref()) {
+                    url.push_str(&format!("&endpoint={e}"));
+                }
+                if let Some(r) = s3.and_then(|s| s.region.as_ref()) {
+                    url.push_str(&format!("&region={r}"));
+                }
+                url
             }
             StoreSpec::Redis(c) | StoreSpec::Postgres(c) => c.render(reveal),
             StoreSpec::Etcd(EtcdOptions {
@@ -890,6 +989,20 @@ mod tests {
                 "slatedb:rel/d?ns=q&wait_ms=0",
             ),
             ("slatedb:/d?fsync=false", ""), // not a slatedb option
+            // SlateDB on S3 (issue 41): bucket, prefix, endpoint, region.
+            (
+                "slatedb:s3://keys/a/b/?region=eu-west-1&endpoint=http://127.0.0.1:5000&ns=q",
+                "slatedb:s3://keys/a/b?ns=q&wait_ms=30000&endpoint=http://127.0.0.1:5000&region=eu-west-1",
+            ),
+            ("slatedb:s3://my.keys-1", "slatedb:s3://my.keys-1?ns=lexikey&wait_ms=30000"),
+            ("slatedb:s3://Keys/p", ""),        // upper case: not a bucket name
+            ("slatedb:s3://ab/p", ""),          // too short
+            ("slatedb:s3://-ab/p", ""),         // must start with a letter or digit
+            ("slatedb:s3://abc/p//q", ""),      // empty path segment
+            ("slatedb:s3://abc/../q", ""),      // `..`
+            ("slatedb:s3://abc/p?endpoint=127.0.0.1:5000", ""), // no scheme
+            ("slatedb:s3://abc/p?region=", ""),
+            ("slatedb:s3://abc/p?fsync=false", ""), // not an option here
             (
                 "redis://127.0.0.1:1/2?timeout_ms=+7&protocol=resp3",
                 "redis://127.0.0.1:1/2?ns=lexikey&timeout_ms=7&protocol=resp3",

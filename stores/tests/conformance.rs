@@ -73,6 +73,24 @@ fn server(var: &str, test: &str) -> Fixture {
     }
 }
 
+/// `LEXIKEY_SLATEDB_S3_URL` (`slatedb:s3://BUCKET/PREFIX?…`) with the
+/// test's namespace appended to the prefix and given as `ns=`.
+#[allow(dead_code)] // unused without the slatedb feature
+fn slatedb_s3(test: &str) -> Fixture {
+    let var = "LEXIKEY_SLATEDB_S3_URL";
+    let base = std::env::var(var).unwrap_or_else(|_| {
+        panic!("{var} is not set: run the S3 tests through scripts/with-stores.sh (it starts moto's S3)")
+    });
+    let ns = namespace(test);
+    let (location, query) = base.split_once('?').unwrap_or((&base, ""));
+    let url = format!("{location}/{ns}?{query}&ns={ns}");
+    let store = lexikey_stores::open(&url).unwrap_or_else(|e| panic!("open {url}: {e}"));
+    Fixture {
+        store: Arc::from(store),
+        _dir: None,
+    }
+}
+
 #[allow(dead_code)] // unused when no embedded feature is on
 fn embedded(scheme: &str, opts: &str) -> Fixture {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -1211,6 +1229,21 @@ conformance!(
     |_| embedded("slatedb", ""),
     300,
     100
+);
+// SlateDB on S3 (moto's server, started by scripts/with-stores.sh): each
+// test in a prefix of its own, as one prefix is one database with one
+// writer at a time (the lease), and the namespace inside it. Every write
+// is a PUT to moto (pure Python): smaller sizes than the local SlateDB's
+// (8 x 50 allocations at CI size, 8 x 250 at full size).
+conformance!(
+    slatedb_s3,
+    feature = "slatedb",
+    |t| slatedb_s3(t),
+    100,
+    30,
+    250,
+    Keys::Any,
+    cfg_attr(any(), ignore)
 );
 conformance!(
     redis,
