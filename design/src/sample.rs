@@ -3,7 +3,7 @@
 
 use std::io::BufRead;
 
-use lexikey::frontend::spec::KeySpec;
+use lexikey::frontend::spec::{KeySpec, RowEncoder};
 
 use crate::DesignError;
 
@@ -133,14 +133,7 @@ impl Sample {
         let mut lineno = 0usize;
         let mut key = Vec::new();
         loop {
-            line.clear();
-            let read = input.read_line(&mut line).map_err(|e| match e.kind() {
-                std::io::ErrorKind::InvalidData => {
-                    DesignError::new(format!("line {}: the input is not UTF-8", lineno + 1))
-                }
-                _ => DesignError::new(format!("reading the sample: {e}")),
-            })?;
-            if read == 0 {
+            if !next_line(&mut input, &mut line, lineno)? {
                 break;
             }
             lineno += 1;
@@ -173,14 +166,7 @@ impl Sample {
             let unquoted = split_record(&record, &mut cells)
                 .map_err(|m| DesignError::new(format!("line {start_line}: {m}")))?;
             let texts: Vec<&str> = cells.iter().map(|&(a, b)| &unquoted[a..b]).collect();
-            key.clear();
-            enc.encode_texts(&texts, &mut key).map_err(|e| {
-                DesignError::new(match e.index {
-                    Some(_) => format!("line {start_line}, {e}"),
-                    None => format!("line {start_line}: {e}"),
-                })
-            })?;
-            sample.push(&key, texts.first().copied().unwrap_or(""));
+            sample.push_texts(&mut enc, &mut key, &texts, start_line)?;
         }
         Ok(sample)
     }
@@ -225,14 +211,7 @@ impl Sample {
         let mut key = Vec::new();
         let mut lineno = 0usize;
         loop {
-            line.clear();
-            let read = input.read_line(&mut line).map_err(|e| match e.kind() {
-                std::io::ErrorKind::InvalidData => {
-                    DesignError::new(format!("line {}: the input is not UTF-8", lineno + 1))
-                }
-                _ => DesignError::new(format!("reading the sample: {e}")),
-            })?;
-            if read == 0 {
+            if !next_line(&mut input, &mut line, lineno)? {
                 break;
             }
             lineno += 1;
@@ -243,16 +222,29 @@ impl Sample {
                 DesignError::new(format!("line {lineno}, column {}: {m}", at + 1))
             })?;
             let texts: Vec<&str> = cells.iter().map(|&(a, b)| &text[a..b]).collect();
-            key.clear();
-            enc.encode_texts(&texts, &mut key).map_err(|e| {
-                DesignError::new(match e.index {
-                    Some(_) => format!("line {lineno}, {e}"),
-                    None => format!("line {lineno}: {e}"),
-                })
-            })?;
-            sample.push(&key, texts.first().copied().unwrap_or(""));
+            sample.push_texts(&mut enc, &mut key, &texts, lineno)?;
         }
         Ok(sample)
+    }
+
+    /// Encodes a row given as its values' texts (read at line `lineno`)
+    /// into `key` and appends it.
+    fn push_texts(
+        &mut self,
+        enc: &mut RowEncoder<'_>,
+        key: &mut Vec<u8>,
+        texts: &[&str],
+        lineno: usize,
+    ) -> Result<(), DesignError> {
+        key.clear();
+        enc.encode_texts(texts, key).map_err(|e| {
+            DesignError::new(match e.index {
+                Some(_) => format!("line {lineno}, {e}"),
+                None => format!("line {lineno}: {e}"),
+            })
+        })?;
+        self.push(key, texts.first().copied().unwrap_or(""));
+        Ok(())
     }
 
     /// Reads a sample written as `format` ([`Sample::from_csv`] or
@@ -474,6 +466,23 @@ fn json_unicode(b: &[u8], j: usize) -> Result<(char, usize), (usize, String)> {
             j + 6,
         )),
     }
+}
+
+/// Reads the next line of a sample into `line` (emptied first), the line
+/// after line `lineno`; false at the end of the input.
+fn next_line(
+    input: &mut impl BufRead,
+    line: &mut String,
+    lineno: usize,
+) -> Result<bool, DesignError> {
+    line.clear();
+    let read = input.read_line(line).map_err(|e| match e.kind() {
+        std::io::ErrorKind::InvalidData => {
+            DesignError::new(format!("line {}: the input is not UTF-8", lineno + 1))
+        }
+        _ => DesignError::new(format!("reading the sample: {e}")),
+    })?;
+    Ok(read > 0)
 }
 
 /// How a sample file is written: CSV or JSON lines.

@@ -11,6 +11,9 @@ use lexikey::{Component, Format, KeyRange};
 use lexikey_design::cursor::{scan_cursor, scan_resume, Cursor, CursorError, Fingerprint};
 use proptest::prelude::*;
 
+#[path = "../../tests/support/size.rs"]
+mod size;
+
 /// A change between pages: insert or delete the row of this logical ID.
 #[derive(Debug, Clone)]
 enum Op {
@@ -62,7 +65,8 @@ fn read_page(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    // 96 cases at CI size, 1,000 at the full size (LEXIKEY_TEST_SIZE=full).
+    #![proptest_config(ProptestConfig::with_cases(size::pick(96, 1_000)))]
 
     /// Any table, salted into 0 (none) to 5 buckets, read page by page
     /// through tokens (signed or not) with rows inserted and deleted between
