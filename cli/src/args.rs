@@ -345,11 +345,14 @@ pub struct RangeArgs {
     /// At most K ranges for --bbox (1 to 4096, default 8)
     #[arg(long, value_name = "K", value_parser = parse_max_ranges)]
     pub max_ranges: Option<usize>,
-    /// The next page's ranges: after the last key a page cursor holds (Python Schema.page)
+    /// The next page's ranges: after the last key a page cursor holds (Python Schema.page_ranges)
     #[arg(long, value_name = "CURSOR")]
     pub after: Option<String>,
-    /// With --after: accept only a cursor signed with S (HMAC)
-    #[arg(long, value_name = "S", requires = "after")]
+    /// Print the cursor of the page read up to KEY (its last row's key) instead of ranges
+    #[arg(long, value_name = "KEY")]
+    pub last: Option<String>,
+    /// With --after: accept only a cursor signed with S (HMAC); with --last: sign the cursor
+    #[arg(long, value_name = "S")]
     pub secret: Option<String>,
     /// hbase-ordered: the numeric encoding, current (HBase 2.5.0+) or legacy
     #[arg(long, value_name = "E", value_parser = Choice::new(HBASE_NUMERIC, any_text))]
@@ -473,7 +476,10 @@ pub struct SampleArgs {
     /// The number of regions (default 16)
     #[arg(long, value_name = "N", value_parser = parse_regions)]
     pub regions: Option<usize>,
-    /// The sample: a CSV file, rows in insertion order (- for standard input)
+    /// How FILE is written: csv or jsonl (default: jsonl for a name ending in .jsonl or .ndjson, else csv)
+    #[arg(long, value_name = "FMT", value_parser = Choice::new(&lexikey_design::InputFormat::NAMES, parse_input_format))]
+    pub input: Option<lexikey_design::InputFormat>,
+    /// The sample: a CSV or JSON-lines file, rows in insertion order (- for standard input)
     #[arg(value_name = "FILE")]
     pub file: Vec<OsString>,
 }
@@ -545,6 +551,11 @@ pub struct PlanArgs {
     /// The table (default t)
     #[arg(long, value_name = "T")]
     pub table: Option<String>,
+}
+
+fn parse_input_format(v: &str) -> Result<lexikey_design::InputFormat, String> {
+    lexikey_design::InputFormat::from_name(v)
+        .ok_or_else(|| format!("invalid --input {v:?}: expected csv or jsonl"))
 }
 
 /// The largest `--regions`.

@@ -220,7 +220,8 @@ Usage:
                 [--is-null TYPE?] [--not-null TYPE?]
   lexikey range ... PREFIX_COMPONENT... --bbox MINLAT,MINLON,MAXLAT,MAXLON [--max-ranges K]
                 [--curve C] [--bits B]
-  (both: [--salt-buckets N [--salt-mode fast|phoenix]] [--after CURSOR [--secret S]])
+  (both: [--salt-buckets N [--salt-mode fast|phoenix]] [--after CURSOR] [--last KEY]
+         [--secret S])
   lexikey range --splits --salt-buckets N --for cbt|hbase [--format F] [--table T]
                 [--store URL]
 
@@ -299,14 +300,25 @@ e.g.
                                                              01#events#l8000000000000028
                                                              01#events$
 
-Paging:
+Paging (read a query page by page: no row skipped or read twice, salted or not):
+  --last KEY    instead of ranges, print the page cursor (one line, an opaque
+                base64url token) of the page read up to the row whose key is KEY
+                (as stored, with its salt; a binary key in hex): the first page,
+                read from the query's ranges, or with --after CURSOR the page
+                read from that cursor's ranges
   --after CURSOR  the ranges of the next page: each range from just after the last
                 key the page cursor holds (one per bucket when salted), so the next
-                page starts exactly after the last row read. CURSOR is an opaque
-                base64url token made for the same layout and query (Python:
-                Schema.page); one for another schema or query, or a damaged one, is
-                an error; a range read to its end is left out.
-  --secret S    accept only a cursor signed with S (HMAC-SHA256)
+                page starts exactly after the last row read. CURSOR is a token of
+                --last (or of Python's Schema.cursor) for the same layout (format,
+                width, salt) and query; one for another layout or query, or a
+                damaged one, is an error; a range read to its end is left out.
+  --secret S    with --last: sign the cursor (HMAC-SHA256); with --after: accept
+                only a cursor signed with S
+e.g. a query read 100 rows a page:
+  lexikey range str:events --ge i64:40                 the first page's range
+  lexikey range str:events --ge i64:40 --last K1       its cursor T1 (K1: its last key)
+  lexikey range str:events --ge i64:40 --after T1      the second page's range
+  lexikey range str:events --ge i64:40 --after T1 --last K2   its cursor T2, and so on
 
 Pre-split salted tables (hex, base64, decimal, binary):
   --splits      with --salt-buckets N: instead of a range, the command that creates
@@ -549,7 +561,7 @@ Usage:
   lexikey demo [--store URL]
   lexikey lint --schema TYPE[.desc],... [--format F] [--regions N] [--json] [--svg FILE] FILE
   lexikey plan --schema TYPE[.desc],... [--format F] --regions N --for hbase|cbt|phoenix
-               [--table T] FILE
+               [--table T] [--input csv|jsonl] FILE
   lexikey schema diff OLD NEW [--json] [--format F] [--old-format F] [--new-format F]
   lexikey help [COMMAND] | lexikey COMMAND --help | lexikey --version
   lexikey completions bash|zsh|fish|powershell|elvish | lexikey man [COMMAND]
@@ -575,12 +587,12 @@ the profile's own types; --salt-buckets N for a salted Phoenix table): see
 /// Help text.
 pub(crate) const LINT: &str = "\
 Usage:
-  lexikey lint --schema TYPE[.desc],... [--format F] [--regions N] [--json] [--svg FILE] FILE
+  lexikey lint --schema TYPE[.desc],... [--format F] [--regions N] [--json] [--svg FILE]
+               [--input csv|jsonl] FILE
   (also: [--width N] [--salt-buckets N [--salt-mode M]], as in 'lexikey encode')
 
-Reads sample rows from FILE (CSV, one column per --schema field in the field's text
-syntax, no header line, rows in insertion order; - for standard input), makes each
-row's key, and reports, before the table exists:
+Reads sample rows from FILE (rows in insertion order; - for standard input), makes
+each row's key, and reports, before the table exists:
   hot spot   whether recent writes crowd into one region: the last quarter of the
              rows (the recent writes) is assigned to N regions (--regions, default 16)
              cut at the key quantiles of the rows before them; a key that rises or
@@ -605,6 +617,16 @@ Options:
                 ([{store, limit, rows_over, first_rows_over}])
   --svg FILE    also write the chart as SVG to FILE
   --regions N   regions of the table (1 to 65536, default 16)
+  --input csv|jsonl   how FILE is written (default: jsonl when FILE's name ends in
+                .jsonl or .ndjson, else csv; standard input is csv unless given):
+                csv: one column per --schema field in the field's text syntax (what
+                  'encode --stdin' takes), no header line, RFC 4180 quoting
+                jsonl: one JSON array a line, one value per field in the schema's
+                  order, e.g. [\"events\", 1700000000]: a string is the field's text
+                  syntax (a timestamp as \"2024-05-01T10:00:00Z\"), a number its
+                  literal as written, true and false themselves; an object (the
+                  schema's fields have no names), null and nested arrays are errors
+                The same rows as CSV and as JSON lines give the same report.
 Then 'lexikey plan' prints the command that creates the table split at the sample.
 ";
 
@@ -615,10 +637,10 @@ Usage:
                [--table T] FILE
   (also: [--width N] [--salt-buckets N [--salt-mode M]], as in 'lexikey encode')
 
-Reads sample rows as 'lexikey lint' does and prints the one command that creates
+Reads sample rows (CSV or JSON lines, --input) as 'lexikey lint' does and prints the one command that creates
 table T (default t) split into N regions at the sample's key quantiles: N-1 split
 points, sorted and distinct, each region holding about 1/N of the sample's rows.
-  --for hbase    create 'T', 'f', SPLITS => [...]  (hbase shell; each split a Ruby
+  --for hbase    create 'T', 'cf', SPLITS => [...]  (hbase shell, family cf; each split a Ruby
                  literal of its Bytes.toStringBinary form, as 'lexikey range --splits')
   --for cbt      cbt createtable T splits=...
   --for phoenix  CREATE TABLE T (...) SPLIT ON (...): with --format phoenix, the

@@ -106,7 +106,7 @@ proptest! {
         let hbase = ok_with(&["plan", "--schema", "ts,str", "--regions", &r, "--for", "hbase", "--table", "ev", "-"], csv.as_bytes());
         let quoted: Vec<String> = splits.iter().map(|s| format!("'{}'", String::from_utf8_lossy(s))).collect();
         if regions > 1 {
-            prop_assert_eq!(hbase, format!("create 'ev', 'f', SPLITS => [{}]\n", quoted.join(", ")));
+            prop_assert_eq!(hbase, format!("create 'ev', 'cf', SPLITS => [{}]\n", quoted.join(", ")));
         }
         let phoenix = ok_with(&["plan", "--schema", "ts,str", "--regions", &r, "--for", "phoenix", "--table", "ev", "-"], csv.as_bytes());
         if regions > 1 {
@@ -234,7 +234,7 @@ fn plan_hbase_lines_under_jruby() {
     assert_eq!(got.lines().count(), cases.len(), "{got}");
     for (out, (keys, regions)) in got.lines().zip(&cases) {
         let words: Vec<&str> = out.split(' ').collect();
-        assert_eq!(&words[..2], ["74", "66"], "table t, family f");
+        assert_eq!(&words[..2], ["74", "6366"], "table t, family cf");
         let splits = &words[2..];
         assert_eq!(splits.len(), regions - 1, "{out}");
         assert!(splits.windows(2).all(|w| w[0] < w[1]), "{out}");
@@ -256,4 +256,127 @@ fn plan_hbase_lines_under_jruby() {
             "{parts:?}"
         );
     }
+}
+
+/// A JSON string literal of `s`, escaped as `style` picks per character
+/// (0: as it is where JSON allows, 1: `\uXXXX` (a surrogate pair beyond
+/// the BMP), 2: the short escapes `\"`, `\\`, `\/`, `\n`, ...): the JSON
+/// lines reader must read every spelling back.
+fn json_string(s: &str, style: &[u8]) -> String {
+    let mut out = String::from("\"");
+    for (i, c) in s.chars().enumerate() {
+        let st = style[i % style.len()] % 3;
+        let short = match c {
+            '"' => Some("\\\""),
+            '\\' => Some("\\\\"),
+            '/' if st == 2 => Some("\\/"),
+            '\n' => Some("\\n"),
+            '\r' => Some("\\r"),
+            '\t' => Some("\\t"),
+            '\u{8}' => Some("\\b"),
+            '\u{c}' => Some("\\f"),
+            _ => None,
+        };
+        match (short, st) {
+            (Some(e), 0 | 2) => out.push_str(e),
+            _ if st == 1 || (c as u32) < 0x20 => {
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{u:04x}"));
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A CSV field: quoted, quotes doubled.
+fn csv_field(s: &str) -> String {
+    format!("\"{}\"", s.replace('"', "\"\""))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// The same rows as CSV and as JSON lines (numbers as JSON numbers or
+    /// strings, strings in every escape spelling, blank lines, spaces
+    /// around values) give the same `lint --json` and `plan` output,
+    /// whether the format comes from the file's name (.csv, .jsonl,
+    /// .ndjson) or from --input on standard input.
+    #[test]
+    fn csv_and_json_lines_give_the_same_report(
+        rows in prop::collection::vec((any::<i64>(), "[a-z\"\\\\/,é😀 \t\n\r\u{1}-\u{1f}]{0,12}", any::<bool>()), 30..120),
+        style in prop::collection::vec(any::<u8>(), 1..8),
+        rising in any::<bool>(),
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut csv, mut jsonl) = (String::new(), String::new());
+        for (i, (n, s, quoted)) in rows.iter().enumerate() {
+            // A rising leading value makes a hot spot: the reports differ by row order.
+            let n = if rising { i as i64 * 1000 } else { *n };
+            csv.push_str(&format!("{n},{}\n", csv_field(s)));
+            let num = if *quoted { format!("\"{n}\"") } else { n.to_string() };
+            let sep = if i % 3 == 0 { " , " } else { "," };
+            jsonl.push_str(&format!("[{num}{sep}{}]\n", json_string(s, &style)));
+            if i % 7 == 0 {
+                jsonl.push_str(" \n");
+            }
+        }
+        let paths = ["s.csv", "s.jsonl", "s.NDJSON"].map(|n| dir.path().join(n));
+        std::fs::write(&paths[0], &csv).unwrap();
+        std::fs::write(&paths[1], &jsonl).unwrap();
+        std::fs::write(&paths[2], &jsonl).unwrap();
+        let lint = |file: &std::path::Path| ok(&["lint".as_ref(), "--schema".as_ref(), "i64,str".as_ref(), "--json".as_ref(), "--regions".as_ref(), "8".as_ref(), file.as_os_str()]);
+        let want = lint(&paths[0]);
+        prop_assert!(want.contains(&format!("\"rows\":{}", rows.len())), "{want}");
+        prop_assert_eq!(field(&want, "hot_spot"), if rising { "true" } else { "false" });
+        prop_assert_eq!(&lint(&paths[1]), &want);
+        prop_assert_eq!(&lint(&paths[2]), &want);
+        let stdin = ok_with(&["lint", "--schema", "i64,str", "--json", "--regions", "8", "--input", "jsonl", "-"], jsonl.as_bytes());
+        prop_assert_eq!(&stdin, &want);
+        let plan = |file: &std::path::Path| ok(&["plan".as_ref(), "--schema".as_ref(), "i64,str".as_ref(), "--format".as_ref(), "binary".as_ref(), "--regions".as_ref(), "4".as_ref(), "--for".as_ref(), "hbase".as_ref(), file.as_os_str()]);
+        prop_assert_eq!(plan(&paths[1]), plan(&paths[0]));
+    }
+}
+
+/// JSON lines that are not rows of the schema: exit 2, one line naming the
+/// file, the line and the column (or the value).
+#[test]
+fn json_lines_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.jsonl");
+    for (text, want) in [
+        (
+            "[1, \"a\"]\n{\"n\": 1, \"s\": \"a\"}\n",
+            "line 2, column 1: a JSON object: a schema's fields have no names; write each row as an array of values in the schema's order",
+        ),
+        ("[1, null]\n", "line 1, column 5: null: every field takes a value (the text syntax has no null)"),
+        ("[1, \"a\"]\n\n[1, \"a\" 2]\n", "line 3, column 9: expected ',' or ']' after a value"),
+        ("[1]\n", "line 1: 1 values; the schema has 2 fields"),
+        ("[\"x\", \"a\"]\n", "line 1, value 1 (i64):"),
+        ("[1.5, \"a\"]\n", "line 1, value 1 (i64):"),
+        ("[1, \"a\\q\"]\n", "line 1, column 7: an invalid escape in a string"),
+    ] {
+        std::fs::write(&file, text).unwrap();
+        let e = fails(&["lint".as_ref(), "--schema".as_ref(), "i64,str".as_ref(), file.as_os_str()]);
+        let want = format!("{}: {want}", file.display());
+        assert!(e.starts_with(&want), "{text:?}: {e}");
+    }
+    // --input wins over the name: the JSON file read as CSV.
+    let e = fails(&[
+        "lint".as_ref(),
+        "--schema".as_ref(),
+        "str".as_ref(),
+        "--input".as_ref(),
+        "csv".as_ref(),
+        file.as_os_str(),
+    ]);
+    assert!(
+        e.contains("line 1: a quote inside an unquoted field"),
+        "{e}"
+    );
+    assert!(fails(&["lint", "--schema", "str", "--input", "json", "-"])
+        .contains("invalid --input \"json\": expected csv or jsonl"));
 }

@@ -258,3 +258,190 @@ fn range_after_prints_the_next_page() {
         check_error(&run(&unsalted), "other layout");
     }
 }
+
+/// Up to `page` rows of `table` (keys as the CLI prints them) inside
+/// `ranges` (raw output: a pair of lines per range), each range read in
+/// key order and the ranges merged by the key without its `salt_len`
+/// bytes of salt, as a salted reader does.
+fn read_page(table: &BTreeSet<String>, raw: &str, salt_len: usize, page: usize) -> Vec<String> {
+    let lines: Vec<&str> = raw.lines().collect();
+    let mut rows: Vec<String> = Vec::new();
+    for pair in lines.chunks(2) {
+        let inside = table
+            .iter()
+            .filter(|k| k.as_str() >= pair[0] && k.as_str() < pair[1]);
+        rows.extend(inside.take(page).cloned());
+    }
+    rows.sort_by(|a, b| a[salt_len..].cmp(&b[salt_len..]));
+    rows.truncate(page);
+    rows
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(common::size::pick(6, 40)))]
+
+    /// A query read page by page through the command line alone: `range
+    /// QUERY` (the first page), `range QUERY --last KEY [--after T]` (the
+    /// cursor after a page), `range QUERY --after T` (the next page's
+    /// ranges), salted and not, signed and not, rows inserted and deleted
+    /// between pages: every row present throughout is read once, in order.
+    #[test]
+    fn range_pages_through_the_cli(
+        initial in prop::collection::btree_set(0u16..500, 0..40),
+        salted in any::<bool>(),
+        page in 1usize..9,
+        changes in prop::collection::vec(prop::collection::vec((any::<bool>(), 0u16..500), 0..4), 0..12),
+        signed in any::<bool>(),
+        ge in prop::option::of(0u16..300),
+    ) {
+        let spec = KeySpec::new(KeyFormat::parse("hex").unwrap()).with_schema("str,i64").unwrap();
+        let spec = if salted {
+            spec.with_salter(Some(Salter::new(3, SaltMode::Fast).unwrap())).unwrap()
+        } else {
+            spec
+        };
+        let salt_len = if salted { 3 } else { 0 };
+        let key = |name: &str, i: u16| {
+            let comps = spec.parse_components(&[&format!("str:{name}"), &format!("i64:{i}")]).unwrap();
+            String::from_utf8(spec.encode(&comps).unwrap()).unwrap()
+        };
+        let mut query: Vec<String> = vec!["range".into()];
+        if salted {
+            query.extend(["--salt-buckets".into(), "3".into()]);
+        }
+        if let Some(g) = ge {
+            query.push(format!("--ge=i64:{g}"));
+        }
+        // --secret goes with --after and --last (not with the first page's ranges).
+        let sign: Vec<String> = if signed { vec!["--secret=k3y".into()] } else { Vec::new() };
+        let in_query = |i: u16| ge.is_none_or(|g| i >= g);
+        let mut table: BTreeSet<String> = initial.iter().map(|&i| key("events", i)).collect();
+        table.extend(initial.iter().map(|&i| key("other", i)));
+        let mut throughout: BTreeSet<String> = initial.iter().filter(|&&i| in_query(i)).map(|&i| key("events", i)).collect();
+        let (mut seen, mut token): (Vec<String>, Option<String>) = (Vec::new(), None);
+        let mut changes = changes.into_iter();
+        let with = |extra: &[String]| -> Vec<String> {
+            let mut a = query.clone();
+            a.extend_from_slice(extra);
+            a.extend(["--".into(), "str:events".into()]);
+            a
+        };
+        loop {
+            let mut after: Vec<String> = token.iter().map(|t| format!("--after={t}")).collect();
+            if token.is_some() {
+                after.extend(sign.iter().cloned());
+            }
+            let o = run(&with(&after));
+            if o.code == 2 {
+                // Every range read to its end.
+                prop_assert!(o.stderr.contains("no next page"), "{}", o.stderr);
+                break;
+            }
+            prop_assert_eq!(o.code, 0, "{}", o.stderr);
+            let rows = read_page(&table, &o.stdout_str(), salt_len, page);
+            seen.extend(rows.iter().map(|k| k[salt_len..].to_string()));
+            if rows.len() < page {
+                break;
+            }
+            let mut args = after.clone();
+            if token.is_none() {
+                args.extend(sign.iter().cloned());
+            }
+            args.push(format!("--last={}", rows[page - 1]));
+            let o = run(&with(&args));
+            prop_assert_eq!(o.code, 0, "{}", o.stderr);
+            token = Some(o.stdout_str().trim_end().to_string());
+            for (insert, i) in changes.next().unwrap_or_default() {
+                let k = key("events", i);
+                if insert {
+                    table.insert(k);
+                } else {
+                    table.remove(&k);
+                    throughout.remove(&k);
+                }
+            }
+        }
+        prop_assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
+        for k in &throughout {
+            prop_assert!(seen.contains(&k[salt_len..].to_string()), "{k} never read");
+        }
+    }
+}
+
+/// `range --last`: refused with --for or --json, for a key outside the
+/// query, and --secret alone; a binary key is given in hex.
+#[test]
+fn range_last_errors_and_binary_keys() {
+    for (args, want) in [
+        (
+            vec![
+                "range",
+                "str:events",
+                "--last",
+                "events#l8000000000000001",
+                "--for",
+                "hbase",
+            ],
+            "--last prints a page cursor, not ranges: it takes no --for or --json",
+        ),
+        (
+            vec![
+                "range",
+                "str:events",
+                "--last",
+                "events#l8000000000000001",
+                "--json",
+            ],
+            "--last prints a page cursor, not ranges: it takes no --for or --json",
+        ),
+        (
+            vec!["range", "str:events", "--last", "other#l8000000000000001"],
+            "--last: key \"other#l8000000000000001\" is in none of the query's ranges",
+        ),
+        (
+            vec!["range", "--format", "binary", "str:events", "--last", "0g"],
+            "--last: invalid binary key",
+        ),
+        (
+            vec!["range", "str:events", "--secret", "s"],
+            "--secret goes with --after CURSOR or --last KEY",
+        ),
+    ] {
+        let o = run(&args);
+        check_error(&o, &format!("{args:?}"));
+        assert!(o.stderr.contains(want), "{args:?}: {}", o.stderr);
+    }
+    // Binary: the key in hex; the next page starts after it (a NUL byte).
+    let spec = KeySpec::new(KeyFormat::parse("binary").unwrap());
+    let raw = ok(&["range", "--format", "binary", "str:events"]);
+    let lines: Vec<&str> = raw.lines().collect();
+    let last = format!("{}2a", lines[0]);
+    let token = ok(&["range", "--format", "binary", "str:events", "--last", &last]);
+    let token = token.trim_end();
+    let unhex = |h: &str| {
+        (0..h.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap())
+            .collect::<Vec<u8>>()
+    };
+    let range = lexikey::KeyRange {
+        start: Some(unhex(lines[0])),
+        end: Some(unhex(lines[1])),
+    };
+    let cursor = Cursor::resume(token, spec_fingerprint(&spec), &[range], None).unwrap();
+    assert_eq!(
+        cursor.next_ranges(false)[0].start,
+        Some(unhex(&format!("{last}00")))
+    );
+    assert_eq!(
+        ok(&[
+            "range",
+            "--format",
+            "binary",
+            "str:events",
+            "--after",
+            token
+        ]),
+        format!("{last}00\n{}\n", lines[1])
+    );
+}

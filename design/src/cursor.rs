@@ -40,6 +40,7 @@ use base64::Engine as _;
 use hmac::{Hmac, KeyInit, Mac};
 use lexikey::frontend::spec::KeySpec;
 use lexikey::store::alloc::Allocator;
+use lexikey::store::salt::Salter;
 use lexikey::store::Store;
 use lexikey::KeyRange;
 use sha2::{Digest, Sha256};
@@ -448,30 +449,108 @@ impl Reader<'_> {
     }
 }
 
-/// The fingerprint of a layout ([`KeySpec`]): its format, decimal width,
-/// salt, profile options, geo grid and fields (not its key length limit).
-/// The front ends (`lexikey range --after`, Python's `Schema.page`) make
-/// and read range cursors under it.
+/// The version of [`layout_spelling`]'s text: a change of the spelling
+/// changes every fingerprint, and takes a new version.
+pub const LAYOUT_SPELLING_VERSION: u8 = 1;
+
+/// The canonical spelling of a layout ([`KeySpec`]): how its keys are
+/// written, in one line that every front end makes the same way from the
+/// same layout, and that does not change with this crate's internals
+/// (unlike a `Debug` text). [`spec_fingerprint`] hashes it:
+///
+/// `lexikey layout 1; format F; width W; salt S; hbase-numeric H; geo C/B`
+///
+/// - `F`: the format's name (`hex`, `base64`, `decimal`, `binary`,
+///   `fdb-tuple`, `hbase-ordered`, `phoenix`);
+/// - `W`: the decimal width of integers, or `-`;
+/// - `S`: `N/MODE`, the salt bucket count and hash (`fast` or `phoenix`;
+///   Phoenix's `SALT_BUCKETS` N is `N/phoenix`), or `-` unsalted;
+/// - `H`: the HBase numeric encoding (`current` or `legacy`);
+/// - `C/B`: the geo grid's curve (`hilbert` or `morton`) and bits per axis.
+///
+/// The fields of the schema are not in it: a cursor holds its query's
+/// ranges, which a reader must recompute byte for byte
+/// ([`Cursor::resume`]), so the layout and the ranges together pin what
+/// was read; and a reader of a range need not know the fields (`lexikey
+/// range` takes no schema for the interop profiles). Nor is the key length
+/// limit, nor Phoenix's decimal rounding (they change which keys can be
+/// written, not how a written key is laid out).
+///
+/// ```
+/// use lexikey::frontend::key_format::KeyFormat;
+/// use lexikey::frontend::spec::KeySpec;
+/// use lexikey::store::salt::{SaltMode, Salter};
+/// use lexikey_design::cursor::{layout_spelling, spec_fingerprint};
+/// let spec = KeySpec::new(KeyFormat::parse("hex")?)
+///     .with_salter(Some(Salter::new(4, SaltMode::Fast)?))?
+///     .with_schema("str,i64")?;
+/// assert_eq!(
+///     layout_spelling(&spec),
+///     "lexikey layout 1; format hex; width -; salt 4/fast; hbase-numeric current; geo hilbert/32"
+/// );
+/// assert_eq!(spec_fingerprint(&spec).to_string(), "f083a01ec60479a4");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn layout_spelling(spec: &KeySpec) -> String {
+    let width = spec.width().map_or("-".to_owned(), |w| w.to_string());
+    let salt = match (spec.salter(), spec.profile_options().salt) {
+        (Some(s), _) => format!("{}/{}", s.buckets(), s.mode().name()),
+        (None, Some(n)) => format!("{n}/phoenix"),
+        (None, None) => "-".to_owned(),
+    };
+    let grid = spec.geo().grid;
+    format!(
+        "lexikey layout {LAYOUT_SPELLING_VERSION}; format {}; width {width}; salt {salt}; \
+         hbase-numeric {}; geo {}/{}",
+        spec.format().name(),
+        spec.profile_options().hbase.numeric.name(),
+        grid.curve().name(),
+        grid.bits()
+    )
+}
+
+/// The fingerprint of a layout ([`KeySpec`]): of its canonical spelling
+/// ([`layout_spelling`]). The front ends (`lexikey range --after` and
+/// `--last`, Python's `Schema.page_ranges` and `Schema.cursor`) make and
+/// read range cursors under it, so a cursor made by one is read by the
+/// others.
 pub fn spec_fingerprint(spec: &KeySpec) -> Fingerprint {
-    let spec = spec.clone().with_max_key_len(usize::MAX);
-    Fingerprint::of(format!("lexikey layout; {spec:?}").as_bytes())
+    Fingerprint::of(layout_spelling(spec).as_bytes())
+}
+
+/// The canonical spelling of an upside-down table's layout, what
+/// [`table_fingerprint`] hashes: `lexikey upside-down table; format F;
+/// salt S` with `F` the key format's name (`hex`, `base64`, `decimal`,
+/// `binary`) and `S` `N buckets, MODE` (`fast` or `phoenix`) or `none`.
+/// The table's prefix is in the cursor's ranges.
+///
+/// ```
+/// use lexikey::store::salt::{SaltMode, Salter};
+/// use lexikey::Format;
+/// use lexikey_design::cursor::table_spelling;
+/// let s = Salter::new(3, SaltMode::Fast)?;
+/// assert_eq!(
+///     table_spelling(Format::Hex, Some(&s)),
+///     "lexikey upside-down table; format hex; salt 3 buckets, fast"
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn table_spelling(format: lexikey::Format, salter: Option<&Salter>) -> String {
+    let salt = match salter {
+        Some(s) => format!("{} buckets, {}", s.buckets(), s.mode().name()),
+        None => "none".to_owned(),
+    };
+    format!(
+        "lexikey upside-down table; format {}; salt {salt}",
+        format.name()
+    )
 }
 
 /// The fingerprint of an upside-down table's layout (its format and salt;
-/// the prefix is in the cursor's ranges): what `lexikey scan` cursors are
-/// made under.
+/// the prefix is in the cursor's ranges): of [`table_spelling`]. What
+/// `lexikey scan` cursors are made under.
 pub fn table_fingerprint<S: Store>(alloc: &Allocator<S>) -> Fingerprint {
-    let salt = match alloc.salter() {
-        Some(s) => format!("{} buckets, {}", s.buckets(), s.mode()),
-        None => "none".to_owned(),
-    };
-    Fingerprint::of(
-        format!(
-            "lexikey upside-down table; format {}; salt {salt}",
-            alloc.config().format
-        )
-        .as_bytes(),
-    )
+    Fingerprint::of(table_spelling(alloc.config().format, alloc.salter()).as_bytes())
 }
 
 /// The cursor of an upside-down table after the page whose last row is

@@ -45,7 +45,7 @@ mod report;
 mod sample;
 
 pub use diff::{diff, DecodeWitness, Diff, Migration, OrderWitness};
-pub use sample::Sample;
+pub use sample::{InputFormat, Sample};
 
 /// Why a lint or a plan could not be made: one readable line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -478,10 +478,15 @@ pub fn split_points(
     Ok(rows.into_iter().map(|r| head(r).to_vec()).collect())
 }
 
+/// The column family of [`plan`]'s hbase table: `cf`, as the issue's
+/// example and HBase's own documentation name one.
+pub const HBASE_FAMILY: &str = "cf";
+
 /// Where [`plan`]'s table is created.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Target {
-    /// `create 'T', 'f', SPLITS => [...]` for the hbase shell.
+    /// `create 'T', 'cf', SPLITS => [...]` for the hbase shell (column
+    /// family [`HBASE_FAMILY`]).
     Hbase,
     /// `cbt createtable T splits=...`.
     Cbt,
@@ -538,8 +543,8 @@ pub fn plan(
         Target::Phoenix => return phoenix_plan(spec, sample, regions, table),
     };
     let splits = split_points(spec, sample, regions)?;
-    render_splits(dialect, &splits, &RenderOptions::new().table(table))
-        .map_err(|e| DesignError::new(e.to_string()))
+    let opts = RenderOptions::new().table(table).family(HBASE_FAMILY);
+    render_splits(dialect, &splits, &opts).map_err(|e| DesignError::new(e.to_string()))
 }
 
 /// A SQL string literal: `'…'` with `'` doubled.

@@ -11,6 +11,9 @@ use lexikey::{Component, Format, KeyRange};
 use lexikey_design::cursor::{scan_cursor, scan_resume, Cursor, CursorError, Fingerprint};
 use proptest::prelude::*;
 
+#[path = "../../tests/support/size.rs"]
+mod size;
+
 /// A change between pages: insert or delete the row of this logical ID.
 #[derive(Debug, Clone)]
 enum Op {
@@ -62,7 +65,8 @@ fn read_page(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    // 96 cases at CI size, 1,000 at the full size (LEXIKEY_TEST_SIZE=full).
+    #![proptest_config(ProptestConfig::with_cases(size::pick(96, 1_000)))]
 
     /// Any table, salted into 0 (none) to 5 buckets, read page by page
     /// through tokens (signed or not) with rows inserted and deleted between
@@ -270,4 +274,86 @@ fn token_golden_vector() {
     );
     assert_eq!(cursor.to_token(None), token);
     assert_eq!(Cursor::resume(token, fp, &[range], None), Ok(cursor));
+}
+
+/// The fingerprints of fixtures/cursor/fingerprints.tsv (spellings written
+/// out by hand, SHA-256 by Python's hashlib), checked both ways: each
+/// layout spells as the fixture writes it, and each spelling hashes to the
+/// fixture's fingerprint. A change of the spelling (or of a name in it)
+/// fails here: it would break every cursor already handed out.
+#[test]
+fn fingerprints_are_golden() {
+    use lexikey::frontend::key_format::KeyFormat;
+    use lexikey::frontend::native::GeoOpts;
+    use lexikey::frontend::profile::Options;
+    use lexikey::interop::hbase::{Codec, NumericEncoding};
+    use lexikey::kinds::geo::Curve;
+    use lexikey_design::cursor::{layout_spelling, spec_fingerprint, table_spelling};
+
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../fixtures/cursor/fingerprints.tsv"
+    ))
+    .unwrap();
+    let mut kinds = BTreeSet::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let c: Vec<&str> = line.split('\t').collect();
+        let [kind, format, width, buckets, mode, numeric, geo, spelling, fp] = c[..] else {
+            panic!("9 columns: {line}");
+        };
+        let buckets: Option<u32> = (buckets != "-").then(|| buckets.parse().unwrap());
+        let mode = SaltMode::from_name(mode);
+        let got = match kind {
+            "layout" => {
+                let format = KeyFormat::parse(format).unwrap();
+                let (curve, bits) = geo.split_once('/').unwrap();
+                let mut spec = lexikey::frontend::spec::KeySpec::new(format)
+                    .with_width((width != "-").then(|| width.parse().unwrap()))
+                    .unwrap()
+                    .with_geo(
+                        GeoOpts::new(Curve::from_name(curve), Some(bits.parse().unwrap())).unwrap(),
+                    );
+                let codec = Codec::new(NumericEncoding::from_name(numeric).unwrap());
+                match format {
+                    KeyFormat::Native(_) => {
+                        let salter = buckets.map(|n| Salter::with_count(n, mode.unwrap()).unwrap());
+                        spec = spec.with_salter(salter).unwrap();
+                    }
+                    KeyFormat::Profile(_) => {
+                        let opts = Options {
+                            salt: buckets.map(|n| u16::try_from(n).unwrap()),
+                            hbase: codec,
+                            ..Options::default()
+                        };
+                        spec = spec.with_profile_options(opts).unwrap();
+                    }
+                }
+                // The schema and the key length limit are not in it.
+                let with_schema = spec.clone().with_max_key_len(9).with_schema(match format {
+                    KeyFormat::Native(_) => "str,i64.desc",
+                    KeyFormat::Profile(p) if p.name() == "fdb-tuple" => "str,int",
+                    KeyFormat::Profile(p) if p.name() == "phoenix" => "varchar,bigint",
+                    KeyFormat::Profile(_) => "string,int64",
+                });
+                let with_schema = with_schema.unwrap();
+                assert_eq!(spec_fingerprint(&with_schema), spec_fingerprint(&spec));
+                assert_eq!(spec_fingerprint(&spec).to_string(), fp, "{line}");
+                layout_spelling(&spec)
+            }
+            "table" => {
+                let format = Format::parse(format).unwrap();
+                let salter = buckets.map(|n| Salter::with_count(n, mode.unwrap()).unwrap());
+                table_spelling(format, salter.as_ref())
+            }
+            _ => panic!("kind {kind}"),
+        };
+        assert_eq!(got, spelling, "{line}");
+        assert_eq!(
+            Fingerprint::of(spelling.as_bytes()).to_string(),
+            fp,
+            "{line}"
+        );
+        kinds.insert(kind);
+    }
+    assert_eq!(kinds.len(), 2);
 }

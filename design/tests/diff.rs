@@ -12,6 +12,9 @@ use lexikey::store::salt::{SaltMode, Salter};
 use lexikey_design::diff;
 use proptest::prelude::*;
 
+#[path = "../../tests/support/size.rs"]
+mod size;
+
 const TYPES: [&str; 6] = ["str", "i64", "i32", "u32", "bool", "f64"];
 const FORMATS: [&str; 4] = ["hex", "base64", "decimal", "binary"];
 
@@ -184,11 +187,13 @@ fn rows(cols: &[String]) -> impl Strategy<Value = Vec<Vec<Val>>> {
     prop::collection::vec(row, 40..80)
 }
 
+/// 96 cases at CI size, 1,000 at the full size (`LEXIKEY_TEST_SIZE=full`);
+/// `LEXIKEY_DIFF_CASES` sets another count.
 fn cases() -> u32 {
     std::env::var("LEXIKEY_DIFF_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(96)
+        .unwrap_or_else(|| size::pick(96, 1_000))
 }
 
 proptest! {

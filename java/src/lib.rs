@@ -573,6 +573,90 @@ pub extern "system" fn Java_lexikey_Native_schemaEncodeOne<'l>(
     })
 }
 
+/// The keys of `buf`, end to end, key `i` ending at `ends[i]` (as Java
+/// packs them); ends out of order or past the buffer are an error.
+fn key_slices<'b>(
+    buf: &'b [u8],
+    ends: &'b [i32],
+) -> impl Iterator<Item = Result<&'b [u8], Error>> + 'b {
+    let mut start = 0usize;
+    ends.iter().map(move |&end| {
+        let end = usize::try_from(end).unwrap_or(0);
+        let key = buf
+            .get(start..end)
+            .ok_or_else(|| Error::State("lexikey: bad key ends".into()))?;
+        start = end;
+        Ok(key)
+    })
+}
+
+/// `Native.schemaDesign(handle, keys, len, ends, n, regions, target,
+/// table)`: of the sample whose keys (in insertion order) are the `n` keys
+/// of `keys` (key `i` ends at `ends[i]`), with `target` null the
+/// lexikey-design lint report as `lexikey lint --json` prints it, else the
+/// line of `lexikey plan --for target --table table`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_lexikey_Native_schemaDesign<'l>(
+    mut env: JNIEnv<'l>,
+    _: JClass<'l>,
+    h: jlong,
+    keys: JByteArray<'l>,
+    len: jint,
+    ends: JIntArray<'l>,
+    n: jint,
+    regions: jint,
+    target: JString<'l>,
+    table: JString<'l>,
+) -> jstring {
+    boundary(&mut env, null_mut(), |env| {
+        // SAFETY: a live Schema handle (the Java object is reachable).
+        #[allow(unsafe_code)]
+        let s = unsafe { handle::<Schema>(h)? };
+        let buf = bytes(env, &keys, len)?;
+        let ends = ints(env, &ends, usize::try_from(n).unwrap_or(0))?;
+        let mut sample = lexikey_design::Sample::new();
+        for key in key_slices(&buf, &ends) {
+            sample
+                .push_key(s.spec(), key?)
+                .map_err(|e| Error::State(format!("lexikey: {e}")))?;
+        }
+        // A negative count is out of range as 0 is.
+        let regions = usize::try_from(regions).unwrap_or(0);
+        let design = |e: lexikey_design::DesignError| arg_err(e.to_string());
+        let out = match opt_string(env, &target)? {
+            None => lexikey_design::lint(s.spec(), &sample, regions)
+                .map_err(design)?
+                .to_json(),
+            Some(t) => {
+                let target = lexikey_design::Target::parse(&t).map_err(design)?;
+                let table = opt_string(env, &table)?.unwrap_or_else(|| "t".to_owned());
+                lexikey_design::plan(s.spec(), &sample, regions, target, &table).map_err(design)?
+            }
+        };
+        Ok(env.new_string(out)?.into_raw())
+    })
+}
+
+/// `Native.schemaDiff(handle, other)`: whether the keys of the first
+/// layout read and sort the same under the second, as `lexikey schema
+/// diff --json` prints it (lexikey-design's diff).
+#[no_mangle]
+pub extern "system" fn Java_lexikey_Native_schemaDiff<'l>(
+    mut env: JNIEnv<'l>,
+    _: JClass<'l>,
+    h: jlong,
+    other: jlong,
+) -> jstring {
+    boundary(&mut env, null_mut(), |env| {
+        // SAFETY: live Schema handles (both Java objects are reachable).
+        #[allow(unsafe_code)]
+        let (old, new) = unsafe { (handle::<Schema>(h)?, handle::<Schema>(other)?) };
+        let d = lexikey_design::diff(old.spec(), new.spec()).map_err(|e| arg_err(e.to_string()))?;
+        Ok(env.new_string(d.to_json())?.into_raw())
+    })
+}
+
 /// `Native.schemaDecode(handle, keys, len, ends, n, keysAreText, base)`:
 /// the rows of `n` keys (key `i` ends at `ends[i]`); `base` as in
 /// `schemaEncode`.
@@ -596,13 +680,8 @@ pub extern "system" fn Java_lexikey_Native_schemaDecode<'l>(
         let buf = bytes(env, &keys, len)?;
         let ends = ints(env, &ends, usize::try_from(n).unwrap_or(0))?;
         let mut w = Writer::default();
-        let mut start = 0usize;
-        for (i, &end) in ends.iter().enumerate() {
-            let end = usize::try_from(end).unwrap_or(0);
-            let raw = buf
-                .get(start..end)
-                .ok_or_else(|| Error::State("lexikey: bad key ends".into()))?;
-            start = end;
+        for (i, raw) in key_slices(&buf, &ends).enumerate() {
+            let raw = raw?;
             // The message prefix, made only for an error.
             let at = || match usize::try_from(base) {
                 Ok(b) => format!("key {}: ", b + i),

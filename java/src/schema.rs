@@ -238,6 +238,11 @@ impl Schema {
         self.spec.format()
     }
 
+    /// The layout, with the schema when there is one.
+    pub(crate) fn spec(&self) -> &KeySpec {
+        &self.spec
+    }
+
     /// The field labels, as the command line writes them.
     pub(crate) fn labels(&self) -> &[String] {
         &self.labels

@@ -198,12 +198,13 @@ class Schema:
         """The keys of many rows (GIL released while encoding; past 8,192
         rows, with more than one CPU, a second thread encodes while the
         next rows are read)."""
-    def lint(self, rows: Iterable[Sequence[Any]], regions: int = 16) -> dict[str, Any]:
+    def lint(self, rows: Union[Iterable[Sequence[Any]], object], regions: int = 16) -> dict[str, Any]:
         """Hot spots, skew and key sizes of the key design on sample rows in
-        insertion order, as `lexikey lint --json` reports them."""
+        insertion order (tuples, or Arrow data as `encode_arrow` takes it),
+        as `lexikey lint --json` reports them."""
     def plan(
         self,
-        rows: Iterable[Sequence[Any]],
+        rows: Union[Iterable[Sequence[Any]], object],
         regions: int,
         target: str = "hbase",
         table: str = "t",

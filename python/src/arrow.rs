@@ -520,6 +520,44 @@ pub(crate) fn encode(spec: &KeySpec, input: Input) -> Result<ArrayRef, Failure> 
     Ok(enc.finish())
 }
 
+/// The sample rows of `input` (a batch, a stream of batches, or one
+/// column) for `lint` and `plan`: each row's key, in order, its leading
+/// value's text decoded from the key (lexikey-design's
+/// `Sample::push_key`). Runs without the GIL.
+pub(crate) fn sample(spec: &KeySpec, input: Input) -> Result<lexikey_design::Sample, Failure> {
+    let keys = encode(spec, input)?;
+    let mut sample = lexikey_design::Sample::new();
+    let bad = |row: usize, e: lexikey_design::DesignError| {
+        Failure::Encode(ArrowKeyError {
+            column: None,
+            row: Some(row),
+            value: None,
+            message: e.to_string(),
+        })
+    };
+    if let Some(text) = keys.as_any().downcast_ref::<arrow_array::StringArray>() {
+        for (row, key) in text.iter().enumerate() {
+            let key = key.unwrap_or_default().as_bytes();
+            sample.push_key(spec, key).map_err(|e| bad(row, e))?;
+        }
+    } else if let Some(bin) = keys.as_any().downcast_ref::<arrow_array::BinaryArray>() {
+        for (row, key) in bin.iter().enumerate() {
+            sample
+                .push_key(spec, key.unwrap_or_default())
+                .map_err(|e| bad(row, e))?;
+        }
+    }
+    Ok(sample)
+}
+
+/// Whether `obj` speaks the Arrow PyCapsule interface (what [`take`]
+/// takes).
+pub(crate) fn is_arrow(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let py = obj.py();
+    Ok(obj.hasattr(intern!(py, "__arrow_c_array__"))?
+        || obj.hasattr(intern!(py, "__arrow_c_stream__"))?)
+}
+
 /// The field of `decode`'s result: a struct of the spec's fields (of
 /// lexikey-arrow's types), named `names` or by default. A `ValueError`
 /// for a wrong number of names.

@@ -580,8 +580,16 @@ fn secret_bytes(secret: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<u8>>> 
 }
 
 impl Schema {
-    /// The keys of `rows` with the text of each row's first value.
+    /// The keys of `rows` with the text of each row's first value: an
+    /// iterable of rows, or Arrow data (a table's columns are the fields,
+    /// as `encode_arrow` reads them; the first value's text decoded from
+    /// the key).
     fn sample(&self, py: Python<'_>, rows: &Bound<'_, PyAny>) -> PyResult<lexikey_design::Sample> {
+        if arrow::is_arrow(rows)? {
+            let input = arrow::take(rows, "rows")?;
+            let spec = &self.spec;
+            return Ok(py.detach(|| arrow::sample(spec, input))?);
+        }
         let list = PyList::new(py, rows.try_iter()?.collect::<PyResult<Vec<_>>>()?)?;
         let mut keys = bulk::Keys::new(py, Some(list.len()))?;
         self.encode_chunks(py, list.as_any(), &mut keys, true)?;
@@ -1039,8 +1047,10 @@ impl Schema {
         Ok(next.to_token(secret))
     }
 
-    /// Lints the key design on sample rows (an iterable of tuples, in
-    /// insertion order): hot spots, skew, key sizes, as
+    /// Lints the key design on sample rows (an iterable of tuples, or
+    /// Arrow data as `encode_arrow` takes it: a pyarrow `Table`, a polars
+    /// `DataFrame`..., its columns the fields; rows in insertion order):
+    /// hot spots, skew, key sizes, as
     /// `lexikey lint --json` reports them (a dict: `hot_spot`,
     /// `busiest_region_share`, `suggested_salt_buckets`, `key_bytes`, ...).
     #[pyo3(signature = (rows, regions = 16))]
@@ -1058,7 +1068,8 @@ impl Schema {
     }
 
     /// The command that creates `table` split into `regions` regions at
-    /// the sample rows' key quantiles, for `target` `hbase`, `cbt` or
+    /// the sample rows' key quantiles (rows as `lint` takes them: tuples
+    /// or Arrow data), for `target` `hbase`, `cbt` or
     /// `phoenix` (what `lexikey plan` prints).
     #[pyo3(signature = (rows, regions, target = "hbase", table = "t"))]
     fn plan(

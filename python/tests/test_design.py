@@ -6,6 +6,7 @@ import os
 import random
 import subprocess
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -68,3 +69,52 @@ def test_errors():
             assert "\n" not in str(e)
         else:
             raise AssertionError("no error")
+
+
+@settings(max_examples=size(25, 200), deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(st.integers(-(2**63), 2**63 - 1), st.text(max_size=8)),
+        min_size=1,
+        max_size=300,
+    ),
+    rising=st.booleans(),
+    regions=st.integers(1, 24),
+)
+def test_arrow_tables_lint_and_plan_as_their_rows(rows, rising, regions):
+    """An Arrow table (pyarrow and polars) gives the report and the plan its
+    rows give as tuples."""
+    pa = pytest.importorskip("pyarrow")
+    pl = pytest.importorskip("polars")
+    if rising:
+        rows = [(i * 1000, s) for i, (_, s) in enumerate(rows)]
+    s = lexikey.Schema("i64,str")
+    want = s.lint(rows, regions=regions)
+    cols = {"n": [r[0] for r in rows], "s": [r[1] for r in rows]}
+    table = pa.table({"n": pa.array(cols["n"], pa.int64()), "s": pa.array(cols["s"], pa.string())})
+    frame = pl.DataFrame(cols, schema={"n": pl.Int64, "s": pl.String})
+    batches = pa.RecordBatchReader.from_batches(table.schema, table.to_batches(max_chunksize=7))
+    for data in (table, batches, frame):
+        assert s.lint(data, regions=regions) == want
+    distinct = len({r for r in rows})
+    for target in ("hbase", "cbt"):
+        try:
+            line = s.plan(rows, regions, target)
+        except ValueError as e:
+            assert distinct < regions, e
+            with pytest.raises(ValueError, match="too few"):
+                s.plan(frame, regions, target)
+            continue
+        assert s.plan(table, regions, target) == line
+        assert s.plan(frame, regions, target) == line
+
+
+def test_arrow_lint_errors():
+    pa = pytest.importorskip("pyarrow")
+    s = lexikey.Schema("i64,str")
+    with pytest.raises(lexikey.EncodeError, match="null"):
+        s.lint(pa.table({"n": pa.array([1, None], pa.int64()), "s": ["a", "b"]}))
+    with pytest.raises(lexikey.EncodeError):
+        s.lint(pa.table({"n": ["x", "y"], "s": ["a", "b"]}))
+    with pytest.raises(ValueError, match="no rows"):
+        s.lint(pa.table({"n": pa.array([], pa.int64()), "s": pa.array([], pa.string())}))

@@ -9,7 +9,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use lexikey::frontend::key_format::KeyFormat;
 use lexikey::frontend::spec::KeySpec;
 use lexikey::store::salt::SaltMode;
-use lexikey_design::{Sample, Target};
+use lexikey_design::{InputFormat, Sample, Target};
 
 use crate::args::{GeoArgs, KeyFormatArgs, LintArgs, PlanArgs, SaltArgs, SampleArgs, SchemaArgs};
 use crate::layout::{self, LayoutArgs};
@@ -25,7 +25,9 @@ fn read(args: &SampleArgs, cmd: &str, io: &mut Io<'_>) -> Result<(KeySpec, Sampl
     };
     let file: &OsString = match args.file.as_slice() {
         [f] => f,
-        [] => bail!("{cmd} needs FILE: the sample rows as CSV (- for standard input)"),
+        [] => {
+            bail!("{cmd} needs FILE: the sample rows as CSV or JSON lines (- for standard input)")
+        }
         more => bail!("{cmd} takes one FILE, got {}", more.len()),
     };
     let spec = layout::key_spec(&LayoutArgs {
@@ -39,12 +41,15 @@ fn read(args: &SampleArgs, cmd: &str, io: &mut Io<'_>) -> Result<(KeySpec, Sampl
     // Long keys are reported, not refused.
     .with_max_key_len(usize::MAX)
     .with_schema(schema)?;
+    let input = args
+        .input
+        .unwrap_or_else(|| InputFormat::from_path(std::path::Path::new(file)));
     let sample = if file == "-" {
-        Sample::from_csv(&spec, &mut *io.stdin)
+        Sample::read(&spec, input, &mut *io.stdin)
     } else {
         let f = std::fs::File::open(file)
             .with_context(|| format!("cannot open {}", file.to_string_lossy()))?;
-        Sample::from_csv(&spec, BufReader::new(f))
+        Sample::read(&spec, input, BufReader::new(f))
     }
     .map_err(|e| anyhow!("{}: {e}", file.to_string_lossy()))?;
     if sample.is_empty() {

@@ -138,12 +138,21 @@ pub(crate) fn run(args: &RangeArgs, io: &mut Io<'_>) -> Result<()> {
             (ranges, None)
         }
     };
+    let text = matches!(format, KeyFormat::Native(f) if f.is_text());
+    if let Some(last) = &args.last {
+        let token = last_cursor(&spec, ranges, args, last, text)?;
+        io.stdout.write_all(token.as_bytes())?;
+        io.stdout.write_all(b"\n")?;
+        return Ok(());
+    }
     let ranges = match &args.after {
-        Some(token) => {
-            let text = matches!(format, KeyFormat::Native(f) if f.is_text());
-            next_page(&spec, &ranges, token, args.secret.as_deref(), text)?
+        Some(token) => next_page(&spec, &ranges, token, args.secret.as_deref(), text)?,
+        None => {
+            if args.secret.is_some() {
+                bail!("--secret goes with --after CURSOR or --last KEY");
+            }
+            ranges
         }
-        None => ranges,
     };
     let mut extra = Vec::new();
     if let Some(c) = &cover {
@@ -176,6 +185,57 @@ pub(crate) fn run(args: &RangeArgs, io: &mut Io<'_>) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// `--last KEY [--after CURSOR] [--secret S]`: the cursor (its token) of
+/// the page of the query read up to the row whose key is `last` (as
+/// stored, with its salt; a binary key in hex or `Bytes.toStringBinary`
+/// form), the page being the first one, or with `--after` the one after
+/// that cursor's. Signed with `--secret`.
+fn last_cursor(
+    spec: &lexikey::frontend::spec::KeySpec,
+    ranges: Vec<KeyRange>,
+    args: &RangeArgs,
+    last: &str,
+    text: bool,
+) -> Result<String> {
+    use lexikey_design::cursor::{spec_fingerprint, Cursor};
+    if args.json || args.dialect.is_some_and(|d| d != Dialect::Raw) {
+        bail!("--last prints a page cursor, not ranges: it takes no --for or --json");
+    }
+    let secret = args.secret.as_deref().map(str::as_bytes);
+    let fp = spec_fingerprint(spec);
+    let cursor = match &args.after {
+        Some(token) => {
+            Cursor::resume(token, fp, &ranges, secret).map_err(|e| anyhow!("--after: {e}"))?
+        }
+        None => Cursor::new(fp, ranges),
+    };
+    let mut key = Vec::new();
+    if text {
+        key.extend_from_slice(last.as_bytes());
+    } else {
+        common::binary_key(
+            last.as_bytes(),
+            layout::key_format(&args.format).name(),
+            &mut key,
+        )
+        .map_err(|e| anyhow!("--last: {e}"))?;
+    }
+    let rest = spec.unsalted(&key).map_err(|e| {
+        anyhow!(
+            "--last: key {} is not a key of this layout: {e}",
+            lexikey::show_key(&key)
+        )
+    })?;
+    let salt_len = key.len() - rest.len();
+    let next = cursor.advance(&key, salt_len).map_err(|_| {
+        anyhow!(
+            "--last: key {} is in none of the query's ranges",
+            lexikey::show_key(&key)
+        )
+    })?;
+    Ok(next.to_token(secret))
 }
 
 /// `--after CURSOR`: the ranges of the page after the cursor's (the

@@ -483,6 +483,9 @@ pub struct RenderOptions {
     /// The Bigtable instance (`cbt -instance`); unset: `cbt` reads it from
     /// `~/.cbtrc`.
     pub instance: Option<String>,
+    /// The column family of hbase's `create` ([`render_splits`]). Default
+    /// `f`.
+    pub family: Option<String>,
 }
 
 impl RenderOptions {
@@ -536,6 +539,12 @@ impl RenderOptions {
     /// Sets [`RenderOptions::instance`].
     pub fn instance(mut self, name: impl Into<String>) -> RenderOptions {
         self.instance = Some(name.into());
+        self
+    }
+
+    /// Sets [`RenderOptions::family`].
+    pub fn family(mut self, name: impl Into<String>) -> RenderOptions {
+        self.family = Some(name.into());
         self
     }
 }
@@ -689,8 +698,8 @@ pub enum RenderError {
 /// - [`Dialect::Cbt`]: `cbt [-project P -instance I] createtable T
 ///   splits=S1,S2,…` (shell-quoted). No families: the Bigtable store adds
 ///   its own when it opens the table (family `f`, or its URL's `family=`);
-/// - [`Dialect::Hbase`]: `create 'T', 'f', SPLITS => ['S1', 'S2', …]`
-///   (column family `f`): each split a Ruby literal of its
+/// - [`Dialect::Hbase`]: `create 'T', 'F', SPLITS => ['S1', 'S2', …]`
+///   (column family `F`: [`RenderOptions::family`], default `f`): each split a Ruby literal of its
 ///   `Bytes.toStringBinary` form ([`crate::to_string_binary`]), which the
 ///   shell's `create` reads back with `Bytes.toBytesBinary` (`"\\x01"` for
 ///   byte 1).
@@ -716,6 +725,10 @@ pub enum RenderError {
 /// assert_eq!(
 ///     render_splits(Dialect::Hbase, &s.split_points(), &o)?,
 ///     "create 'ids', 'f', SPLITS => ['01#', '02#', '03#']\n"
+/// );
+/// assert_eq!(
+///     render_splits(Dialect::Hbase, &s.split_points(), &o.family("cf"))?,
+///     "create 'ids', 'cf', SPLITS => ['01#', '02#', '03#']\n"
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -767,7 +780,8 @@ pub fn render_splits(
         Dialect::Hbase => {
             out.push_str("create ");
             hbase::ruby_into(table.as_bytes(), &mut out);
-            out.push_str(", 'f'");
+            out.push_str(", ");
+            hbase::ruby_into(name(&opts.family, "f", "family")?.as_bytes(), &mut out);
             if !splits.is_empty() {
                 out.push_str(", SPLITS => [");
                 for (i, k) in splits.iter().enumerate() {

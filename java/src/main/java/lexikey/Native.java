@@ -146,6 +146,11 @@ final class Native {
     static native byte[] schemaDecode(long handle, byte[] keys, int len, int[] ends, int n,
             boolean keysAreText, int base);
 
+    static native String schemaDesign(long handle, byte[] keys, int len, int[] ends, int n,
+            int regions, String target, String table);
+
+    static native String schemaDiff(long handle, long other);
+
     static native byte[] schemaRanges(long handle, byte[] cells, int len, boolean allBuckets);
 
     static native long allocOpen(String url, String table, String format, boolean guard,

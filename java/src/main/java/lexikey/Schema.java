@@ -699,6 +699,101 @@ public final class Schema implements Serializable {
     }
 
     // -----------------------------------------------------------------------
+    // Key design (lexikey-design: the command line's lint, plan, schema diff)
+    // -----------------------------------------------------------------------
+
+    /**
+     * Lints the key design on sample rows in insertion order: where recent
+     * writes go among {@code regions} regions (hot spots, with the salt
+     * bucket count that spreads them), the leading values that take most
+     * rows (skew), key sizes against each store's limit. The report is the
+     * JSON object {@code lexikey lint --json} prints ({@code hot_spot},
+     * {@code busiest_region_share}, {@code suggested_salt_buckets},
+     * {@code key_bytes}, ...).
+     *
+     * @param rows one array of values per row, in insertion order
+     * @param regions the table's regions (1 to 65,536; the command line's default is 16)
+     * @return the report, one JSON object
+     * @throws EncodeException a value that does not encode (naming its row)
+     * @throws IllegalArgumentException no rows, a region count out of range
+     */
+    public String lint(List<Object[]> rows, int regions) {
+        return design(rows, regions, null, null);
+    }
+
+    /**
+     * The command that creates {@code table} split into {@code regions}
+     * regions at the sample rows' key quantiles, as {@code lexikey plan}
+     * prints it: {@code create 'T', 'cf', SPLITS => [...]} (hbase),
+     * {@code cbt createtable T splits=...} (cbt) or Phoenix's
+     * {@code CREATE TABLE ... SPLIT ON (...)} (phoenix), one line.
+     *
+     * @param rows one array of values per row, in insertion order
+     * @param regions the table's regions (N-1 split points)
+     * @param target {@code hbase}, {@code cbt} or {@code phoenix}
+     * @param table the table's name
+     * @return the line, ending in a newline
+     * @throws EncodeException a value that does not encode (naming its row)
+     * @throws IllegalArgumentException an unknown target, too few distinct
+     *     keys for the regions, a split the target cannot carry
+     */
+    public String plan(List<Object[]> rows, int regions, String target, String table) {
+        return design(rows, regions, Objects.requireNonNull(target, "target"),
+                Objects.requireNonNull(table, "table"));
+    }
+
+    /**
+     * Whether every key this schema writes reads back under {@code other}
+     * as the same values, sorting the same: the JSON object
+     * {@code lexikey schema diff --json} prints ({@code compatible},
+     * {@code reason}, {@code changes}, the witnesses and, for a breaking
+     * change, the {@code migration} plan).
+     *
+     * @param other the new layout
+     * @return the verdict, one JSON object
+     */
+    public String diff(Schema other) {
+        Objects.requireNonNull(other, "other");
+        try {
+            return Native.schemaDiff(handle.ptr, other.handle.ptr);
+        } finally {
+            Reference.reachabilityFence(this);
+            Reference.reachabilityFence(other);
+        }
+    }
+
+    /** The keys of {@code rows}, handed with {@code target} to lexikey-design. */
+    private String design(List<Object[]> rows, int regions, String target, String table) {
+        requireRows(rows, "rows");
+        List<byte[]> keys = new ArrayList<>(rows.size());
+        if (text) {
+            for (String k : encodeTextMany(rows)) {
+                keys.add(k.getBytes(StandardCharsets.UTF_8));
+            }
+        } else {
+            keys.addAll(encodeBytesMany(rows));
+        }
+        int total = 0;
+        for (byte[] k : keys) {
+            total += k.length;
+        }
+        byte[] buf = new byte[total];
+        int[] ends = new int[keys.size()];
+        int at = 0;
+        for (int i = 0; i < ends.length; i++) {
+            byte[] k = keys.get(i);
+            System.arraycopy(k, 0, buf, at, k.length);
+            at += k.length;
+            ends[i] = at;
+        }
+        try {
+            return Native.schemaDesign(handle.ptr, buf, total, ends, ends.length, regions, target, table);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    // -----------------------------------------------------------------------
     // Object
     // -----------------------------------------------------------------------
 
