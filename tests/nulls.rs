@@ -24,6 +24,9 @@ fn schema_of(comps: &[Component<'_>]) -> Vec<Field> {
     comps.iter().map(Component::field).collect()
 }
 
+/// Which rows a range must hold.
+type Keep<'a> = Box<dyn Fn(&Component<'_>) -> bool + 'a>;
+
 fn nulls() -> impl Strategy<Value = Nulls> {
     prop::sample::select(vec![Nulls::First, Nulls::Last])
 }
@@ -183,7 +186,7 @@ proptest! {
         let null = Component::of(field, Value::Null(field.ty));
         let bound = Component::of(field, bound);
         let q = RangeQuery::new(format).prefix(&prefix);
-        let (q, keep): (RangeQuery<'_>, Box<dyn Fn(&Component<'_>) -> bool>) = match op {
+        let (q, keep): (RangeQuery<'_>, Keep<'_>) = match op {
             0 => (q.is_null(null.clone()), Box::new(|c: &Component<'_>| c.is_null())),
             1 => (q.not_null(null.clone()), Box::new(|c: &Component<'_>| !c.is_null())),
             2 => (q.ge(bound.clone()), Box::new(|c: &Component<'_>| !c.is_null() && c.value >= bound.value)),

@@ -34,7 +34,7 @@
 //! other byte is an error at the marker's offset. A null marker followed
 //! by more bytes of the same part is an error (trailing bytes), so
 //! `decode(encode(x)) == x` and `encode(decode(k)) == k` exactly. A null
-//! ([`Value::Null`]) in a component without the `?` is an encode error,
+//! ([`Value::Null`](crate::Value::Null)) in a component without the `?` is an encode error,
 //! and a field without the `?` reads no marker.
 //!
 //! ```
