@@ -254,7 +254,7 @@ fn fdb_syntax_depth_limit() {
     let nest = |n: usize| format!("{}int:1{}", "nested:[".repeat(n), "]".repeat(n));
     let e = fdb::parse_component(&nest(fdb::MAX_DEPTH)).unwrap();
     assert_eq!(
-        fdb::unpack(&fdb::pack_to_vec(&[e.clone()])).unwrap(),
+        fdb::unpack(&fdb::pack_to_vec(std::slice::from_ref(&e))).unwrap(),
         vec![e]
     );
     let err = fdb::parse_component(&nest(fdb::MAX_DEPTH + 1)).unwrap_err();

@@ -25,7 +25,7 @@ use crate::errors::encode_err;
 /// placeholder: it reads back as ``None``, as ``fdb.tuple`` decodes it.
 /// Versionstamps compare by their 12 bytes, the order of their keys.
 #[pyclass(module = "lexikey", frozen)]
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub(crate) struct Versionstamp(pub(crate) fdb::Versionstamp);
 
 #[pymethods]
