@@ -1,6 +1,6 @@
 //! DynamoDB: the table layout lexikey's DynamoDB store writes
 //! (`dynamodb://TABLE` in `lexikey-stores`), written down once here, and
-//! [`Dialect::DynamoDb`](super::Dialect::DynamoDb), a range as the
+//! [`super::Dialect::DynamoDb`], a range as the
 //! `aws dynamodb query` command that reads exactly its keys from such a
 //! table.
 //!
