@@ -8,7 +8,8 @@
 # STORE: redb, rocksdb, redis, postgres, etcd, etcd-cluster, slatedb (once
 #   lexikey-stores has the SlateDB adapter: `slatedb:PATH`, run like RocksDB),
 #   bigtable (the Bigtable emulator; in memory only, so no `kill`: a killed
-#   emulator loses every row — pause and kill-client apply).
+#   emulator loses every row — pause and kill-client apply), dynamodb
+#   (dynalite with --path: its data outlive a kill and restart).
 # N client processes (default 8) allocate in a loop for S seconds (default
 #   60) in table `hist`, each logging every call (lexikey-history client).
 #   RocksDB is one process per database: its N clients are N threads of one
@@ -150,12 +151,12 @@ trap 'exit 143' TERM
 # and its client URL in store_url.
 server=""
 case "$store" in
-  redis | postgres | etcd | etcd-cluster | bigtable) server=$store ;;
+  redis | postgres | etcd | etcd-cluster | bigtable | dynamodb) server=$store ;;
   redb | rocksdb) ;;
   # SlateDB (one writer per database, like RocksDB: see single_process
   # below): runs as soon as lexikey-stores opens `slatedb:PATH` URLs.
   slatedb) ;;
-  *) die "unknown store '$store' (redb, rocksdb, redis, postgres, etcd, etcd-cluster, slatedb, bigtable)" ;;
+  *) die "unknown store '$store' (redb, rocksdb, redis, postgres, etcd, etcd-cluster, slatedb, bigtable, dynamodb)" ;;
 esac
 # PARTITION: with `partition` in LIST, the etcd cluster runs in network
 # namespaces this script makes (not with stores.sh): a bridge `lkhNNNNNbr` in
@@ -292,6 +293,7 @@ store_url() {
     etcd-cluster) echo "$LEXIKEY_ETCD_CLUSTER_URL?$q&timeout_ms=1000" ;;
     # The URL holds ?emulator=HOST:PORT already.
     bigtable) echo "$LEXIKEY_BIGTABLE_URL&$q&timeout_ms=1000" ;;
+    dynamodb) echo "dynamodb://hist?endpoint=$LEXIKEY_DYNAMODB_ENDPOINT&region=us-east-1&$q&timeout_ms=1000" ;;
   esac
 }
 url=$(store_url)
@@ -300,7 +302,7 @@ url=$(store_url)
 server_dirs() {
   case "$store" in
     etcd-cluster) echo "$dir/etcd-cluster/m1 $dir/etcd-cluster/m2 $dir/etcd-cluster/m3" ;;
-    redis | postgres | etcd | bigtable) echo "$dir/$store" ;;
+    redis | postgres | etcd | bigtable | dynamodb) echo "$dir/$store" ;;
   esac
 }
 

@@ -4,10 +4,11 @@
 #   scripts/with-stores.sh CMD [ARGS...]
 #
 # Starts Redis, PostgreSQL, a single etcd node, a 3-node etcd cluster and the
-# Bigtable emulator on free high ports of 127.0.0.1 under a fresh temporary
+# Bigtable emulator and dynalite (DynamoDB) on free high ports of 127.0.0.1 under a fresh temporary
 # directory, waits until each is ready, exports their URLs
 # (LEXIKEY_REDIS_URL, LEXIKEY_POSTGRES_URL, LEXIKEY_ETCD_URL,
 # LEXIKEY_ETCD_CLUSTER_URL, LEXIKEY_BIGTABLE_URL and BIGTABLE_EMULATOR_HOST,
+# LEXIKEY_DYNAMODB_ENDPOINT,
 # ... — see scripts/stores.sh),
 # runs CMD, then stops every server it started (by PID) and deletes the
 # directory, whatever happens. The exit code is CMD's.

@@ -6,8 +6,9 @@
 //! `alloc/redb-fsync` (a sync per commit, redb's default), `alloc/rocksdb`,
 //! `alloc/slatedb` (each write durable in its local object store),
 //! `alloc/redis`, `alloc/postgres`, `alloc/etcd` (one node),
-//! `alloc/etcd-cluster` (3 nodes) and `alloc/bigtable` (the emulator; its
-//! `raw_put_if_absent` is one `CheckAndMutateRow`). Each group holds:
+//! `alloc/etcd-cluster` (3 nodes), `alloc/bigtable` (the emulator; its
+//! `raw_put_if_absent` is one `CheckAndMutateRow`) and `alloc/dynamodb`
+//! (dynalite; one conditional `PutItem`). Each group holds:
 //!
 //! - `raw_put_if_absent`: one client, [`Store::put_if_absent`] of fresh keys
 //!   shaped like row keys (the store's own cost of one conditional write);
@@ -48,8 +49,8 @@
 //! Embedded stores live in a temporary directory under `LEXIKEY_BENCH_DIR`
 //! (default: the system temp dir; put it on the disk you care about for
 //! `redb-fsync`). Server stores read their URL from `LEXIKEY_REDIS_URL`,
-//! `LEXIKEY_POSTGRES_URL`, `LEXIKEY_ETCD_URL`, `LEXIKEY_ETCD_CLUSTER_URL` and
-//! `LEXIKEY_BIGTABLE_URL`;
+//! `LEXIKEY_POSTGRES_URL`, `LEXIKEY_ETCD_URL`, `LEXIKEY_ETCD_CLUSTER_URL`,
+//! `LEXIKEY_BIGTABLE_URL` and `LEXIKEY_DYNAMODB_URL`;
 //! a group whose variable is missing (or whose feature is off, or whose
 //! server does not answer) is skipped with a message on stderr. Each run
 //! writes into a fresh namespace (`?ns=bench_PID_NANOS`) and leaves its rows
@@ -172,6 +173,12 @@ const STORES: &[Spec] = &[
         name: "bigtable",
         feature: ("bigtable", cfg!(feature = "bigtable")),
         place: Place::Server("LEXIKEY_BIGTABLE_URL"),
+        batch: 20,
+    },
+    Spec {
+        name: "dynamodb",
+        feature: ("dynamodb", cfg!(feature = "dynamodb")),
+        place: Place::Server("LEXIKEY_DYNAMODB_URL"),
         batch: 20,
     },
 ];
