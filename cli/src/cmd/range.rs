@@ -231,7 +231,10 @@ fn print_ranges(
         for r in ranges {
             match (dialect, salter, r.start.as_deref()) {
                 (Dialect::DynamoDb, Some(s), Some(start)) => {
-                    let (bucket, _) = s.unsalt(start)?;
+                    // A bucket's range starts with its salt.
+                    let bucket = (0..s.buckets())
+                        .find(|&b| start.starts_with(&s.salt(b)))
+                        .ok_or_else(|| anyhow!("a salted range outside every bucket"))?;
                     let ns = opts.partition.as_deref();
                     let ns = ns.unwrap_or(lexikey::range::render::dynamodb::DEFAULT_PARTITION);
                     let o =
