@@ -11,7 +11,8 @@
 #   emulator loses every row — pause and kill-client apply), slatedb-s3
 #   (SlateDB on moto's S3, `slatedb:s3://lexikey/test/hist`: one process,
 #   N threads, as slatedb; moto keeps its objects in memory, so no `kill`;
-#   a killed client's replacement waits for its writer lease to go stale).
+#   a killed client's replacement waits for its writer lease to go stale),
+#   dynamodb (dynalite with --path: its data outlive a kill and restart).
 # N client processes (default 8) allocate in a loop for S seconds (default
 #   60) in table `hist`, each logging every call (lexikey-history client).
 #   RocksDB is one process per database: its N clients are N threads of one
@@ -155,13 +156,13 @@ trap 'exit 143' TERM
 # and its client URL in store_url.
 server=""
 case "$store" in
-  redis | postgres | etcd | etcd-cluster | bigtable) server=$store ;;
+  redis | postgres | etcd | etcd-cluster | bigtable | dynamodb) server=$store ;;
   slatedb-s3) server=s3 ;;
   redb | rocksdb) ;;
   # SlateDB (one writer per database, like RocksDB: see single_process
   # below): runs as soon as lexikey-stores opens `slatedb:PATH` URLs.
   slatedb) ;;
-  *) die "unknown store '$store' (redb, rocksdb, redis, postgres, etcd, etcd-cluster, slatedb, bigtable, slatedb-s3)" ;;
+  *) die "unknown store '$store' (redb, rocksdb, redis, postgres, etcd, etcd-cluster, slatedb, bigtable, slatedb-s3, dynamodb)" ;;
 esac
 # PARTITION: with `partition` in LIST, the etcd cluster runs in network
 # namespaces this script makes (not with stores.sh): a bridge `lkhNNNNNbr` in
@@ -300,6 +301,7 @@ store_url() {
     bigtable) echo "$LEXIKEY_BIGTABLE_URL&$q&timeout_ms=1000" ;;
     # A prefix of its own under the URL's: s3://lexikey/test/hist.
     slatedb-s3) echo "${LEXIKEY_SLATEDB_S3_URL%%\?*}/hist?${LEXIKEY_SLATEDB_S3_URL#*\?}&$q" ;;
+    dynamodb) echo "dynamodb://hist?endpoint=$LEXIKEY_DYNAMODB_ENDPOINT&region=us-east-1&$q&timeout_ms=1000" ;;
   esac
 }
 url=$(store_url)
@@ -308,7 +310,7 @@ url=$(store_url)
 server_dirs() {
   case "$store" in
     etcd-cluster) echo "$dir/etcd-cluster/m1 $dir/etcd-cluster/m2 $dir/etcd-cluster/m3" ;;
-    redis | postgres | etcd | bigtable) echo "$dir/$store" ;;
+    redis | postgres | etcd | bigtable | dynamodb) echo "$dir/$store" ;;
     slatedb-s3) echo "$dir/s3" ;;
   esac
 }

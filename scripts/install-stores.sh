@@ -55,8 +55,20 @@ for p in "${PACKAGES[@]}"; do
   fi
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-stores: all packages present (${PACKAGES[*]})"
+# dynalite (npm, a DynamoDB on LevelDB; its LevelDB binding ships prebuilt)
+# into target/dynalite, where scripts/stores.sh finds it. The aws command
+# and boto3 the DynamoDB tests use are pinned in python/requirements-test.txt.
+DYNALITE_VERSION=4.0.0
+dynalite_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/target/dynalite
+if ! grep -qs "\"version\": \"$DYNALITE_VERSION\"" "$dynalite_dir/node_modules/dynalite/package.json"; then
+  if ! command -v npm >/dev/null 2>&1; then
+    missing+=(nodejs npm)
+  fi
+  install_dynalite=1
+fi
+
+if [ ${#missing[@]} -eq 0 ] && [ -z "${install_dynalite:-}" ]; then
+  echo "install-stores: all packages present (${PACKAGES[*]}, dynalite $DYNALITE_VERSION)"
   install_moto
   exit 0
 fi
@@ -66,16 +78,23 @@ if [ "$(id -u)" -ne 0 ]; then
   SUDO=(sudo)
 fi
 
-echo "install-stores: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-"${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=300 update -qq
-if ! "${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "${missing[@]}"; then
-  case " ${missing[*]} " in
-    *" google-cloud-cli-"*)
-      echo "install-stores: google-cloud-cli-bigtable-emulator and google-cloud-cli-cbt come from Google Cloud's apt repository (https://packages.cloud.google.com/apt, suite cloud-sdk): add it to apt's sources, then run this again" >&2
-      ;;
-  esac
-  exit 1
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-stores: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  "${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=300 update -qq
+  if ! "${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "${missing[@]}"; then
+    case " ${missing[*]} " in
+      *" google-cloud-cli-"*)
+        echo "install-stores: google-cloud-cli-bigtable-emulator and google-cloud-cli-cbt come from Google Cloud's apt repository (https://packages.cloud.google.com/apt, suite cloud-sdk): add it to apt's sources, then run this again" >&2
+        ;;
+    esac
+    exit 1
+  fi
+fi
+if [ -n "${install_dynalite:-}" ]; then
+  echo "install-stores: npm install dynalite@$DYNALITE_VERSION into $dynalite_dir"
+  mkdir -p "$dynalite_dir"
+  (cd "$dynalite_dir" && npm install --no-audit --no-fund --loglevel=error "dynalite@$DYNALITE_VERSION")
 fi
 install_moto
 echo "install-stores: done"

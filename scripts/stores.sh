@@ -9,9 +9,9 @@
 #                                            DIR (by the PIDs it recorded)
 #   scripts/stores.sh env DIR                print DIR/env
 #
-# STORE is any of: redis postgres etcd etcd-cluster bigtable, and the secure
-# twins redis-tls postgres-tls etcd-tls etcd-cluster-tls, and self-signed,
-# and s3 (default: all eleven, or the space/comma-separated list in
+# STORE is any of: redis postgres etcd etcd-cluster bigtable dynamodb, and
+# the secure twins redis-tls postgres-tls etcd-tls etcd-cluster-tls, and
+# self-signed, and s3 (default: all twelve, or the space/comma-separated list in
 # $LEXIKEY_WITH_STORES).
 #
 # `s3` is moto's server (`moto_server -H 127.0.0.1 -p P`, PyPI moto[server],
@@ -25,6 +25,11 @@
 # memory only: a restart loses every table). Its binary is found on the
 # PATH, else where that package puts it, else in $LEXIKEY_CBTEMULATOR; when
 # it is missing, start fails naming the package.
+#
+# `dynamodb` is dynalite (npm `dynalite` 4.0.0, a DynamoDB on LevelDB, that
+# scripts/install-stores.sh puts under target/dynalite; $LEXIKEY_DYNALITE
+# names another binary) with `--path DIR/dynamodb/data`: its data outlive a
+# restart, as the history runs' kill-and-restart needs.
 #
 # The secure twins run with TLS and authentication on, as production does:
 #   redis-tls         TLS only (--port 0 --tls-port P, client certificates
@@ -64,6 +69,12 @@
 #   LEXIKEY_S3_ENDPOINT           http://127.0.0.1:PORT (moto's S3)
 #   LEXIKEY_SLATEDB_S3_URL        slatedb:s3://lexikey/test?endpoint=http://127.0.0.1:PORT&region=us-east-1
 #   AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY   `testing` (moto takes any)
+#   LEXIKEY_DYNAMODB_ENDPOINT     http://127.0.0.1:PORT (dynalite)
+#   LEXIKEY_DYNAMODB_URL          dynamodb://lexikey-test?endpoint=http://127.0.0.1:PORT&region=us-east-1
+#   AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_DEFAULT_REGION
+#                                 dummy credentials for the SDKs and the aws
+#                                 command (dynalite checks none); set only
+#                                 when unset
 # and for the secure twins:
 #   LEXIKEY_REDIS_TLS_URL         rediss://lexikey:PW@127.0.0.1:PORT?cacert=…&cert=…&key=…
 #   LEXIKEY_POSTGRES_TLS_URL      postgres://postgres:PW@127.0.0.1:PORT/postgres?sslmode=verify-full&sslrootcert=…
@@ -339,6 +350,35 @@ start_bigtable() {
   "$dir/start"
   ENV_LINES+=("export LEXIKEY_BIGTABLE_URL='bigtable://lexikey/test?emulator=127.0.0.1:$port'")
   ENV_LINES+=("export BIGTABLE_EMULATOR_HOST=127.0.0.1:$port")
+}
+
+dynalite_bin() {
+  if [ -n "${LEXIKEY_DYNALITE:-}" ]; then
+    [ -x "$LEXIKEY_DYNALITE" ] && echo "$LEXIKEY_DYNALITE"
+    return 0
+  fi
+  local p
+  p=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/target/dynalite/node_modules/.bin/dynalite
+  if [ -x "$p" ]; then echo "$p"; fi
+  return 0
+}
+
+DYNALITE_MISSING="dynalite is missing: run scripts/install-stores.sh (npm install dynalite@4.0.0 into target/dynalite), or point LEXIKEY_DYNALITE at its binary"
+
+start_dynamodb() {
+  local dir=$1/dynamodb port bin
+  bin=$(dynalite_bin)
+  [ -n "$bin" ] || die "$DYNALITE_MISSING"
+  mkdir -p "$dir/data"
+  port=$(free_port)
+  echo "127.0.0.1:$port" >"$dir/endpoint"
+  write_scripts "$dir" "(exec 3<>/dev/tcp/127.0.0.1/$port)" \
+    node "$bin" --host 127.0.0.1 --port "$port" --path "$dir/data" \
+    --createTableMs 0 --deleteTableMs 0 --updateTableMs 0
+  "$dir/start"
+  ENV_LINES+=("export LEXIKEY_DYNAMODB_ENDPOINT=http://127.0.0.1:$port")
+  ENV_LINES+=("export LEXIKEY_DYNAMODB_URL='dynamodb://lexikey-test?endpoint=http://127.0.0.1:$port&region=us-east-1'")
+  ENV_LINES+=("export AWS_ACCESS_KEY_ID=\${AWS_ACCESS_KEY_ID:-lexikey} AWS_SECRET_ACCESS_KEY=\${AWS_SECRET_ACCESS_KEY:-lexikey} AWS_DEFAULT_REGION=\${AWS_DEFAULT_REGION:-us-east-1}")
 }
 
 # start_postgres BASE [NAME INITDB_AUTH_FLAGS EXTRA_SERVER_OPTS PG_HBA_LINES]
@@ -699,7 +739,7 @@ cmd_stop() {
   local dir=$1 d
   [ -d "$dir" ] || return 0
   # Test data is disposable: kill, don't shut down.
-  for d in "$dir"/redis "$dir"/postgres "$dir"/etcd "$dir"/etcd-cluster/m* "$dir"/bigtable "$dir"/s3 \
+  for d in "$dir"/redis "$dir"/postgres "$dir"/etcd "$dir"/etcd-cluster/m* "$dir"/bigtable "$dir"/s3 "$dir"/dynamodb \
     "$dir"/redis-tls "$dir"/postgres-tls "$dir"/etcd-tls "$dir"/etcd-cluster-tls/m* \
     "$dir"/self-signed/redis "$dir"/self-signed/postgres "$dir"/self-signed/etcd; do
     [ -x "$d/kill" ] || continue
@@ -714,7 +754,7 @@ cmd_start() {
   if [ $# -gt 0 ]; then
     stores=("$@")
   else
-    local list=${LEXIKEY_WITH_STORES:-redis postgres etcd etcd-cluster bigtable redis-tls postgres-tls etcd-tls etcd-cluster-tls self-signed s3}
+    local list=${LEXIKEY_WITH_STORES:-redis postgres etcd etcd-cluster bigtable dynamodb redis-tls postgres-tls etcd-tls etcd-cluster-tls self-signed s3}
     # shellcheck disable=SC2206
     stores=(${list//,/ })
   fi
@@ -727,11 +767,12 @@ cmd_start() {
       etcd | etcd-cluster | etcd-tls | etcd-cluster-tls) command -v etcd >/dev/null || missing=1 ;;
       bigtable) [ -n "$(cbtemulator_bin)" ] || die "$BIGTABLE_MISSING" ;;
       s3) [ -x "$MOTO_VENV/bin/moto_server" ] || die "$MOTO_MISSING" ;;
+      dynamodb) [ -n "$(dynalite_bin)" ] || die "$DYNALITE_MISSING" ;;
       self-signed)
         command -v redis-server >/dev/null && [ -x "$PG_BIN/postgres" ] &&
           command -v etcd >/dev/null || missing=1
         ;;
-      *) die "unknown store '$s' (redis, postgres, etcd, etcd-cluster, bigtable, redis-tls, postgres-tls, etcd-tls, etcd-cluster-tls, self-signed, s3)" ;;
+      *) die "unknown store '$s' (redis, postgres, etcd, etcd-cluster, bigtable, dynamodb, redis-tls, postgres-tls, etcd-tls, etcd-cluster-tls, self-signed, s3)" ;;
     esac
   done
   [ -z "$missing" ] || die "store servers missing: run scripts/install-stores.sh"

@@ -4,11 +4,12 @@
 #   scripts/with-stores.sh CMD [ARGS...]
 #
 # Starts Redis, PostgreSQL, a single etcd node, a 3-node etcd cluster, the
-# Bigtable emulator and moto's S3 on free high ports of 127.0.0.1 under a
-# fresh temporary directory, waits until each is ready, exports their URLs
-# (LEXIKEY_REDIS_URL, LEXIKEY_POSTGRES_URL, LEXIKEY_ETCD_URL,
-# LEXIKEY_ETCD_CLUSTER_URL, LEXIKEY_BIGTABLE_URL and BIGTABLE_EMULATOR_HOST,
-# LEXIKEY_SLATEDB_S3_URL with AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY,
+# Bigtable emulator, moto's S3 and dynalite (DynamoDB) on free high ports of
+# 127.0.0.1 under a fresh temporary directory, waits until each is ready,
+# exports their URLs (LEXIKEY_REDIS_URL, LEXIKEY_POSTGRES_URL,
+# LEXIKEY_ETCD_URL, LEXIKEY_ETCD_CLUSTER_URL, LEXIKEY_BIGTABLE_URL and
+# BIGTABLE_EMULATOR_HOST, LEXIKEY_SLATEDB_S3_URL with
+# AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, LEXIKEY_DYNAMODB_ENDPOINT,
 # ... — see scripts/stores.sh),
 # runs CMD, then stops every server it started (by PID) and deletes the
 # directory, whatever happens. The exit code is CMD's.

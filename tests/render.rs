@@ -649,7 +649,7 @@ fn dialect_names_round_trip() {
     let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
     assert_eq!(
         names,
-        ["raw", "hbase", "cql", "rocksdb", "etcd", "redis", "sql", "cbt"]
+        ["raw", "hbase", "cql", "rocksdb", "etcd", "redis", "sql", "cbt", "dynamodb"]
     );
     for d in Dialect::ALL {
         assert_eq!(Dialect::parse(d.name()), Ok(d));
@@ -660,7 +660,7 @@ fn dialect_names_round_trip() {
     let err = Dialect::parse("mongo").unwrap_err();
     assert_eq!(
         err.to_string(),
-        "unknown dialect \"mongo\": expected one of raw, hbase, cql, rocksdb, etcd, redis, sql, cbt"
+        "unknown dialect \"mongo\": expected one of raw, hbase, cql, rocksdb, etcd, redis, sql, cbt, dynamodb"
     );
     assert!(Dialect::parse("").is_err());
     assert!(Dialect::parse("raw ").is_err());
@@ -3304,4 +3304,394 @@ fn splits_refused() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("empty"), "{e}");
+}
+
+// ================================================================ dynamodb via bash
+
+use lexikey::range::render::dynamodb::{MAX_SORT_KEY, TEXT_INDEX};
+
+#[test]
+fn golden_dynamodb() {
+    let o = RenderOptions::new().table("cities").text(true);
+    let q = "aws dynamodb query --table-name cities --consistent-read";
+    assert_eq!(
+        render(Dialect::DynamoDb, &KeyRange::prefix(b"usa#"), &o).unwrap(),
+        format!(
+            "{q} --index-name sk_text --key-condition-expression 'pk = :p AND begins_with(sk_text, :k)' \
+             --expression-attribute-values '{{\":p\":{{\"S\":\"lexikey\"}},\":k\":{{\"S\":\"usa#\"}}}}'\n"
+        )
+    );
+    assert_eq!(
+        render(Dialect::DynamoDb, &kr(Some(b"it's"), None), &o.clone().reversed(true).limit(3)).unwrap(),
+        format!(
+            "{q} --index-name sk_text --key-condition-expression 'pk = :p AND sk_text >= :a' \
+             --expression-attribute-values '{{\":p\":{{\"S\":\"lexikey\"}},\":a\":{{\"S\":\"it'\\''s\"}}}}' \
+             --no-scan-index-forward --max-items 3\n"
+        )
+    );
+    assert_eq!(
+        render(Dialect::DynamoDb, &kr(None, Some("é\u{202E}".as_bytes())), &o).unwrap(),
+        format!(
+            "{q} --index-name sk_text --key-condition-expression 'pk = :p AND sk_text < :z' \
+             --expression-attribute-values '{{\":p\":{{\"S\":\"lexikey\"}},\":z\":{{\"S\":\"\\u00e9\\u202e\"}}}}'\n"
+        )
+    );
+    // An end ending in 00: BETWEEN the end without it.
+    let b = RenderOptions::new().table("t");
+    assert_eq!(
+        render(Dialect::DynamoDb, &kr(Some(b"\x01"), Some(b"\x02\x00")), &b).unwrap(),
+        "aws dynamodb query --table-name t --consistent-read --key-condition-expression \
+         'pk = :p AND sk BETWEEN :a AND :z' --expression-attribute-values \
+         '{\":p\":{\"S\":\"lexikey\"},\":a\":{\"B\":\"AQ==\"},\":z\":{\"B\":\"Ag==\"}}'\n"
+    );
+    // Any other end: the largest 1,024-byte key below it.
+    let out = render(Dialect::DynamoDb, &kr(Some(b"\x01"), Some(b"\x02\x01")), &b).unwrap();
+    let z = base64(&[&[2u8, 0][..], &[0xFF; MAX_SORT_KEY - 2]].concat());
+    assert!(out.contains(&format!("\":z\":{{\"B\":\"{z}\"}}")), "{out}");
+    // A binary prefix that is not UTF-8: BETWEEN (dynalite decodes B values
+    // as UTF-8 for begins_with).
+    let out = render(Dialect::DynamoDb, &KeyRange::prefix(b"\x80"), &b).unwrap();
+    assert!(out.contains("'pk = :p AND sk BETWEEN :a AND :z'"), "{out}");
+    let out = render(Dialect::DynamoDb, &KeyRange::prefix(b"ab"), &b).unwrap();
+    assert!(out.contains("'pk = :p AND begins_with(sk, :k)'"), "{out}");
+    // Everything: the partition alone.
+    assert_eq!(
+        render(
+            Dialect::DynamoDb,
+            &KeyRange::all(),
+            &b.clone().partition("ns#0B")
+        )
+        .unwrap(),
+        "aws dynamodb query --table-name t --consistent-read --key-condition-expression 'pk = :p' \
+         --expression-attribute-values '{\":p\":{\"S\":\"ns#0B\"}}'\n"
+    );
+    // DynamoDB's sort keys are at most 1,024 bytes.
+    let long = vec![b'a'; MAX_SORT_KEY + 1];
+    assert_eq!(
+        render(Dialect::DynamoDb, &kr(Some(&long), None), &b),
+        Err(RenderError::KeyTooLong {
+            dialect: Dialect::DynamoDb,
+            side: Side::Start,
+            len: MAX_SORT_KEY + 1,
+            max: MAX_SORT_KEY
+        })
+    );
+    assert_eq!(
+        render(Dialect::DynamoDb, &kr(Some(b"\xff"), None), &o),
+        Err(RenderError::NotUtf8 {
+            dialect: Dialect::DynamoDb,
+            side: Side::Start,
+            offset: 0
+        })
+    );
+}
+
+/// A key condition as DynamoDB reads it, from the documentation of
+/// `KeyConditionExpression`: the sort key compared as unsigned bytes (`B`)
+/// or by the bytes of its UTF-8 encoding (`S`), `BETWEEN` inclusive,
+/// `begins_with` a byte prefix.
+#[derive(Debug)]
+struct DynamoQuery {
+    table: String,
+    index: Option<String>,
+    partition: String,
+    cond: Option<(String, Vec<Vec<u8>>)>,
+    forward: bool,
+    max_items: Option<u64>,
+}
+
+impl DynamoQuery {
+    fn selects(&self, k: &[u8]) -> bool {
+        match &self.cond {
+            None => true,
+            Some((op, v)) => match op.as_str() {
+                ">=" => k >= &v[0][..],
+                "<" => k < &v[0][..],
+                "between" => k >= &v[0][..] && k <= &v[1][..],
+                "begins_with" => k.starts_with(&v[0]),
+                other => panic!("unexpected operator {other}"),
+            },
+        }
+    }
+}
+
+/// A JSON string of the renderer's (printable ASCII, `\"`, `\\`, `\uXXXX`
+/// with surrogate pairs) decoded to UTF-8.
+fn json_string(s: &str) -> (String, &str) {
+    let s = s.strip_prefix('"').expect("a JSON string");
+    let mut units = Vec::new();
+    let mut chars = s.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => {
+                return (
+                    String::from_utf16(&units).expect("valid UTF-16"),
+                    &s[i + 1..],
+                )
+            }
+            '\\' => match chars.next().unwrap().1 {
+                '"' => units.push(b'"' as u16),
+                '\\' => units.push(b'\\' as u16),
+                'u' => {
+                    let hex: String = (0..4).map(|_| chars.next().unwrap().1).collect();
+                    units.push(u16::from_str_radix(&hex, 16).unwrap());
+                }
+                e => panic!("unexpected escape \\{e}"),
+            },
+            c => {
+                assert!((' '..='~').contains(&c), "raw {c:?} in JSON");
+                units.push(c as u16);
+            }
+        }
+    }
+    panic!("unterminated JSON string")
+}
+
+/// `{":n":{"S"|"B":"…"},…}`: each name's bytes and type.
+fn attribute_values(json: &str) -> Vec<(String, &'static str, Vec<u8>)> {
+    let mut rest = json.strip_prefix('{').expect("{");
+    let mut out = Vec::new();
+    loop {
+        let (name, r) = json_string(rest);
+        let r = r.strip_prefix(":{").expect(":{");
+        let (ty, r) = json_string(r);
+        let r = r.strip_prefix(':').expect(":");
+        let (v, r) = json_string(r);
+        let (ty, v) = match ty.as_str() {
+            "S" => ("S", v.into_bytes()),
+            "B" => ("B", b64_decode(&v).expect("canonical base64")),
+            t => panic!("type {t}"),
+        };
+        out.push((name, ty, v));
+        rest = r.strip_prefix('}').expect("}");
+        match rest {
+            "}" => return out,
+            r => rest = r.strip_prefix(',').expect(","),
+        }
+    }
+}
+
+fn dynamo_query(args: &[Vec<u8>], text: bool) -> DynamoQuery {
+    let a: Vec<String> = args
+        .iter()
+        .map(|a| String::from_utf8(a.clone()).unwrap())
+        .collect();
+    assert_eq!(a[..3], ["dynamodb", "query", "--table-name"]);
+    let mut q = DynamoQuery {
+        table: a[3].clone(),
+        index: None,
+        partition: String::new(),
+        cond: None,
+        forward: true,
+        max_items: None,
+    };
+    let (mut expr, mut values) = (None, None);
+    let mut consistent = false;
+    let mut i = 4;
+    while i < a.len() {
+        match a[i].as_str() {
+            "--consistent-read" => consistent = true,
+            "--no-scan-index-forward" => q.forward = false,
+            "--index-name" => {
+                i += 1;
+                q.index = Some(a[i].clone());
+            }
+            "--max-items" => {
+                i += 1;
+                q.max_items = Some(a[i].parse().unwrap());
+            }
+            "--key-condition-expression" => {
+                i += 1;
+                expr = Some(a[i].clone());
+            }
+            "--expression-attribute-values" => {
+                i += 1;
+                values = Some(attribute_values(&a[i]));
+            }
+            other => panic!("unexpected argument {other}"),
+        }
+        i += 1;
+    }
+    assert!(consistent, "a strongly consistent read");
+    let values = values.expect("values");
+    let sk = if text { "sk_text" } else { "sk" };
+    let ty = if text { "S" } else { "B" };
+    let get = |n: &str| {
+        let (_, t, v) = values.iter().find(|(m, _, _)| m == n).expect(n);
+        assert_eq!(*t, if n == ":p" { "S" } else { ty }, "{n}");
+        v.clone()
+    };
+    q.partition = String::from_utf8(get(":p")).unwrap();
+    let expr = expr.expect("a key condition");
+    let cond = expr.strip_prefix("pk = :p").expect("the partition first");
+    q.cond = match cond {
+        "" => None,
+        c if c == format!(" AND {sk} >= :a") => Some((">=".into(), vec![get(":a")])),
+        c if c == format!(" AND {sk} < :z") => Some(("<".into(), vec![get(":z")])),
+        c if c == format!(" AND {sk} BETWEEN :a AND :z") => {
+            Some(("between".into(), vec![get(":a"), get(":z")]))
+        }
+        c if c == format!(" AND begins_with({sk}, :k)") => {
+            Some(("begins_with".into(), vec![get(":k")]))
+        }
+        c => panic!("unexpected condition {c:?}"),
+    };
+    assert_eq!(
+        values.len(),
+        1 + q.cond.as_ref().map_or(0, |(_, v)| v.len())
+    );
+    q
+}
+
+/// Probe keys for a DynamoDB query: around the bounds, and the longest
+/// keys DynamoDB stores (1,024 bytes) just below the end.
+fn dynamo_probes(r: &KeyRange, text: bool) -> Vec<Vec<u8>> {
+    let mut p = probes(r);
+    for x in [&r.start, &r.end]
+        .into_iter()
+        .flatten()
+        .filter(|x| !x.is_empty())
+    {
+        let n = x.len();
+        if let (true, Ok(s)) = (text, std::str::from_utf8(x)) {
+            let last = s.chars().next_back().unwrap();
+            let head = &s[..s.len() - last.len_utf8()];
+            for c in [
+                char::from_u32(last as u32 - 1),
+                char::from_u32(last as u32 + 1),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                for fill in ["", "\u{10FFFF}", "\u{FFFF}", "\u{7F}", "\u{7FF}"] {
+                    let mut k = format!("{head}{c}");
+                    while k.len() + fill.len() <= MAX_SORT_KEY && !fill.is_empty() {
+                        k.push_str(fill);
+                    }
+                    p.push(k.into_bytes());
+                }
+            }
+        } else if !text && x[n - 1] > 0 {
+            let mut k = [&x[..n - 1], &[x[n - 1] - 1]].concat();
+            k.resize(MAX_SORT_KEY.max(k.len()), 0xFF);
+            p.push(k.clone());
+            k.truncate(MAX_SORT_KEY - 1);
+            p.push(k);
+        }
+    }
+    p.retain(|k| !k.is_empty() && k.len() <= MAX_SORT_KEY);
+    if text {
+        p.retain(|k| std::str::from_utf8(k).is_ok());
+    }
+    p
+}
+
+fn check_dynamodb_batch(cases: &[(KeyRange, Opts, bool)]) {
+    let mut script = String::from("aws() { printf '%s\\0' \"$#\" \"$@\"; }\n");
+    let mut expected = Vec::new();
+    for (r, o, text) in cases {
+        let ro = o.render_options(*text).partition("ns#01");
+        match render(Dialect::DynamoDb, r, &ro) {
+            Ok(line) => {
+                assert_printable_ascii(&line);
+                script.push_str(&line);
+                expected.push((r, o, *text, line));
+            }
+            Err(e) => assert!(
+                matches!(e, RenderError::InvalidName { what: "table", .. }),
+                "{r:?} {o:?}: {e}"
+            ),
+        }
+    }
+    let out = run_tool(
+        &which("bash"),
+        &["--noprofile", "--norc", "-s"],
+        script.as_bytes(),
+        "install bash",
+    );
+    let mut fields = out.split(|&b| b == 0);
+    for (r, o, text, line) in expected {
+        let n: usize = std::str::from_utf8(fields.next().unwrap())
+            .unwrap()
+            .parse()
+            .unwrap();
+        let args: Vec<Vec<u8>> = (0..n).map(|_| fields.next().unwrap().to_vec()).collect();
+        let q = dynamo_query(&args, text);
+        assert_eq!(
+            q.table,
+            o.table.clone().unwrap_or_else(|| "t".into()),
+            "{line}"
+        );
+        assert_eq!(q.index.as_deref(), text.then_some(TEXT_INDEX));
+        assert_eq!(q.partition, "ns#01");
+        assert_eq!((q.forward, q.max_items), (!o.reversed, o.limit));
+        for k in dynamo_probes(r, text) {
+            assert_eq!(q.selects(&k), r.contains(&k), "{r:?} key {k:?}\n{line}");
+        }
+    }
+    assert_eq!(fields.next(), Some(&b""[..]), "nothing after the last line");
+}
+
+fn short(r: &KeyRange) -> bool {
+    [&r.start, &r.end]
+        .into_iter()
+        .flatten()
+        .all(|k| k.len() <= MAX_SORT_KEY)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(size::cases(48)))]
+
+    /// Batches of 100 DynamoDB queries through bash, read back as DynamoDB
+    /// reads a key condition: each selects exactly the keys of its range
+    /// among probes at every bound (the longest storable keys included),
+    /// text (`S`, the `sk_text` index) and binary (`B`), prefixes half of
+    /// the time (`begins_with`). The live check against dynalite, with the
+    /// real `aws` command and boto3, is python/tests/test_dynamodb.py.
+    #[test]
+    fn dynamodb_queries_select_exactly_the_range(
+        bin in vec((prop_oneof![bin_range(), bin_key().prop_map(|k| KeyRange::prefix(&k))], opts()), 50),
+        txt in vec((prop_oneof![text_range(), text_key().prop_map(|k| KeyRange::prefix(&k))], opts()), 50),
+    ) {
+        let cases: Vec<(KeyRange, Opts, bool)> = bin
+            .into_iter()
+            .map(|(r, o)| (r, o, false))
+            .chain(txt.into_iter().map(|(r, o)| (r, o, true)))
+            .filter(|(r, _, _)| !r.is_empty() && r.end.as_deref() != Some(&[][..]) && short(r))
+            .collect();
+        check_dynamodb_batch(&cases);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(size::cases(3000)))]
+
+    /// DynamoDB compares `S` sort keys by their UTF-8 bytes; lexikey's text
+    /// keys are compared as bytes. For UTF-8 the two are one order, code
+    /// point order: over keys of every text format (strings of any
+    /// character, integers, ascending and descending, composite), keys
+    /// are valid UTF-8 and byte order = code point order.
+    #[test]
+    fn text_keys_sort_the_same_as_utf8_strings(
+        f in select(vec![Format::Hex, Format::Base64, Format::Decimal]),
+        a in vec((any::<String>(), any::<i64>(), any::<bool>()), 1..3),
+        b in vec((any::<String>(), any::<i64>(), any::<bool>()), 1..3),
+    ) {
+        let enc = |t: &[(String, i64, bool)]| -> Vec<u8> {
+            let comps: Vec<Component<'static>> = t
+                .iter()
+                .flat_map(|(s, n, desc)| {
+                    if *desc {
+                        [Component::desc(s.clone()), Component::desc(*n)]
+                    } else {
+                        [Component::asc(s.clone()), Component::asc(*n)]
+                    }
+                })
+                .collect();
+            lexikey::tuple::encode(f, &comps).unwrap().into_vec()
+        };
+        let (ka, kb) = (enc(&a), enc(&b));
+        let (sa, sb) = (std::str::from_utf8(&ka).unwrap(), std::str::from_utf8(&kb).unwrap());
+        prop_assert_eq!(ka.cmp(&kb), sa.chars().cmp(sb.chars()));
+    }
 }

@@ -285,19 +285,19 @@ pub struct RangeArgs {
     /// Print {"start":…,"end":…} (and the rendering) as JSON
     #[arg(long)]
     pub json: bool,
-    /// Where the range goes: raw (default), hbase, cql, rocksdb, etcd, redis, sql, cbt
+    /// Where the range goes: raw (default), hbase, cql, rocksdb, etcd, redis, sql, cbt, dynamodb
     #[arg(long = "for", value_name = "D", value_parser = Choice::new(DIALECTS, parse_dialect))]
     pub dialect: Option<Dialect>,
-    /// The table (hbase, cql, sql, cbt) or sorted-set key (redis); default t
+    /// The table (hbase, cql, sql, cbt, dynamodb) or sorted-set key (redis); default t
     #[arg(long, value_name = "T")]
     pub table: Option<String>,
-    /// cbt: the bigtable://PROJECT/INSTANCE store the line names
+    /// cbt: the bigtable://PROJECT/INSTANCE store the line names; dynamodb: the dynamodb://TABLE store
     #[arg(long, value_name = "URL", value_hint = clap::ValueHint::Other)]
     pub store: Option<String>,
-    /// At most N keys (hbase, cql, sql, etcd, redis, cbt)
+    /// At most N keys (hbase, cql, sql, etcd, redis, cbt, dynamodb)
     #[arg(long, value_name = "N", value_parser = parse_range_limit)]
     pub limit: Option<u64>,
-    /// Largest key first (hbase, cql, sql, etcd, redis, cbt)
+    /// Largest key first (hbase, cql, sql, etcd, redis, cbt, dynamodb)
     #[arg(long)]
     pub reversed: bool,
     /// With --salt-buckets N and --for cbt|hbase: the command that creates the table split at every bucket
@@ -680,7 +680,7 @@ fn parse_max_key_len(v: &str) -> Result<usize, String> {
 }
 
 const DIALECTS: &[&str] = &[
-    "raw", "hbase", "cql", "rocksdb", "etcd", "redis", "sql", "cbt",
+    "raw", "hbase", "cql", "rocksdb", "etcd", "redis", "sql", "cbt", "dynamodb",
 ];
 
 fn parse_dialect(d: &str) -> Result<Dialect, String> {

@@ -152,3 +152,16 @@ fn etcd_cluster_salted_partition() {
 fn bigtable_salted() {
     run("bigtable", 10, "pause,kill-client", false, 8, Some(4));
 }
+
+/// DynamoDB on dynalite (`--path`: its data outlive a kill): killed and
+/// restarted, paused beyond the clients' timeout, a client killed
+/// mid-call; salted, each bucket in a partition of its own. See: issue 41.
+#[test]
+fn dynamodb() {
+    run("dynamodb", 10, "kill,pause,kill-client", false, 4, None);
+}
+
+#[test]
+fn dynamodb_salted() {
+    run("dynamodb", 8, "pause,kill-client", false, 4, Some(4));
+}

@@ -7,8 +7,9 @@
 //! `alloc/slatedb` (each write durable in its local object store),
 //! `alloc/redis`, `alloc/postgres`, `alloc/etcd` (one node),
 //! `alloc/etcd-cluster` (3 nodes), `alloc/bigtable` (the emulator; its
-//! `raw_put_if_absent` is one `CheckAndMutateRow`) and `alloc/slatedb-s3`
-//! (SlateDB on moto's S3). Each group holds:
+//! `raw_put_if_absent` is one `CheckAndMutateRow`), `alloc/slatedb-s3`
+//! (SlateDB on moto's S3) and `alloc/dynamodb` (dynalite; one conditional
+//! `PutItem`). Each group holds:
 //!
 //! - `raw_put_if_absent`: one client, [`Store::put_if_absent`] of fresh keys
 //!   shaped like row keys (the store's own cost of one conditional write);
@@ -50,7 +51,7 @@
 //! (default: the system temp dir; put it on the disk you care about for
 //! `redb-fsync`). Server stores read their URL from `LEXIKEY_REDIS_URL`,
 //! `LEXIKEY_POSTGRES_URL`, `LEXIKEY_ETCD_URL`, `LEXIKEY_ETCD_CLUSTER_URL`,
-//! `LEXIKEY_BIGTABLE_URL` and `LEXIKEY_SLATEDB_S3_URL`;
+//! `LEXIKEY_BIGTABLE_URL`, `LEXIKEY_SLATEDB_S3_URL` and `LEXIKEY_DYNAMODB_URL`;
 //! a group whose variable is missing (or whose feature is off, or whose
 //! server does not answer) is skipped with a message on stderr. Each run
 //! writes into a fresh namespace (`?ns=bench_PID_NANOS`) and leaves its rows
@@ -181,6 +182,12 @@ const STORES: &[Spec] = &[
         name: "bigtable",
         feature: ("bigtable", cfg!(feature = "bigtable")),
         place: Place::Server("LEXIKEY_BIGTABLE_URL"),
+        batch: 20,
+    },
+    Spec {
+        name: "dynamodb",
+        feature: ("dynamodb", cfg!(feature = "dynamodb")),
+        place: Place::Server("LEXIKEY_DYNAMODB_URL"),
         batch: 20,
     },
 ];

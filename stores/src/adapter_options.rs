@@ -146,3 +146,23 @@ pub struct BigtableOptions {
     /// Needs only `bigtable.tables.get` (and `.list` for the names).
     pub read_only: bool,
 }
+
+/// What a `DynamoStore` opens (the fields of a `dynamodb://` URL).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DynamoOptions {
+    /// The DynamoDB table (the URL's `TABLE`), created when missing.
+    pub table: String,
+    /// The partition key value of the store's keys (the URL's `ns=`,
+    /// default `lexikey`).
+    pub namespace: String,
+    /// The endpoint URL (`endpoint=http://HOST:PORT`: dynalite, DynamoDB
+    /// Local); `None`: AWS's regional endpoint.
+    pub endpoint: Option<String>,
+    /// The AWS region (`region=`); `None`: the SDK's region chain.
+    pub region: Option<String>,
+    /// Bound on one request and on connecting (the URL's `timeout_ms=`).
+    pub timeout: Duration,
+    /// Open an existing table only ([`crate::open_for_reading`]): a
+    /// missing table is an error, nothing is created.
+    pub read_only: bool,
+}

@@ -16,7 +16,7 @@ use crate::{redact_url, STORE_NAME};
 /// --version` names them: `redb` (on by default) first, then the ones a
 /// front end forwards. `memory:` needs none.
 pub const STORE_FEATURES: &[&str] = &[
-    "redb", "redis", "postgres", "etcd", "rocksdb", "slatedb", "bigtable",
+    "redb", "redis", "postgres", "etcd", "rocksdb", "slatedb", "bigtable", "dynamodb",
 ];
 
 /// Whether this build has the adapter of a feature in [`STORE_FEATURES`].
@@ -31,6 +31,7 @@ const fn compiled(feature: &str) -> bool {
         b"rocksdb" => cfg!(feature = "rocksdb"),
         b"slatedb" => cfg!(feature = "slatedb"),
         b"bigtable" => cfg!(feature = "bigtable"),
+        b"dynamodb" => cfg!(feature = "dynamodb"),
         _ => false,
     }
 }
@@ -64,6 +65,7 @@ fn feature_of(scheme: &str) -> Option<&'static str> {
         "postgres" | "postgresql" => "postgres",
         "etcd" | "etcd+https" => "etcd",
         "bigtable" => "bigtable",
+        "dynamodb" => "dynamodb",
         _ => return None,
     })
 }
@@ -113,6 +115,10 @@ mod tests {
             ("etcd", "etcd://h:1"),
             ("etcd+https", "etcd+https://h:1"),
             ("bigtable", "bigtable://p/i"),
+            (
+                "dynamodb",
+                "dynamodb://tab?endpoint=http://127.0.0.1:1&region=us-east-1",
+            ),
         ] {
             let feature = feature_of(scheme).unwrap();
             assert!(STORE_FEATURES.contains(&feature), "{scheme}");

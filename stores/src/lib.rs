@@ -15,9 +15,10 @@
 //! | `postgres` | PostgreSQL | [`PostgresStore`] | `INSERT … ON CONFLICT DO NOTHING` | `SELECT k … WHERE k >= $1 AND k < $2 ORDER BY k LIMIT 1` |
 //! | `etcd` | etcd v3 (JSON gateway) | [`EtcdStore`] | txn `create_revision(k) == 0` → put | range `key`/`range_end`, `limit 1` |
 //! | `bigtable` | Cloud Bigtable, or its emulator (gRPC) | `BigtableStore` | one `CheckAndMutateRow`: the cell absent → the false branch writes it | `ReadRows` `[a, b)`, `rows_limit 1`, keys only |
+//! | `dynamodb` | Amazon DynamoDB, dynalite, DynamoDB Local (AWS SDK for Rust) | `DynamoStore` | `PutItem` with `attribute_not_exists(sk)` | `Query` of the partition, `sk >= a`, `Limit 1` (kept when below `b`) |
 //!
 //! `all-servers` turns on every adapter but the default one (`redis`,
-//! `postgres`, `etcd`, `rocksdb`, `slatedb`, `bigtable`). The default build has no server
+//! `postgres`, `etcd`, `rocksdb`, `slatedb`, `bigtable`, `dynamodb`). The default build has no server
 //! dependency and no C library.
 //!
 //! ## Cargo features
@@ -67,6 +68,7 @@
 //! | `postgres://USER[:PASSWORD]@HOST:PORT/DB` (or `postgresql://`) | PostgreSQL server (`sslmode=`: TLS) |
 //! | `etcd://[USER:PASSWORD@]HOST:PORT[,HOST:PORT…]` | etcd cluster (plain HTTP; `etcd+https://`: TLS); fails over between endpoints |
 //! | `bigtable://PROJECT/INSTANCE` | Cloud Bigtable over TLS with Application Default Credentials, or the emulator at `emulator=HOST:PORT` or `$BIGTABLE_EMULATOR_HOST`; table `ns=` and its column family `family=` created when missing |
+//! | `dynamodb://TABLE?endpoint=http://HOST:PORT&region=REGION` | a DynamoDB table (created when missing, on-demand capacity) in lexikey's layout ([`lexikey::range::render::dynamodb`]): `ns=` is the partition key value; credentials from the AWS SDK's chain; no `endpoint=`: AWS's |
 //!
 //! What [`open`] creates when missing (a file, a directory, a table, a
 //! column family) [`open_for_reading`] never creates: there a missing one
@@ -181,6 +183,8 @@ mod url;
 
 #[cfg(feature = "bigtable")]
 mod bigtable_store;
+#[cfg(feature = "dynamodb")]
+mod dynamodb_store;
 #[cfg(feature = "etcd")]
 mod etcd_store;
 #[cfg(feature = "postgres")]
@@ -196,9 +200,13 @@ mod slatedb_s3;
 #[cfg(feature = "slatedb")]
 mod slatedb_store;
 
-pub use adapter_options::{BigtableOptions, EtcdOptions, RedbOptions, SlateOptions, SlateS3};
+pub use adapter_options::{
+    BigtableOptions, DynamoOptions, EtcdOptions, RedbOptions, SlateOptions, SlateS3,
+};
 #[cfg(feature = "bigtable")]
 pub use bigtable_store::{BigtableStore, EMULATOR_HOST_VAR};
+#[cfg(feature = "dynamodb")]
+pub use dynamodb_store::DynamoStore;
 #[cfg(feature = "etcd")]
 pub use etcd_store::EtcdStore;
 #[cfg(feature = "postgres")]
@@ -221,7 +229,7 @@ pub use options::{check_namespace, DEFAULT_NAMESPACE};
 pub use secret::{redact_url, Secret, MIN_SCRUBBED_LEN, REDACTED};
 pub use url::{
     parse_url, ClientUrl, StoreSpec, TlsOptions, BIGTABLE_KEY_LEN, DEFAULT_BIGTABLE_FAMILY,
-    DEFAULT_LOCK_TIMEOUT, DEFAULT_SLATEDB_WAIT, DEFAULT_TIMEOUT, SLATEDB_KEY_LEN,
+    DEFAULT_LOCK_TIMEOUT, DEFAULT_SLATEDB_WAIT, DEFAULT_TIMEOUT, DYNAMODB_KEY_LEN, SLATEDB_KEY_LEN,
 };
 
 /// The name of this crate's own errors (bad URL, missing feature) in

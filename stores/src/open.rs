@@ -439,6 +439,21 @@ pub fn open_allocator(
     options: &TableOptions,
 ) -> Result<Allocator<Arc<dyn Store>>, OpenError> {
     let spec = parse_to_open(url, options.existing_only)?;
+    // DynamoDB: a salted table's buckets get partitions of their own, once
+    // the allocator knows its salt (given, or read from the salt record).
+    #[cfg(feature = "dynamodb")]
+    if let StoreSpec::Dynamodb(o) = &spec {
+        let o = crate::DynamoOptions {
+            read_only: options.existing_only,
+            ..o.clone()
+        };
+        let store = Arc::new(crate::DynamoStore::open_with(o).map_err(store_error(url))?);
+        let alloc = allocator_on(store.clone(), url, Some(&spec), table, options)?;
+        if let Some(salter) = alloc.salter() {
+            store.route_buckets(salter, alloc.range());
+        }
+        return Ok(alloc);
+    }
     let store = open_spec(url, &spec, options.existing_only).map_err(store_error(url))?;
     allocator_on(Arc::from(store), url, Some(&spec), table, options)
 }
@@ -503,7 +518,8 @@ pub(crate) fn open_spec(
         feature = "redb",
         feature = "rocksdb",
         feature = "postgres",
-        feature = "bigtable"
+        feature = "bigtable",
+        feature = "dynamodb"
     )))]
     let _ = read_only;
     match spec {
@@ -540,6 +556,13 @@ pub(crate) fn open_spec(
         #[cfg(feature = "bigtable")]
         StoreSpec::Bigtable(options) => Ok(Box::new(crate::BigtableStore::open_with(
             crate::BigtableOptions {
+                read_only,
+                ..options.clone()
+            },
+        )?)),
+        #[cfg(feature = "dynamodb")]
+        StoreSpec::Dynamodb(options) => Ok(Box::new(crate::DynamoStore::open_with(
+            crate::DynamoOptions {
                 read_only,
                 ..options.clone()
             },

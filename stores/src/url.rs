@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use lexikey::store::StoreError;
 
-use crate::adapter_options::{BigtableOptions, EtcdOptions, RedbOptions, SlateOptions, SlateS3};
+use crate::adapter_options::{
+    BigtableOptions, DynamoOptions, EtcdOptions, RedbOptions, SlateOptions, SlateS3,
+};
 use crate::options::{split, Options};
 use crate::secret::{percent_decode, percent_encode, Scrub, Secret, REDACTED};
 use crate::{redact_url, STORE_NAME};
@@ -36,6 +38,10 @@ pub const SLATEDB_KEY_LEN: (usize, usize) = (1, 65_535);
 /// is 1 to 4,096 bytes (4 KiB, Cloud Bigtable's documented limit). The
 /// emulator takes longer keys; the adapter refuses them as Cloud would.
 pub const BIGTABLE_KEY_LEN: (usize, usize) = (1, 4096);
+/// DynamoDB's key rule, `(shortest, longest)` in bytes: the key is the
+/// binary sort key, 1 to 1,024 bytes (DynamoDB's documented sort key
+/// limit).
+pub const DYNAMODB_KEY_LEN: (usize, usize) = (1, 1024);
 
 /// The column family of a `bigtable://` URL without `family=`.
 pub const DEFAULT_BIGTABLE_FAMILY: &str = "f";
@@ -116,6 +122,13 @@ pub enum StoreSpec {
     /// data requests; [`BigtableOptions::read_only`] is `false` (reading
     /// sets it).
     Bigtable(BigtableOptions),
+    /// `dynamodb://TABLE?endpoint=http://HOST:PORT&region=REGION`: a
+    /// DynamoDB table (created when missing), at `endpoint=` (dynalite,
+    /// DynamoDB Local; default AWS's), in `region=` (default the SDK's
+    /// chain); `ns=` is the partition key value (default `lexikey`),
+    /// `timeout_ms=` the bound on one request (default
+    /// [`DEFAULT_TIMEOUT`]); [`DynamoOptions::read_only`] is `false`.
+    Dynamodb(DynamoOptions),
 }
 
 /// TLS settings of a server URL, taken by lexikey (not the client
@@ -257,7 +270,7 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
     let (scheme, rest) = url.split_once(':').ok_or_else(|| {
         bad_url(
             url,
-            "expected SCHEME:… (memory:, redb:, rocksdb:, slatedb:, redis://, rediss://, postgres://, etcd://, etcd+https://, bigtable://)",
+            "expected SCHEME:… (memory:, redb:, rocksdb:, slatedb:, redis://, rediss://, postgres://, etcd://, etcd+https://, bigtable://, dynamodb://)",
         )
     })?;
     match scheme {
@@ -339,10 +352,11 @@ pub fn parse_url(url: &str) -> Result<StoreSpec, StoreError> {
         }
         "etcd" | "etcd+https" => parse_etcd(url).map(StoreSpec::Etcd),
         "bigtable" => parse_bigtable(url, rest).map(StoreSpec::Bigtable),
+        "dynamodb" => parse_dynamodb(url, rest).map(StoreSpec::Dynamodb),
         _ => Err(bad_url(
             url,
             format!(
-                "unknown scheme `{scheme}:` (memory:, redb:, rocksdb:, slatedb:, redis://, rediss://, postgres://, etcd://, etcd+https://, bigtable://)"
+                "unknown scheme `{scheme}:` (memory:, redb:, rocksdb:, slatedb:, redis://, rediss://, postgres://, etcd://, etcd+https://, bigtable://, dynamodb://)"
             ),
         )),
     }
@@ -690,6 +704,66 @@ fn check_endpoint(url: &str, ep: &str) -> Result<(), StoreError> {
     }
 }
 
+/// `dynamodb://TABLE[?endpoint=http://HOST:PORT&region=R&ns=NS&timeout_ms=N]`
+/// (`rest`: after `dynamodb:`).
+fn parse_dynamodb(url: &str, rest: &str) -> Result<DynamoOptions, StoreError> {
+    const FORM: &str = "expected dynamodb://TABLE?endpoint=http://HOST:PORT&region=REGION";
+    let rest = rest.strip_prefix("//").ok_or_else(|| bad_url(url, FORM))?;
+    let (table, query) = split(rest);
+    let b = table.as_bytes();
+    if !(3..=255).contains(&b.len())
+        || !b
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+    {
+        return Err(bad_url(
+            url,
+            format!("{FORM}: bad table `{table}` (DynamoDB table names are 3-255 characters of a-z A-Z 0-9 _ - .)"),
+        ));
+    }
+    let mut opts = Options::parse(url, query)?;
+    let namespace = opts.namespace(url)?;
+    let endpoint = opts.take("endpoint");
+    if let Some(ep) = &endpoint {
+        let hostport = ep
+            .strip_prefix("http://")
+            .or_else(|| ep.strip_prefix("https://"))
+            .ok_or_else(|| {
+                bad_url(
+                    url,
+                    format!(
+                        "option `endpoint={ep}`: expected http://HOST:PORT or https://HOST[:PORT]"
+                    ),
+                )
+            })?;
+        let hostport = hostport.strip_suffix('/').unwrap_or(hostport);
+        if hostport.contains(':') {
+            check_endpoint(url, hostport)?;
+        } else if hostport.is_empty() || hostport.contains(['/', '@', '?', '#', ' ']) {
+            return Err(bad_url(url, format!("option `endpoint={ep}`: bad host")));
+        }
+    }
+    let region = opts.take("region");
+    if let Some(r) = &region {
+        if r.is_empty() || !r.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-') {
+            return Err(bad_url(
+                url,
+                format!("option `region={r}`: expected an AWS region such as us-east-1"),
+            ));
+        }
+    }
+    let timeout = timeout(url, &mut opts)?;
+    opts.finish(url, &["ns", "endpoint", "region", "timeout_ms"])?;
+    Ok(DynamoOptions {
+        table: table.to_string(),
+        namespace,
+        endpoint,
+        region,
+        timeout,
+        read_only: false,
+    })
+}
+
 /// A Bigtable resource name (table, column family, app profile): 1 to `max`
 /// characters of `_ a-z A-Z 0-9` then `- _ . a-z A-Z 0-9`, as Cloud
 /// Bigtable's API defines them (`[_a-zA-Z0-9][-_.a-zA-Z0-9]*`).
@@ -793,6 +867,7 @@ impl StoreSpec {
             StoreSpec::Postgres(_) => Some("postgres"),
             StoreSpec::Etcd(_) => Some("etcd"),
             StoreSpec::Bigtable(_) => Some("bigtable"),
+            StoreSpec::Dynamodb(_) => Some("dynamodb"),
         }
     }
 
@@ -810,6 +885,7 @@ impl StoreSpec {
         match self {
             StoreSpec::Slatedb { .. } => Some(SLATEDB_KEY_LEN),
             StoreSpec::Bigtable(_) => Some(BIGTABLE_KEY_LEN),
+            StoreSpec::Dynamodb(_) => Some(DYNAMODB_KEY_LEN),
             _ => None,
         }
     }
@@ -831,6 +907,22 @@ impl StoreSpec {
         }
     }
 
+    /// The table and the partition (`ns=`) of a `dynamodb://` store
+    /// (`None` for the other stores): what `lexikey range --for dynamodb
+    /// --store URL` queries.
+    ///
+    /// ```
+    /// let spec = lexikey_stores::parse_url("dynamodb://ids?region=us-east-1&ns=events")?;
+    /// assert_eq!(spec.dynamodb_names(), Some(("ids", "events")));
+    /// # Ok::<(), lexikey::store::StoreError>(())
+    /// ```
+    pub fn dynamodb_names(&self) -> Option<(&str, &str)> {
+        match self {
+            StoreSpec::Dynamodb(o) => Some((&o.table, &o.namespace)),
+            _ => None,
+        }
+    }
+
     /// The namespace (`ns=`, or [`DEFAULT_NAMESPACE`](crate::DEFAULT_NAMESPACE)).
     pub fn namespace(&self) -> &str {
         match self {
@@ -842,6 +934,7 @@ impl StoreSpec {
             StoreSpec::Slatedb { options, .. } => &options.namespace,
             StoreSpec::Etcd(o) => &o.namespace,
             StoreSpec::Bigtable(o) => &o.table,
+            StoreSpec::Dynamodb(o) => &o.namespace,
         }
     }
 
@@ -937,6 +1030,17 @@ impl StoreSpec {
                 if let Some(e) = emulator {
                     url.push_str(&format!("&emulator={e}"));
                 }
+                url
+            }
+            StoreSpec::Dynamodb(o) => {
+                let mut url = format!("dynamodb://{}?ns={}", o.table, o.namespace);
+                if let Some(e) = &o.endpoint {
+                    url.push_str(&format!("&endpoint={e}"));
+                }
+                if let Some(r) = &o.region {
+                    url.push_str(&format!("&region={r}"));
+                }
+                url.push_str(&format!("&timeout_ms={}", ms(&o.timeout)));
                 url
             }
         }

@@ -1285,6 +1285,42 @@ conformance!(
     Keys::NonEmpty,
     cfg_attr(any(), ignore)
 );
+// DynamoDB (dynalite, started by scripts/with-stores.sh at
+// LEXIKEY_DYNAMODB_ENDPOINT): one table per test, created by the adapter;
+// keys are 1 to 1,024 bytes (the sort key limit), so the empty key is
+// refused. Each write is an HTTP request to a Node process: 8 x 50
+// allocations at CI size, 8 x 250 at full size. Salted tests included: the
+// salted allocator over one partition (the bucket partitions are
+// open_allocator's, tested from Python).
+conformance!(
+    dynamodb,
+    feature = "dynamodb",
+    |t| dynamodb(t),
+    200,
+    50,
+    250,
+    Keys::NonEmpty,
+    cfg_attr(any(), ignore)
+);
+
+#[allow(dead_code)] // unused without the dynamodb feature
+fn dynamodb(test: &str) -> Fixture {
+    let ep = std::env::var("LEXIKEY_DYNAMODB_ENDPOINT").unwrap_or_else(|_| {
+        panic!(
+            "LEXIKEY_DYNAMODB_ENDPOINT is not set: run the server tests through \
+             scripts/with-stores.sh (it starts dynalite), or build without the dynamodb feature"
+        )
+    });
+    let url = format!(
+        "dynamodb://{}?endpoint={ep}&region=us-east-1",
+        namespace(test)
+    );
+    let store = lexikey_stores::open(&url).unwrap_or_else(|e| panic!("open {url}: {e}"));
+    Fixture {
+        store: Arc::from(store),
+        _dir: None,
+    }
+}
 
 // The same suite over TLS with authentication (scripts/stores.sh starts
 // these servers with TLS only and passwords on: see stores/tests/secure.rs

@@ -170,6 +170,7 @@ pub(crate) fn run(args: &RangeArgs, io: &mut Io<'_>) -> Result<()> {
         multi,
         dialect,
         &opts,
+        spec.salter().as_ref(),
         args.json,
         &extra,
         io,
@@ -269,7 +270,8 @@ fn range_error(e: RangeError, texts: &[&str], args: &RangeArgs) -> anyhow::Error
 /// each); with `json`, `{"start":…,"end":…}` for a single range (`multi`
 /// false) or `{"ranges":[{"start":…,"end":…},…]}`, then `extra` (JSON
 /// members), then `"for"` and `"output"` (the rendered text) when the
-/// dialect is not raw.
+/// dialect is not raw. DynamoDB with a salter: each bucket's range reads
+/// that bucket's partition (`lexikey::range::render::dynamodb`).
 #[allow(clippy::too_many_arguments)]
 fn print_ranges(
     format: Format,
@@ -277,6 +279,7 @@ fn print_ranges(
     multi: bool,
     dialect: Dialect,
     opts: &RenderOptions,
+    salter: Option<&lexikey::store::salt::Salter>,
     json: bool,
     extra: &[u8],
     io: &mut Io<'_>,
@@ -286,7 +289,23 @@ fn print_ranges(
     // (the raw rendering refuses text it cannot show, which JSON escapes).
     if !(json && dialect == Dialect::Raw) {
         for r in ranges {
-            render_into(dialect, r, opts, &mut rendered)?;
+            match (dialect, salter, r.start.as_deref()) {
+                (Dialect::DynamoDb, Some(s), Some(start)) => {
+                    // A bucket's range starts with its salt.
+                    let bucket = (0..s.buckets())
+                        .find(|&b| start.starts_with(&s.salt(b)))
+                        .ok_or_else(|| anyhow!("a salted range outside every bucket"))?;
+                    let ns = opts.partition.as_deref();
+                    let ns = ns.unwrap_or(lexikey::range::render::dynamodb::DEFAULT_PARTITION);
+                    let o =
+                        opts.clone()
+                            .partition(lexikey::range::render::dynamodb::bucket_partition(
+                                ns, bucket,
+                            ));
+                    render_into(dialect, r, &o, &mut rendered)?;
+                }
+                _ => render_into(dialect, r, opts, &mut rendered)?,
+            }
         }
     }
     if !json {
@@ -380,7 +399,13 @@ const DEFAULT_MAX_RANGES: usize = 8;
 fn render_options(args: &RangeArgs, text: bool) -> Result<(Dialect, RenderOptions)> {
     let dialect = args.dialect.unwrap_or(Dialect::Raw);
     let mut opts = RenderOptions::new().text(text);
-    if let Some(url) = &args.store {
+    if let (Some(url), Dialect::DynamoDb) = (&args.store, dialect) {
+        let spec = lexikey_stores::parse_url(url)?;
+        let Some((table, ns)) = spec.dynamodb_names() else {
+            bail!("--store {spec}: --for dynamodb needs a dynamodb://TABLE store URL");
+        };
+        opts = opts.table(table).partition(ns);
+    } else if let Some(url) = &args.store {
         if dialect != Dialect::Cbt {
             bail!("--store applies to --for cbt (the Bigtable store the cbt line names)");
         }

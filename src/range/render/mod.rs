@@ -42,6 +42,7 @@
 //! | [`redis`](Dialect::Redis) | `ZRANGE t [population#l80000000000F4240 (population$ BYLEX` |
 //! | [`sql`](Dialect::Sql) | `SELECT k FROM t WHERE k >= 'population#l80000000000F4240' AND k < 'population$' ORDER BY k;` |
 //! | [`cbt`](Dialect::Cbt) | `cbt read t start='population#l80000000000F4240' end='population$'` |
+//! | [`dynamodb`](Dialect::DynamoDb) | `aws dynamodb query --table-name t --consistent-read --index-name sk_text --key-condition-expression 'pk = :p AND sk_text BETWEEN :a AND :z' --expression-attribute-values '{":p":{"S":"lexikey"},":a":{"S":"population#l80000000000F4240"},":z":{"S":"population#\udbff\udfff…"}}'` |
 //!
 //! ```
 //! use lexikey::range::render::{render, Dialect, RenderOptions};
@@ -78,6 +79,7 @@ use crate::range::{EmptyRange, KeyRange};
 
 mod cbt;
 mod cql;
+pub mod dynamodb;
 mod etcd;
 mod hbase;
 mod redis;
@@ -366,11 +368,48 @@ pub enum Dialect {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     Cbt,
+    /// One `aws dynamodb query` command line (the AWS CLI; paste it into
+    /// bash, with `--endpoint-url URL` appended for dynalite or DynamoDB
+    /// Local) that reads exactly the keys of the range from a table in
+    /// lexikey's DynamoDB layout ([`dynamodb`]: partition key `pk`, binary
+    /// sort key `sk`, the text index `sk_text`): text keys as `S` values
+    /// through the index, binary keys as `B` values (standard base64) on
+    /// `sk`; `begins_with` for a prefix's range, `BETWEEN` with the largest
+    /// storable key below the end otherwise, so that one key condition is
+    /// exact. The partition is [`RenderOptions::partition`] (default
+    /// `lexikey`), the table [`RenderOptions::table`] (default `t`);
+    /// `reversed` is `--no-scan-index-forward`, `limit` `--max-items`. A
+    /// bound over DynamoDB's 1,024-byte sort key is
+    /// [`RenderError::KeyTooLong`].
+    ///
+    /// ```
+    /// # use lexikey::range::render::{render, Dialect, RenderOptions};
+    /// # use lexikey::KeyRange;
+    /// let r = KeyRange::prefix(b"events#");
+    /// let o = RenderOptions::new().text(true).table("ids").limit(1);
+    /// assert_eq!(
+    ///     render(Dialect::DynamoDb, &r, &o)?,
+    ///     "aws dynamodb query --table-name ids --consistent-read --index-name sk_text \
+    /// --key-condition-expression 'pk = :p AND begins_with(sk_text, :k)' \
+    /// --expression-attribute-values '{\":p\":{\"S\":\"lexikey\"},\":k\":{\"S\":\"events#\"}}' \
+    /// --max-items 1\n"
+    /// );
+    /// let r = KeyRange::new(Some(b"\x01\xff".to_vec()), None)?;
+    /// assert_eq!(
+    ///     render(Dialect::DynamoDb, &r, &RenderOptions::new().partition("lexikey#01").reversed(true))?,
+    ///     "aws dynamodb query --table-name t --consistent-read \
+    /// --key-condition-expression 'pk = :p AND sk >= :a' \
+    /// --expression-attribute-values '{\":p\":{\"S\":\"lexikey#01\"},\":a\":{\"B\":\"Af8=\"}}' \
+    /// --no-scan-index-forward\n"
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    DynamoDb,
 }
 
 impl Dialect {
     /// Every dialect, in the order the CLI lists them.
-    pub const ALL: [Dialect; 8] = [
+    pub const ALL: [Dialect; 9] = [
         Dialect::Raw,
         Dialect::Hbase,
         Dialect::Cql,
@@ -379,10 +418,11 @@ impl Dialect {
         Dialect::Redis,
         Dialect::Sql,
         Dialect::Cbt,
+        Dialect::DynamoDb,
     ];
 
     /// The CLI name: `raw`, `hbase`, `cql`, `rocksdb`, `etcd`, `redis`,
-    /// `sql`, `cbt`.
+    /// `sql`, `cbt`, `dynamodb`.
     ///
     /// ```
     /// use lexikey::range::render::Dialect;
@@ -400,6 +440,7 @@ impl Dialect {
             Dialect::Redis => "redis",
             Dialect::Sql => "sql",
             Dialect::Cbt => "cbt",
+            Dialect::DynamoDb => "dynamodb",
         }
     }
 
@@ -486,6 +527,10 @@ pub struct RenderOptions {
     /// The column family of hbase's `create` ([`render_splits`]). Default
     /// `f`.
     pub family: Option<String>,
+    /// The DynamoDB partition key value (`pk`) the query reads: the
+    /// store's namespace, or a salted table's bucket partition
+    /// ([`dynamodb::bucket_partition`]). Default `lexikey`.
+    pub partition: Option<String>,
 }
 
 impl RenderOptions {
@@ -547,6 +592,12 @@ impl RenderOptions {
         self.family = Some(name.into());
         self
     }
+
+    /// Sets [`RenderOptions::partition`].
+    pub fn partition(mut self, value: impl Into<String>) -> RenderOptions {
+        self.partition = Some(value.into());
+        self
+    }
 }
 
 /// Which bound of the range a key is.
@@ -576,7 +627,7 @@ pub enum RenderError {
     Empty(#[from] EmptyRange),
     /// [`Dialect::parse`] got a name it does not know.
     #[error(
-        "unknown dialect {name:?}: expected one of raw, hbase, cql, rocksdb, etcd, redis, sql, cbt"
+        "unknown dialect {name:?}: expected one of raw, hbase, cql, rocksdb, etcd, redis, sql, cbt, dynamodb"
     )]
     UnknownDialect {
         /// The name given.
@@ -584,7 +635,7 @@ pub enum RenderError {
     },
     /// A key longer than the store's row keys can be: Bigtable's are at
     /// most 4,096 bytes (`cbt` and the API refuse a longer bound; no row
-    /// has such a key).
+    /// has such a key), DynamoDB's sort keys at most 1,024.
     #[error("the {side} key is {len} bytes: {dialect} row keys are at most {max} bytes; shorten the key's longest component")]
     KeyTooLong {
         /// The dialect whose store has the limit.
@@ -664,7 +715,8 @@ pub enum RenderError {
     /// character would hide what the statement names).
     #[error("invalid {what} name {name:?}: {reason}")]
     InvalidName {
-        /// `table`, `partition key`, `column`, `project` or `instance`.
+        /// `table`, `partition key`, `column`, `project`, `instance` or
+        /// `partition` (DynamoDB's partition key value).
         what: &'static str,
         /// The name given.
         name: String,
@@ -884,6 +936,7 @@ fn render_unchecked(
         Dialect::Redis => redis::redis(&b, opts, out),
         Dialect::Sql => sql::sql(&b, opts, out),
         Dialect::Cbt => cbt::cbt(&b, opts, out),
+        Dialect::DynamoDb => dynamodb::dynamodb(&b, opts, out),
     }
 }
 
