@@ -158,10 +158,10 @@ fn bigtable_salted() {
 /// mid-call; salted, each bucket in a partition of its own. See: issue 41.
 #[test]
 fn dynamodb() {
-    run("dynamodb", 10, "kill,pause,kill-client", false, 4, None);
+    run("dynamodb", 14, "kill,pause,kill-client", false, 4, None);
 }
 
 #[test]
 fn dynamodb_salted() {
-    run("dynamodb", 8, "pause,kill-client", false, 4, Some(4));
+    run("dynamodb", 10, "pause,kill-client", false, 4, Some(4));
 }
