@@ -522,7 +522,7 @@ impl Schema {
             .map(|(i, v)| self.field_comp(i, v, "range"))
             .collect::<PyResult<Vec<_>>>()?;
         let next = values.len();
-        let preds = crate::predicates(
+        let mut preds = crate::predicates(
             [
                 (PredOp::Ge, ge),
                 (PredOp::Gt, gt),
@@ -530,9 +530,29 @@ impl Schema {
                 (PredOp::Lt, lt),
                 (PredOp::Eq, eq),
             ],
-            str_prefix,
+            None,
             |v| self.field_comp(next, v, "range"),
         )?;
+        // The prefix takes the field's direction (a descending str's
+        // prefix range is inverted); a field that is not a plain str is
+        // an error, never a range of the wrong bytes.
+        if let Some(p) = str_prefix {
+            let dir = match self.spec.field(next, lexikey::frontend::host::Arg::Str(p)) {
+                Ok(Comp::Native(_, c))
+                    if c.value.ty() == lexikey::Type::Str && c.nulls.is_none() =>
+                {
+                    c.dir
+                }
+                _ => {
+                    return Err(encode_err(format!(
+                        "range, str_prefix: field {} of the schema {:?} is not a str",
+                        next + 1,
+                        self.spec_text
+                    )))
+                }
+            };
+            preds.push(Pred::Prefix(p.to_string(), dir));
+        }
         Ok((comps, preds))
     }
 

@@ -285,7 +285,12 @@ def test_printed_queries_return_exactly_the_range(name, types, fmt, buckets):
             keys_of_line = boto3_query(c, line)
             assert keys_of_line == sorted(keys_of_line), line
             got += keys_of_line
-            if len(aws_cases) < AWS_LINES:
+            # The real aws command for text keys only: binary keys are `B`
+            # values in base64, as aws CLI v2 reads them (its default
+            # cli_binary_format); PyPI's awscli is v1, which sends a B
+            # value's text itself, so its answer would be a v1 artefact.
+            # boto3 checks every binary line above.
+            if len(aws_cases) < AWS_LINES and fmt != "binary":
                 aws_cases.append((line, keys_of_line))
         # Salted: the buckets' answers merged on the unsalted key.
         got.sort(key=lambda k: k[salt:])
@@ -364,13 +369,14 @@ def test_allocator_rows_are_the_printed_query():
     lines = cli_lines(table, "hex", 0, ("str",), ("events",), None, None)
     assert len(lines) == 1
     [got] = aws_queries(lines)
-    assert got == [lexikey.encode(["str:events", ("u64", i)]).encode() for i in ids]
+    # Newest first: the newest ID is the smallest key.
+    assert got == [lexikey.encode(["str:events", ("u64", i)]).encode() for i in reversed(ids)]
     assert boto3_query(c, lines[0]) == got
 
     with lexikey.Allocator(url, "salted", salt_buckets=4) as a:
         ids = [a.insert(b"x") for _ in range(60)]
         scan = [i for i, _ in a.scan()]
-    assert scan == ids
+    assert scan == ids[::-1]  # newest first
     lines = cli_lines(table, "hex", 4, ("str",), ("salted",), None, None)
     assert len(lines) == 4
     per_bucket = aws_queries(lines)
@@ -380,4 +386,4 @@ def test_allocator_rows_are_the_printed_query():
         stored = c.query(TableName=table, KeyConditionExpression="pk = :p", ExpressionAttributeValues={":p": {"S": f"lexikey#{b:02X}"}})
         assert [i["sk"]["B"] for i in stored["Items"]] == keys
     merged = sorted((k for keys in per_bucket for k in keys), key=lambda k: k[3:])
-    assert [schema.decode(k.decode())[1] for k in merged] == ids
+    assert [schema.decode(k.decode())[1] for k in merged] == scan

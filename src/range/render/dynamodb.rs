@@ -224,7 +224,11 @@ pub(super) fn dynamodb(
             reason: "a DynamoDB partition key is at most 2048 bytes",
         });
     }
-    let sk = if o.text { TEXT_SORT_KEY } else { SORT_KEY };
+    // The text index only where a condition on the sort key needs `S`
+    // values: a whole partition is read from the table itself, which holds
+    // every key (the index holds only the UTF-8 ones), in the same order.
+    let use_index = o.text && (b.start.is_some() || b.end.is_some());
+    let sk = if use_index { TEXT_SORT_KEY } else { SORT_KEY };
     let mut values = String::from("{");
     value(":p", partition.as_bytes(), true, &mut values);
     let condition = match (prefix, b.start, b.end) {
@@ -256,7 +260,7 @@ pub(super) fn dynamodb(
     out.push_str("aws dynamodb query --table-name ");
     out.push_str(&super::cbt::shell_word(table));
     out.push_str(" --consistent-read");
-    if o.text {
+    if use_index {
         let _ = write!(out, " --index-name {TEXT_INDEX}");
     }
     let _ = write!(out, " --key-condition-expression '{condition}'");
