@@ -236,36 +236,59 @@ def test_overlapped_chunks_from_threads_and_reentrant_rows():
     assert in_threads(4, lambda: s.encode_many(rows) == expected) == [True] * 4
 
 
+_TRACKED_SCRIPT = """
+import gc, sys, threading
+import lexikey
+
+CHUNK = int(sys.argv[1])
+s = lexikey.Schema("str,i64")
+rows = [("k", i) for i in range(3 * CHUNK + 7)]
+stop = threading.Event()
+seen = []
+
+def collector():
+    # Another thread looks at every list while encode_many releases the
+    # GIL between chunks: no list with an empty slot is ever visible.
+    while not stop.is_set():
+        for o in gc.get_objects():
+            if type(o) is list and len(o) == len(rows) and o is not rows:
+                seen.append(all(isinstance(k, str) for k in o))
+
+t = threading.Thread(target=collector)
+t.start()
+try:
+    for _ in range(5):
+        keys = s.encode_many(rows)
+        assert gc.is_tracked(keys), "the result list is not tracked"
+        assert keys == [s.encode(r) for r in rows], "keys differ from encode"
+finally:
+    stop.set()
+    t.join()
+assert all(seen), "a list with an empty slot was visible"
+print(len(seen))
+"""
+
+
 def test_result_list_is_tracked_and_complete():
     # The result list is made at its length, untracked by the garbage
     # collector while it has empty slots; the caller gets it tracked.
-    import gc
-    import threading
+    # Run in a fresh interpreter: the collector thread walks every object
+    # (gc.get_objects), which in this test session's heap (pyarrow,
+    # pyspark, hypothesis) took 43 s of CI time; a bare interpreter's heap
+    # is what the check needs.
+    import os
+    import subprocess
+    import sys
 
-    s = lexikey.Schema("str,i64")
-    rows = [("k", i) for i in range(3 * CHUNK + 7)]
-    stop = threading.Event()
-    seen = []
-
-    def collector():
-        # Another thread looks at every list while encode_many releases the
-        # GIL between chunks: no list with an empty slot is ever visible.
-        while not stop.is_set():
-            for o in gc.get_objects():
-                if type(o) is list and len(o) == len(rows) and o is not rows:
-                    seen.append(all(isinstance(k, str) for k in o))
-
-    t = threading.Thread(target=collector)
-    t.start()
-    try:
-        for _ in range(5):
-            keys = s.encode_many(rows)
-            assert gc.is_tracked(keys)
-            assert keys == [s.encode(r) for r in rows]
-    finally:
-        stop.set()
-        t.join()
-    assert all(seen)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    r = subprocess.run(
+        [sys.executable, "-c", _TRACKED_SCRIPT, str(CHUNK)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
 
 
 class _DateTime(datetime.datetime):
