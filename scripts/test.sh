@@ -47,13 +47,17 @@ echo "test.sh: LEXIKEY_TEST_SIZE=$LEXIKEY_TEST_SIZE"
 stamp "install: store servers, parsers, the Python venv, Java's test jars"
 scripts/install-stores.sh
 # The hbase shell's lines are checked with ruby (literals) and jruby (the
-# shell's own interpreter, with javac-compiled stand-ins for HBase classes).
+# shell's own interpreter, with javac-compiled stand-ins for HBase classes);
+# the printed `aws dynamodb query` lines with aws CLI v2 (Debian's awscli,
+# /usr/bin/aws; PyPI's awscli in the venv is v1, which cannot send binary
+# sort keys as printed).
 missing=()
 command -v ruby >/dev/null 2>&1 || missing+=(ruby)
 command -v jruby >/dev/null 2>&1 || missing+=(jruby)
 command -v javac >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)
+[ -x /usr/bin/aws ] || missing+=(awscli)
 if [ ${#missing[@]} -gt 0 ]; then
-  echo "test.sh: installing ${missing[*]} (the hbase shell lines are checked with them)"
+  echo "test.sh: installing ${missing[*]} (the hbase shell and aws dynamodb lines are checked with them)"
   SUDO=()
   [ "$(id -u)" -eq 0 ] || SUDO=(sudo)
   export DEBIAN_FRONTEND=noninteractive

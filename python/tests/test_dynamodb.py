@@ -4,10 +4,11 @@ LevelDB) that scripts/with-stores.sh starts (LEXIKEY_DYNAMODB_ENDPOINT):
 - the `aws dynamodb query` commands of `lexikey range --for dynamodb` (and
   `lexikey.render(..., "dynamodb")`), run through boto3 for every generated
   predicate and, for a subset (the aws command takes ~0.5 s to start), by
-  bash and the real `aws` command (PyPI awscli) with `--endpoint-url`
-  appended: each returns exactly the rows of its range, text and binary
-  keys, ascending and descending fields, salted tables one query per
-  bucket, merged;
+  bash and the real `aws` commands with `--endpoint-url` appended — aws CLI
+  v2 (Debian's `awscli`, which scripts/test.sh installs) for every line,
+  and PyPI's awscli v1 for the text keys' lines — each returns exactly the
+  rows of its range, text and binary keys, ascending and descending
+  fields, salted tables one query per bucket, merged;
 - tables in lexikey's layout (lexikey::range::render::dynamodb) written by
   boto3 with keys from Schema.encode read back in the values' order;
 - lexikey.Allocator("dynamodb://…"): its rows are what the printed query of
@@ -38,7 +39,23 @@ import lexikey
 from conftest import REPO, size
 
 LEXIKEY = os.environ.get("LEXIKEY_BIN") or str(REPO / "target" / "debug" / "lexikey")
+# PyPI's awscli (v1, python/requirements-test.txt) and aws CLI v2 (Debian
+# bookworm's `awscli` package, 2.9; scripts/test.sh installs it). Binary
+# keys' lines carry base64 `B` values, which v2 decodes (its default
+# cli_binary_format) and v1 sends as text: v1 runs the text lines only.
 AWS = str(Path(sys.executable).parent / "aws")
+AWS_V2 = "/usr/bin/aws"
+
+
+@functools.lru_cache(maxsize=None)
+def aws_v2() -> str:
+    """The aws CLI v2 command; fails (never skips) when it is missing."""
+    try:
+        out = subprocess.run([AWS_V2, "--version"], capture_output=True, text=True, timeout=120)
+    except FileNotFoundError:
+        pytest.fail(f"{AWS_V2} is missing: apt-get install awscli (Debian's aws CLI v2; scripts/test.sh does)")
+    assert out.stdout.startswith("aws-cli/2."), out.stdout + out.stderr
+    return AWS_V2
 REGION = "us-east-1"
 
 
@@ -170,13 +187,14 @@ def boto3_query(c, line: str) -> list:
             return keys
 
 
-def aws_queries(lines: list) -> list:
-    """Runs printed queries as printed, by bash and the real aws command,
-    `--endpoint-url URL` appended: the sort keys each returns."""
+def aws_queries(lines: list, aws: str = AWS) -> list:
+    """Runs printed queries as printed, by bash and the real aws command
+    `aws` (first on the PATH), `--endpoint-url URL` appended: the sort
+    keys each returns."""
     script = "set -e\n" + "".join(
         f"{line} --endpoint-url {endpoint()} --output json\necho '\x1e'\n" for line in lines
     )
-    env = dict(os.environ, PATH=f"{Path(AWS).parent}:{os.environ['PATH']}", AWS_DEFAULT_REGION=REGION)
+    env = dict(os.environ, PATH=f"{Path(aws).parent}:{os.environ['PATH']}", AWS_DEFAULT_REGION=REGION)
     env.setdefault("AWS_ACCESS_KEY_ID", "lexikey")
     env.setdefault("AWS_SECRET_ACCESS_KEY", "lexikey")
     out = subprocess.run(["bash", "--noprofile", "--norc", "-c", script], env=env, capture_output=True, text=True, timeout=600)
@@ -285,12 +303,9 @@ def test_printed_queries_return_exactly_the_range(name, types, fmt, buckets):
             keys_of_line = boto3_query(c, line)
             assert keys_of_line == sorted(keys_of_line), line
             got += keys_of_line
-            # The real aws command for text keys only: binary keys are `B`
-            # values in base64, as aws CLI v2 reads them (its default
-            # cli_binary_format); PyPI's awscli is v1, which sends a B
-            # value's text itself, so its answer would be a v1 artefact.
-            # boto3 checks every binary line above.
-            if len(aws_cases) < AWS_LINES and fmt != "binary":
+            # The real aws commands: v2 every line, v1 text keys' lines
+            # (see AWS_V2).
+            if len(aws_cases) < AWS_LINES:
                 aws_cases.append((line, keys_of_line))
         # Salted: the buckets' answers merged on the unsalted key.
         got.sort(key=lambda k: k[salt:])
@@ -301,8 +316,12 @@ def test_printed_queries_return_exactly_the_range(name, types, fmt, buckets):
 
     check()
     assert seen["n"] >= PREDICATES * 0.8 and seen["nonempty"] >= seen["n"] // 4, seen
-    got = aws_queries([line for line, _ in aws_cases])
+    assert len(aws_cases) == AWS_LINES, len(aws_cases)
+    got = aws_queries([line for line, _ in aws_cases], aws_v2())
     assert got == [keys for _, keys in aws_cases]
+    if fmt != "binary":
+        got = aws_queries([line for line, _ in aws_cases])
+        assert got == [keys for _, keys in aws_cases]
 
 
 ORDER_CASES = [("str,i64.desc", "hex"), ("i64,str.desc", "base64"), ("str.desc,f64", "binary"), ("str,i64", "decimal")]

@@ -240,7 +240,16 @@ impl DynamoStore {
             .connect_timeout(options.timeout)
             .operation_attempt_timeout(options.timeout)
             .build();
+        // HTTPS on rustls with the `ring` provider (see stores/Cargo.toml);
+        // plain HTTP endpoints (dynalite, DynamoDB Local) go through the
+        // same client.
+        let https = aws_smithy_http_client::Builder::new()
+            .tls_provider(aws_smithy_http_client::tls::Provider::Rustls(
+                aws_smithy_http_client::tls::rustls_provider::CryptoMode::Ring,
+            ))
+            .build_https();
         let mut loader = aws_config::defaults(BehaviorVersion::latest())
+            .http_client(https)
             .retry_config(RetryConfig::disabled())
             .timeout_config(timeouts);
         if let Some(r) = &options.region {
