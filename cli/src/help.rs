@@ -263,7 +263,10 @@ Options:
                 as lowercase hex), plus \"for\" and \"output\" (the rendered text) when
                 --for is not raw
   --ge/--gt/--le/--lt/--eq C   predicates on the next component (repeatable)
-  --prefix STR  the next component is an ascending str starting with STR
+  --prefix STR  the next component is an ascending str starting with STR; with --schema
+                (or another predicate on a str beside it, e.g. --not-null str?.desc) a
+                str of that direction, and on a nullable str? its values starting
+                with STR, never a null
   --is-null TYPE?, --not-null TYPE?   the next component, nullable (TYPE? as in
                 encode: i64?, str?.desc.nulls_last), is null / is not null (SQL's IS
                 NULL, IS NOT NULL); a comparison (--ge i64?:5) never matches a null
