@@ -360,25 +360,16 @@ impl Schema {
                         h.java_type()
                     )));
                 };
-                // A str field's direction; on a nullable str? its values
-                // (the not-null beside the prefix says it is nullable).
-                let dir = match self.spec.field(next, lexikey::frontend::host::Arg::Str(s)) {
-                    Ok(Comp::Native(col, c)) if c.value.ty() == lexikey::Type::Str => {
-                        if c.nulls.is_some() {
-                            let null = lexikey::Component {
-                                value: lexikey::Value::Null(lexikey::Type::Str),
-                                ..c.clone()
-                            };
-                            let null = Comp::Native(col, null);
-                            texts.push(comp_text(&null));
-                            parsed.push(Pred::NotNull(null));
-                        }
-                        c.dir
-                    }
-                    _ => lexikey::Dir::Asc,
-                };
-                texts.push(s.to_string());
-                parsed.push(Pred::Prefix(s.to_string(), dir));
+                // A str field's direction, and on a nullable str? its
+                // values; another field: an ascending str, as before.
+                let prefix = self
+                    .spec
+                    .str_prefix_preds(next, s)
+                    .unwrap_or_else(|| vec![Pred::Prefix(s.to_string(), lexikey::Dir::Asc)]);
+                for p in prefix {
+                    texts.push(p.value().map_or_else(|| s.to_string(), comp_text));
+                    parsed.push(p);
+                }
                 continue;
             }
             let c = field(next, h, &what)?;

@@ -202,6 +202,25 @@ fn nested(
     .map_err(|f| f.0)
 }
 
+/// The length of a `components` argument (a `TypeError` when it is not an
+/// array).
+fn components_len(js: Js, v: Value) -> Result<u32, Error> {
+    js.array_len(v)?.ok_or_else(|| {
+        Error::Type(format!(
+            "components is an array (e.g. [\"str:a\", 5n]), not {}",
+            conv::type_name(js, v)
+        ))
+    })
+}
+
+/// The components of the array `arr` of `n` items ([`component`]).
+fn components(js: Js, spec: &KeySpec, arr: Value, n: u32) -> Result<Vec<Comp>, Error> {
+    let mut slot = conv::Slot::default();
+    (0..n)
+        .map(|i| component(js, spec, js.element(arr, i)?, &mut slot, i as usize))
+        .collect()
+}
+
 /// `versionstampBytes(trVersion, userVersion)`: the 12 bytes of a
 /// versionstamp (an incomplete one's transaction version all `0xff`), its
 /// arguments checked as `new Versionstamp(...)` takes them.
@@ -214,16 +233,8 @@ fn versionstamp_bytes(js: Js, a: [Value; MAX_ARGS]) -> Result<Value, Error> {
 /// bytes little-endian (`fdb.tuple.pack_with_versionstamp`).
 fn pack_with_versionstamp(js: Js, a: [Value; MAX_ARGS]) -> Result<Value, Error> {
     let spec = KeySpec::new(KeyFormat::Profile(Profile::Fdb)).with_max_key_len(schema::MAX_KEY_LEN);
-    let n = js.array_len(a[0])?.ok_or_else(|| {
-        Error::Type(format!(
-            "components is an array, not {}",
-            conv::type_name(js, a[0])
-        ))
-    })?;
-    let mut slot = conv::Slot::default();
-    let comps = (0..n)
-        .map(|i| component(js, &spec, js.element(a[0], i)?, &mut slot, i as usize))
-        .collect::<Result<Vec<_>, _>>()?;
+    let n = components_len(js, a[0])?;
+    let comps = components(js, &spec, a[0], n)?;
     let key = spec
         .encode_with_versionstamp(&comps)
         .map_err(|e| Error::Encode(e.to_string()))?;
@@ -235,22 +246,14 @@ fn encode(js: Js, a: [Value; MAX_ARGS]) -> Result<Value, Error> {
     let opts = Opts::read(js, a[1])?;
     let spec = opts.key_spec()?;
     let fmt = spec.format();
-    let n = js.array_len(a[0])?.ok_or_else(|| {
-        Error::Type(format!(
-            "components is an array (e.g. [\"str:a\", 5n]), not {}",
-            conv::type_name(js, a[0])
-        ))
-    })?;
+    let n = components_len(js, a[0])?;
     if n == 0 && opts.salt.is_none() && fmt != KeyFormat::Profile(Profile::Phoenix) {
         // The empty tuple: the empty key (the command line needs a
         // COMPONENT; fdb.tuple.pack(()) is b"" too). A Phoenix row key is
         // never empty.
         return key_value(js, fmt, b"");
     }
-    let mut slot = conv::Slot::default();
-    let comps = (0..n)
-        .map(|i| component(js, &spec, js.element(a[0], i)?, &mut slot, i as usize))
-        .collect::<Result<Vec<_>, _>>()?;
+    let comps = components(js, &spec, a[0], n)?;
     let key = spec
         .encode(&comps)
         .map_err(|e| Error::Encode(e.to_string()))?;

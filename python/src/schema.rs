@@ -550,26 +550,14 @@ impl Schema {
         // field that is not a str is an error, never a range of the wrong
         // bytes.
         if let Some(p) = str_prefix {
-            let dir = match self.spec.field(next, lexikey::frontend::host::Arg::Str(p)) {
-                Ok(Comp::Native(col, c)) if c.value.ty() == lexikey::Type::Str => {
-                    if c.nulls.is_some() {
-                        let null = lexikey::Component {
-                            value: lexikey::Value::Null(lexikey::Type::Str),
-                            ..c.clone()
-                        };
-                        preds.push(Pred::NotNull(Comp::Native(col, null)));
-                    }
-                    c.dir
-                }
-                _ => {
-                    return Err(encode_err(format!(
-                        "range, str_prefix: field {} of the schema {:?} is not a str",
-                        next + 1,
-                        self.spec_text
-                    )))
-                }
+            let Some(prefix) = self.spec.str_prefix_preds(next, p) else {
+                return Err(encode_err(format!(
+                    "range, str_prefix: field {} of the schema {:?} is not a str",
+                    next + 1,
+                    self.spec_text
+                )));
             };
-            preds.push(Pred::Prefix(p.to_string(), dir));
+            preds.extend(prefix);
         }
         Ok((comps, preds))
     }
