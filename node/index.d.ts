@@ -85,8 +85,12 @@ export interface Predicate {
   gt?: Value;
   le?: Value;
   lt?: Value;
-  /** An ascending `str` field starting with this text. */
+  /** A `str` field starting with this text (in the field's direction; on a `str?`, never a null). */
   prefix?: string;
+  /** `true`: the nullable (`TYPE?`) field is null (SQL's `IS NULL`). */
+  isNull?: boolean;
+  /** `true`: the nullable (`TYPE?`) field holds a value (`IS NOT NULL`). */
+  notNull?: boolean;
 }
 
 export function encode<F extends Format = 'hex'>(components: Component[], options?: EncodeOptions<F>): KeyOf<F>;

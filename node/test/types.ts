@@ -44,6 +44,8 @@ const vs = new Versionstamp();
 const vsBytes: Buffer = vs.toBytes();
 const tr: Buffer | null = vs.trVersion;
 const complete: boolean = vs.isComplete() && vs.userVersion === 0;
+const unknownAge: KeyRange<string> = new Schema('str,i64?').range(['age'], { isNull: true });
+const someName: KeyRange<Buffer> = new Schema('str,str?', 'binary').range(['n'], { notNull: true, prefix: 'ab' });
 
 export { bytes, pairs, rows, values, scan, perBucket, shown, rev, ids, offsetOf };
-export { withNull, tuple, stamped, vsBytes, tr, complete };
+export { withNull, tuple, stamped, vsBytes, tr, complete, unknownAge, someName };
