@@ -260,8 +260,9 @@ fn nullable_rows(format: Format, fields: &[lexikey::Field], rows: &[Vec<Value<'s
 }
 
 proptest! {
-    // Each case runs two processes per format.
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    // Each case runs two processes per format: 16 cases at CI size, 200 at
+    // LEXIKEY_TEST_SIZE=full.
+    #![proptest_config(ProptestConfig::with_cases(common::size::pick(16, 200)))]
 
     /// TSV cells with nulls (`\N`) encode to the library's keys of the same
     /// rows, and `decode --values` writes the same cells back.
