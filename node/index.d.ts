@@ -22,10 +22,30 @@ export type Value =
   | Date
   | null
   | [number, number]
+  | Versionstamp
   | Value[];
 
-/** A component: `"TYPE[.desc]:VALUE"`, a `[type, value]` pair, or a plain value. */
-export type Component = string | [string, Value] | Value;
+/**
+ * A component: `"TYPE[.desc]:VALUE"`, a `[type, value]` pair, or a plain value
+ * (`null` for a nullable `TYPE?` field). In `fdb-tuple` an array that is not a
+ * `[type, value]` pair is a nested tuple of components (write
+ * `['nested', [...]]` for one whose first item is a type name), and a
+ * `Versionstamp` is a versionstamp.
+ */
+export type Component = string | [string, Value] | Value | Component[];
+
+/**
+ * A FoundationDB versionstamp: 10 bytes of transaction version (`null`:
+ * incomplete, completed by the database at commit) and a 16-bit user version.
+ */
+export class Versionstamp {
+  constructor(trVersion?: Buffer | Uint8Array | null, userVersion?: number);
+  readonly trVersion: Buffer | null;
+  readonly userVersion: number;
+  isComplete(): boolean;
+  /** The 12 bytes as packed (an incomplete one's transaction version all 0xff). */
+  toBytes(): Buffer;
+}
 
 export interface LayoutOptions {
   /** Decimal digits of integer fields (`decimal` format only). */
@@ -65,14 +85,24 @@ export interface Predicate {
   gt?: Value;
   le?: Value;
   lt?: Value;
-  /** An ascending `str` field starting with this text. */
+  /** A `str` field starting with this text (in the field's direction; on a `str?`, never a null). */
   prefix?: string;
+  /** `true`: the nullable (`TYPE?`) field is null (SQL's `IS NULL`). */
+  isNull?: boolean;
+  /** `true`: the nullable (`TYPE?`) field holds a value (`IS NOT NULL`). */
+  notNull?: boolean;
 }
 
 export function encode<F extends Format = 'hex'>(components: Component[], options?: EncodeOptions<F>): KeyOf<F>;
 export function decode(key: Key | Uint8Array, options: DecodeOptions & { types: true }): [string, Value][];
 export function decode(key: Key | Uint8Array, options?: DecodeOptions): Value[];
 export function render(start: Key | null, end: Key | null, target: string, table?: string): string;
+/**
+ * The `fdb-tuple` key of components holding exactly one incomplete
+ * `Versionstamp`, then its offset as 4 bytes little-endian: what
+ * `fdb.tuple.pack_with_versionstamp` gives, for `SET_VERSIONSTAMPED_KEY`.
+ */
+export function packWithVersionstamp(components: Component[]): Buffer;
 /** `9223372036854775807n - n`, for newest-first HBase tables. */
 export function reverse(n: bigint | number): bigint;
 

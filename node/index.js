@@ -42,7 +42,34 @@ class StoreError extends Error {
   }
 }
 
-native.init({ DecodeError, EncodeError, AllocError, StoreError });
+/**
+ * A FoundationDB versionstamp: a 10-byte transaction version (`null`: an
+ * incomplete versionstamp, which the database completes at commit) and a
+ * 16-bit user version, as Python's `lexikey.Versionstamp` and the official
+ * bindings' `fdb.tuple.Versionstamp`. The checks and the byte layout are
+ * the Rust library's.
+ */
+class Versionstamp {
+  constructor(trVersion = null, userVersion = 0) {
+    // Checked (10 bytes or null; 0 to 65535) by the library.
+    native.versionstampBytes(trVersion, userVersion);
+    this.trVersion = trVersion === null || trVersion === undefined ? null : Buffer.from(trVersion);
+    this.userVersion = userVersion;
+    Object.freeze(this);
+  }
+
+  /** Whether the transaction version is set. */
+  isComplete() {
+    return this.trVersion !== null;
+  }
+
+  /** The 12 bytes as packed (an incomplete one's transaction version all 0xff). */
+  toBytes() {
+    return native.versionstampBytes(this.trVersion, this.userVersion);
+  }
+}
+
+native.init({ DecodeError, EncodeError, AllocError, StoreError, Versionstamp });
 
 const TEXT = new Set(['hex', 'base64', 'decimal']);
 
@@ -173,13 +200,19 @@ function reverse(n) {
   return native.reverse(n);
 }
 
+function packWithVersionstamp(components) {
+  return native.packWithVersionstamp(components);
+}
+
 module.exports = {
   encode,
   decode,
   render,
   reverse,
+  packWithVersionstamp,
   Schema,
   Allocator,
+  Versionstamp,
   DecodeError,
   EncodeError,
   AllocError,

@@ -209,6 +209,52 @@ proptest! {
             prop_assert_eq!(range.contains(&key), want, "{} {:?} {:?} {:?}", format, range, comps, op);
         }
     }
+
+    /// `prefix` on a nullable `str?` component after a fixed prefix: the
+    /// range holds exactly the keys of the rows whose value is present and
+    /// starts with the text (never a null), in every format, direction and
+    /// null order, whether the schema says the component is nullable or a
+    /// `not-null` beside the prefix does.
+    #[test]
+    fn str_prefix_on_a_nullable_str_holds_exactly_the_matching_keys(
+        format in formats(),
+        dir in dirs(),
+        n in nulls(),
+        by_schema in any::<bool>(),
+        text in "[ab%#\\x00\u{e9}]{0,3}",
+        rows in prop::collection::vec(
+            (
+                prop::sample::select(vec!["a", "b", "b#", ""]),
+                prop::option::weighted(0.7, "[ab%#\\x00\u{e9}]{0,5}"),
+                prop::option::of(any::<i64>()),
+            ),
+            1..16,
+        ),
+    ) {
+        let field = Field { ty: Type::Str, dir, width: None, nulls: Some(n) };
+        let schema = [Field::asc(Type::Str), field];
+        let prefix = [Component::asc("b")];
+        let q = RangeQuery::new(format).prefix(&prefix).str_prefix(&text, dir);
+        let q = if by_schema {
+            q.fields(&schema)
+        } else {
+            q.not_null(Component::of(field, Value::Null(Type::Str)))
+        };
+        let range = q.build().map_err(|e| TestCaseError::fail(e.to_string()))?;
+        for (p, v, more) in rows {
+            let c = match &v {
+                Some(s) => Component::of(field, s.clone()),
+                None => Component::of(field, Value::Null(Type::Str)),
+            };
+            let mut comps = vec![Component::asc(p), c];
+            if let Some(m) = more {
+                comps.push(Component::asc(m));
+            }
+            let key = enc(format, &comps);
+            let want = p == "b" && v.as_deref().is_some_and(|s| s.starts_with(text.as_str()));
+            prop_assert_eq!(range.contains(&key), want, "{} {:?} {:?} {:?}", format, range, comps, text);
+        }
+    }
 }
 
 /// The spellings: `TYPE?`, `.desc`, `.nulls_last` (also `.asc`,

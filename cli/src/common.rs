@@ -263,6 +263,24 @@ pub(crate) fn push_component_text(
     Ok(())
 }
 
+/// [`strip_type`] for `decode --values`, leaving the cell `encode --stdin`
+/// reads back: a nullable component's null is `\N`, and a present value
+/// whose text is backslashes and `N` gets one backslash more
+/// ([`lexikey::frontend::native::nullable_cell`]).
+pub(crate) fn value_cell(c: &Component<'_>, out: &mut Vec<u8>, start: usize) {
+    use lexikey::frontend::native::{nullable_cell_escaped, NULL_CELL};
+    strip_type(out, start);
+    if c.nulls.is_none() {
+        return;
+    }
+    if c.is_null() {
+        out.truncate(start);
+        out.extend_from_slice(NULL_CELL.as_bytes());
+    } else if std::str::from_utf8(&out[start..]).is_ok_and(nullable_cell_escaped) {
+        out.insert(start, b'\\');
+    }
+}
+
 /// Removes the `TYPE[.desc]:` of the component text written at
 /// `out[start..]`, leaving its value (`--values`).
 pub(crate) fn strip_type(out: &mut Vec<u8>, start: usize) {

@@ -59,7 +59,11 @@ Options:
                 line (one JSON object per line with --json). Lines are split on \\n only
                 (a \\r is part of the last value). The first bad row stops the run:
                 the keys of the rows before it are printed, then one error line
-                naming the line number, exit code 2.
+                naming the line number, exit code 2. In a nullable field (TYPE?) the
+                cell \\N is the null (PostgreSQL COPY's, MySQL's and Hive's spelling;
+                an empty cell stays the empty string), and a cell of two or more
+                backslashes and N is that text with one backslash less (\\\\N is the
+                str \\N); the cells of fields without the ? are their text, always.
   --schema S    bulk mode: the fields, e.g. str,i64.desc
   --quiet       bulk mode: no progress display (shown on stderr only when it is a
                 terminal: the rows so far and rows/s)
@@ -152,7 +156,8 @@ Options:
                 --stdin): what 'encode --stdin --schema S' reads back, so
                   lexikey decode --stdin --schema S --values | lexikey encode --stdin --schema S
                 gives back the keys byte for byte (with the schema, a .desc str is its
-                value, not its stored bytes)
+                value, not its stored bytes; a nullable field's null is \\N, as
+                encode --stdin reads it)
   --output O    components (the default: TYPE[.desc]:VALUE), values (= --values) or
                 json (= --json)
   --stdin       bulk mode: one KEY per line on standard input; prints one line per key
@@ -263,7 +268,10 @@ Options:
                 as lowercase hex), plus \"for\" and \"output\" (the rendered text) when
                 --for is not raw
   --ge/--gt/--le/--lt/--eq C   predicates on the next component (repeatable)
-  --prefix STR  the next component is an ascending str starting with STR
+  --prefix STR  the next component is an ascending str starting with STR; with --schema
+                (or another predicate on a str beside it, e.g. --not-null str?.desc) a
+                str of that direction, and on a nullable str? its values starting
+                with STR, never a null
   --is-null TYPE?, --not-null TYPE?   the next component, nullable (TYPE? as in
                 encode: i64?, str?.desc.nulls_last), is null / is not null (SQL's IS
                 NULL, IS NOT NULL); a comparison (--ge i64?:5) never matches a null

@@ -360,8 +360,16 @@ impl Schema {
                         h.java_type()
                     )));
                 };
-                texts.push(s.to_string());
-                parsed.push(Pred::Prefix(s.to_string(), lexikey::Dir::Asc));
+                // A str field's direction, and on a nullable str? its
+                // values; another field: an ascending str, as before.
+                let prefix = self
+                    .spec
+                    .str_prefix_preds(next, s)
+                    .unwrap_or_else(|| vec![Pred::Prefix(s.to_string(), lexikey::Dir::Asc)]);
+                for p in prefix {
+                    texts.push(p.value().map_or_else(|| s.to_string(), comp_text));
+                    parsed.push(p);
+                }
                 continue;
             }
             let c = field(next, h, &what)?;

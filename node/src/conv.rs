@@ -14,11 +14,13 @@
 //! | `Buffer`, `Uint8Array` | `Bytes` | `Buffer` |
 //! | `Date` | `Time` (to the millisecond) | `Date` |
 //! | `[lat, lon]` for a `geo` column | `Geo` | `[lat, lon]` |
-//! | `fdb-tuple` nested tuple | — | an array |
+//! | `Versionstamp` (`index.js`) | `Versionstamp` | `Versionstamp` |
+//! | an array, in `fdb-tuple` (not a `[type, value]` pair) | a nested tuple ([`KeySpec::nested`](lexikey::frontend::spec::KeySpec::nested)) | an array |
 
 use lexikey::frontend::host::{f64_of_f32, Arg, ArgError, ArgKind, Out, Want};
 use lexikey::frontend::key_format::KeyFormat;
 use lexikey::frontend::profile::Profile;
+use lexikey::interop::fdb;
 
 use crate::errors::Error;
 use crate::js::{Js, Kind, Value};
@@ -79,7 +81,9 @@ pub(crate) fn arg<'a>(
             }
         }
         Kind::Object => {
-            if let Some(b) = js.bytes(v)? {
+            if let Some(vs) = versionstamp_of(js, v)? {
+                Arg::Versionstamp(vs.0)
+            } else if let Some(b) = js.bytes(v)? {
                 Arg::Bytes(b)
             } else if let Some(ms) = js.date_ms(v)? {
                 time_of_ms(ms)
@@ -95,6 +99,77 @@ pub(crate) fn arg<'a>(
             }
         }
     })
+}
+
+/// The versionstamp of `trVersion` (a 10-byte `Buffer`/`Uint8Array`, or
+/// `null`/`undefined` for an incomplete one) and `userVersion` (an integer
+/// from 0 to 65535; `undefined` is 0): the arguments of `new
+/// Versionstamp(trVersion, userVersion)`, as Python's
+/// `lexikey.Versionstamp(tr_version, user_version)` takes them.
+pub(crate) fn versionstamp(js: Js, tr: Value, uv: Value) -> Result<fdb::Versionstamp, Error> {
+    let uv = match js.kind(uv)? {
+        Kind::Undefined => 0,
+        Kind::Number => {
+            let x = js.f64(uv)?;
+            if x.fract() != 0.0 || !(0.0..=65535.0).contains(&x) {
+                return Err(Error::Value(format!(
+                    "userVersion {x} is out of range (an integer from 0 to 65535)"
+                )));
+            }
+            x as u16
+        }
+        _ => {
+            return Err(Error::Type(format!(
+                "userVersion is a number, not {}",
+                type_name(js, uv)
+            )))
+        }
+    };
+    match js.kind(tr)? {
+        Kind::Null | Kind::Undefined => Ok(fdb::Versionstamp::incomplete(uv)),
+        _ => {
+            let Some(b) = js.bytes(tr)? else {
+                return Err(Error::Type(format!(
+                    "trVersion is a Buffer, a Uint8Array or null, not {}",
+                    type_name(js, tr)
+                )));
+            };
+            let tr: [u8; 10] = b.try_into().map_err(|_| {
+                Error::Value(format!(
+                    "trVersion is 10 bytes, not {} (a versionstamp is 10 bytes of transaction \
+                     version and a 2-byte user version)",
+                    b.len()
+                ))
+            })?;
+            Ok(fdb::Versionstamp::new(tr, uv))
+        }
+    }
+}
+
+/// The versionstamp a `Versionstamp` object holds (`None`: not one).
+fn versionstamp_of(js: Js, v: Value) -> Result<Option<fdb::Versionstamp>, Error> {
+    let Some(class) = crate::errors::versionstamp_class(js) else {
+        return Ok(None);
+    };
+    if !js.instance_of(v, class)? {
+        return Ok(None);
+    }
+    versionstamp(js, js.get(v, c"trVersion")?, js.get(v, c"userVersion")?).map(Some)
+}
+
+/// A `Versionstamp` object of `vs` (its 12 bytes as a `Buffer` when
+/// `init` did not register the class).
+pub(crate) fn versionstamp_value(js: Js, vs: fdb::Versionstamp) -> Result<Value, Error> {
+    let Some(class) = crate::errors::versionstamp_class(js) else {
+        return js.buffer(&vs.0);
+    };
+    let tr = if vs.is_complete() {
+        js.buffer(&vs.tr_version())?
+    } else {
+        js.null()?
+    };
+    let uv = js.number(f64::from(vs.user_version()))?;
+    js.construct(class, &[tr, uv])
 }
 
 /// The instant of a `Date`'s milliseconds (an invalid `Date`: `Other`).
@@ -133,6 +208,8 @@ pub(crate) fn type_name(js: Js, v: Value) -> String {
                 "a Uint8Array".into()
             } else if matches!(js.date_ms(v), Ok(Some(_))) {
                 "a Date".into()
+            } else if matches!(versionstamp_of(js, v), Ok(Some(_))) {
+                "a Versionstamp".into()
             } else if matches!(js.array_len(v), Ok(Some(_))) {
                 "an array".into()
             } else {
@@ -247,8 +324,7 @@ pub(crate) fn out(js: Js, v: &Out<'_>, small: bool, typed: bool) -> Result<Value
         Out::F32(x) => js.number(f64_of_f32(*x)),
         Out::Str(s) => js.str(s.as_bytes()),
         Out::Bytes(b) => js.buffer(b),
-        // Its 12 bytes, as before versionstamps had an Out of their own.
-        Out::Versionstamp(b) => js.buffer(b),
+        Out::Versionstamp(b) => versionstamp_value(js, fdb::Versionstamp(*b)),
         Out::Uuid(u) => {
             let mut s = String::with_capacity(36);
             lexikey::value::literal::format_uuid(*u, &mut s);

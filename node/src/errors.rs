@@ -44,6 +44,9 @@ pub(crate) struct Classes {
     encode: sys::napi_ref,
     alloc: sys::napi_ref,
     store: sys::napi_ref,
+    /// Not an error: the `Versionstamp` class, which values are made of
+    /// and read as.
+    versionstamp: sys::napi_ref,
 }
 
 unsafe extern "C" fn drop_classes(_env: sys::napi_env, data: *mut c_void, _hint: *mut c_void) {
@@ -52,7 +55,7 @@ unsafe extern "C" fn drop_classes(_env: sys::napi_env, data: *mut c_void, _hint:
 }
 
 /// Keeps the classes of `init({DecodeError, EncodeError, AllocError,
-/// StoreError})`.
+/// StoreError, Versionstamp})`.
 pub(crate) fn register(js: Js, classes: Value) -> Result<(), Error> {
     let r = |name: &std::ffi::CStr| -> Result<sys::napi_ref, Error> {
         let v = js.get(classes, name)?;
@@ -74,6 +77,7 @@ pub(crate) fn register(js: Js, classes: Value) -> Result<(), Error> {
         encode: r(c"EncodeError")?,
         alloc: r(c"AllocError")?,
         store: r(c"StoreError")?,
+        versionstamp: r(c"Versionstamp")?,
     });
     let p = Box::into_raw(c);
     // SAFETY: `p` is a live box, freed by `drop_classes` with the module.
@@ -97,6 +101,15 @@ fn classes(js: Js) -> Option<&'static Classes> {
     }
     // SAFETY: alive until the environment goes away.
     Some(unsafe { &*p.cast::<Classes>() })
+}
+
+/// The `Versionstamp` class of `index.js` (`None`: `init` was not called).
+pub(crate) fn versionstamp_class(js: Js) -> Option<Value> {
+    let class = classes(js)?.versionstamp;
+    let mut ctor = ptr::null_mut();
+    // SAFETY: `class` is a live reference of this environment.
+    let status = unsafe { sys::napi_get_reference_value(js.env, class, &mut ctor) };
+    (status == sys::Status::napi_ok).then_some(ctor)
 }
 
 /// `new Class(message)` of a registered class (`None`: `init` was not

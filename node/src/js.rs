@@ -267,6 +267,28 @@ impl Js {
         )
     }
 
+    /// `v instanceof ctor`.
+    pub(crate) fn instance_of(self, v: Value, ctor: Value) -> Result<bool, Error> {
+        let mut is = false;
+        // SAFETY: as in `kind`; `ctor` is a function of this call.
+        check(
+            unsafe { sys::napi_instanceof(self.env, v, ctor, &mut is) },
+            "napi_instanceof",
+        )?;
+        Ok(is)
+    }
+
+    /// `new ctor(...args)`.
+    pub(crate) fn construct(self, ctor: Value, args: &[Value]) -> Result<Value, Error> {
+        let mut out = ptr::null_mut();
+        // SAFETY: as in `kind`; `args` holds `args.len()` values of this call.
+        check(
+            unsafe { sys::napi_new_instance(self.env, ctor, args.len(), args.as_ptr(), &mut out) },
+            "napi_new_instance",
+        )?;
+        Ok(out)
+    }
+
     /// `obj[name]` (`undefined` when absent).
     pub(crate) fn get(self, obj: Value, name: &CStr) -> Result<Value, Error> {
         let mut out = ptr::null_mut();

@@ -102,13 +102,28 @@ fn init(js: Js, a: [Value; MAX_ARGS]) -> Result<Value, Error> {
 
 /// The component of one item of `encode`'s list: a component string
 /// (`"i64.desc:5"`, or a profile's bare type: a null), a `[type, value]`
-/// pair, or a plain value typed by the format's rule.
+/// pair, or a plain value typed by the format's rule; in `fdb-tuple`, an
+/// array that is not a pair (or the pair `["nested", [...]]` that `decode`
+/// gives with `types`) is a nested tuple of such items.
 fn component(
     js: Js,
     spec: &KeySpec,
     item: Value,
     slot: &mut conv::Slot,
     i: usize,
+) -> Result<Comp, Error> {
+    component_at(js, spec, item, slot, i, 0)
+}
+
+/// [`component`] at nesting level `depth` (a list among the key's
+/// components is level 0).
+fn component_at(
+    js: Js,
+    spec: &KeySpec,
+    item: Value,
+    slot: &mut conv::Slot,
+    i: usize,
+    depth: usize,
 ) -> Result<Comp, Error> {
     let kind = js.kind(item)?;
     if kind == Kind::String {
@@ -119,18 +134,35 @@ fn component(
                 .map_err(|e| Error::Encode(e.to_string()));
         }
     }
-    if kind == Kind::Object && js.array_len(item)? == Some(2) {
+    let fdb = spec.format() == KeyFormat::Profile(Profile::Fdb);
+    let len = match kind {
+        Kind::Object => js.array_len(item)?,
+        _ => None,
+    };
+    if len == Some(2) {
         let ty = js.element(item, 0)?;
         if js.kind(ty)? == Kind::String {
             let ty = js.string(ty)?;
             let v = js.element(item, 1)?;
+            if fdb && ty == "nested" && js.array_len(v)?.is_some() {
+                return nested(js, spec, v, slot, i, depth);
+            }
             let named = |e: String| Error::Encode(format!("component [{ty:?}, ...]: {e}"));
-            let want = spec.col_type(&ty).map_err(|e| named(e.to_string()))?.want();
-            let a = conv::arg(js, v, Some(want), slot)?;
-            return spec
-                .pair(&ty, a)
-                .map_err(|e| named(conv::message(js, &e, v)));
+            match spec.col_type(&ty) {
+                Ok(col) => {
+                    let a = conv::arg(js, v, Some(col.want()), slot)?;
+                    return spec
+                        .pair(&ty, a)
+                        .map_err(|e| named(conv::message(js, &e, v)));
+                }
+                // A first item that names no type: a nested tuple.
+                Err(_) if fdb => return nested(js, spec, item, slot, i, depth),
+                Err(e) => return Err(named(e.to_string())),
+            }
         }
+    }
+    if fdb && len.is_some() {
+        return nested(js, spec, item, slot, i, depth);
     }
     let a = conv::arg(js, item, None, slot)?;
     let ty = spec
@@ -145,27 +177,83 @@ fn component(
     })
 }
 
+/// The `fdb-tuple` nested tuple of the array `arr` at level `depth`
+/// (bounded by the core: [`KeySpec::nested`]).
+fn nested(
+    js: Js,
+    spec: &KeySpec,
+    arr: Value,
+    slot: &mut conv::Slot,
+    i: usize,
+    depth: usize,
+) -> Result<Comp, Error> {
+    /// An item's error, or the core's about the list.
+    struct Fail(Error);
+    impl From<lexikey::frontend::host::ArgError> for Fail {
+        fn from(e: lexikey::frontend::host::ArgError) -> Fail {
+            Fail(Error::Encode(e.to_string()))
+        }
+    }
+    let n = js.array_len(arr)?.unwrap_or(0);
+    spec.nested(depth, 0..n, |j, d| {
+        let item = js.element(arr, j).map_err(Fail)?;
+        component_at(js, spec, item, slot, i, d).map_err(Fail)
+    })
+    .map_err(|f| f.0)
+}
+
+/// The length of a `components` argument (a `TypeError` when it is not an
+/// array).
+fn components_len(js: Js, v: Value) -> Result<u32, Error> {
+    js.array_len(v)?.ok_or_else(|| {
+        Error::Type(format!(
+            "components is an array (e.g. [\"str:a\", 5n]), not {}",
+            conv::type_name(js, v)
+        ))
+    })
+}
+
+/// The components of the array `arr` of `n` items ([`component`]).
+fn components(js: Js, spec: &KeySpec, arr: Value, n: u32) -> Result<Vec<Comp>, Error> {
+    let mut slot = conv::Slot::default();
+    (0..n)
+        .map(|i| component(js, spec, js.element(arr, i)?, &mut slot, i as usize))
+        .collect()
+}
+
+/// `versionstampBytes(trVersion, userVersion)`: the 12 bytes of a
+/// versionstamp (an incomplete one's transaction version all `0xff`), its
+/// arguments checked as `new Versionstamp(...)` takes them.
+fn versionstamp_bytes(js: Js, a: [Value; MAX_ARGS]) -> Result<Value, Error> {
+    js.buffer(&conv::versionstamp(js, a[0], a[1])?.0)
+}
+
+/// `packWithVersionstamp(components)`: the `fdb-tuple` key of components
+/// holding exactly one incomplete versionstamp, then its offset as 4
+/// bytes little-endian (`fdb.tuple.pack_with_versionstamp`).
+fn pack_with_versionstamp(js: Js, a: [Value; MAX_ARGS]) -> Result<Value, Error> {
+    let spec = KeySpec::new(KeyFormat::Profile(Profile::Fdb)).with_max_key_len(schema::MAX_KEY_LEN);
+    let n = components_len(js, a[0])?;
+    let comps = components(js, &spec, a[0], n)?;
+    let key = spec
+        .encode_with_versionstamp(&comps)
+        .map_err(|e| Error::Encode(e.to_string()))?;
+    js.buffer(&key)
+}
+
 /// `encode(components, {format, saltBuckets, width, hbaseNumeric, round})`.
 fn encode(js: Js, a: [Value; MAX_ARGS]) -> Result<Value, Error> {
     let opts = Opts::read(js, a[1])?;
     let spec = opts.key_spec()?;
     let fmt = spec.format();
-    let n = js.array_len(a[0])?.ok_or_else(|| {
-        Error::Type(format!(
-            "components is an array (e.g. [\"str:a\", 5n]), not {}",
-            conv::type_name(js, a[0])
-        ))
-    })?;
+    let n = components_len(js, a[0])?;
     if n == 0 && opts.salt.is_none() && fmt != KeyFormat::Profile(Profile::Phoenix) {
         // The empty tuple: the empty key (the command line needs a
         // COMPONENT; fdb.tuple.pack(()) is b"" too). A Phoenix row key is
         // never empty.
         return key_value(js, fmt, b"");
     }
-    let mut slot = conv::Slot::default();
-    let comps = (0..n)
-        .map(|i| component(js, &spec, js.element(a[0], i)?, &mut slot, i as usize))
-        .collect::<Result<Vec<_>, _>>()?;
+    let comps = components(js, &spec, a[0], n)?;
     let key = spec
         .encode(&comps)
         .map_err(|e| Error::Encode(e.to_string()))?;
@@ -433,6 +521,8 @@ exports! {
     "decode" => decode,
     "render" => render,
     "reverse" => reverse,
+    "versionstampBytes" => versionstamp_bytes,
+    "packWithVersionstamp" => pack_with_versionstamp,
     "schemaNew" => schema_new,
     "schemaInfo" => schema_info,
     "schemaEncode" => schema_encode,

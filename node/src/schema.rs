@@ -511,7 +511,7 @@ impl Schema {
         if !matches!(js.kind(pred)?, Kind::Undefined | Kind::Null) {
             if js.kind(pred)? != Kind::Object {
                 return Err(Error::Type(format!(
-                    "the predicate is an object ({{ge, gt, le, lt, eq, prefix}}), not {}",
+                    "the predicate is an object ({{ge, gt, le, lt, eq, prefix, isNull, notNull}}), not {}",
                     conv::type_name(js, pred)
                 )));
             }
@@ -523,8 +523,8 @@ impl Schema {
                     PredOp::Le => c"le",
                     PredOp::Lt => c"lt",
                     PredOp::Prefix => c"prefix",
-                    // Not (yet) named in the Node binding's predicate object.
-                    PredOp::IsNull | PredOp::NotNull => continue,
+                    PredOp::IsNull => c"isNull",
+                    PredOp::NotNull => c"notNull",
                 };
                 let v = js.get(pred, name)?;
                 if js.kind(v)? == Kind::Undefined {
@@ -539,8 +539,36 @@ impl Schema {
                         )));
                     }
                     let s = js.string(v)?;
-                    texts.push(s.clone());
-                    parsed.push(Pred::Prefix(s, lexikey::Dir::Asc));
+                    // A str field's direction, and on a nullable str? its
+                    // values; another field: an ascending str, as before.
+                    let preds = self
+                        .spec
+                        .str_prefix_preds(next, &s)
+                        .unwrap_or_else(|| vec![Pred::Prefix(s.clone(), lexikey::Dir::Asc)]);
+                    for p in preds {
+                        texts.push(p.value().map_or_else(|| s.clone(), comp_text));
+                        parsed.push(p);
+                    }
+                    continue;
+                }
+                if matches!(op, PredOp::IsNull | PredOp::NotNull) {
+                    // `isNull: true`: the field, nullable, named by its null.
+                    if js.kind(v)? != Kind::Boolean {
+                        return Err(Error::Type(format!(
+                            "predicate {}: expected true or false, got {}",
+                            if op == PredOp::IsNull {
+                                "isNull"
+                            } else {
+                                "notNull"
+                            },
+                            conv::type_name(js, v)
+                        )));
+                    }
+                    if js.bool(v)? {
+                        let c = field(next, js.null()?, &what)?;
+                        texts.push(comp_text(&c));
+                        parsed.extend(Pred::with_op(op, c));
+                    }
                     continue;
                 }
                 let c = field(next, v, &what)?;

@@ -2,6 +2,7 @@
 // describe the API as the tests and the README use it.
 import {
   encode, decode, render, reverse, Schema, Allocator, DecodeError, EncodeError, AllocError, StoreError,
+  Versionstamp, packWithVersionstamp,
   type KeyRange, type Value,
 } from '../index.js';
 
@@ -35,4 +36,16 @@ function offsetOf(e: unknown): number | undefined {
   return undefined;
 }
 
+// Nulls, nested tuples and versionstamps.
+const withNull: string = new Schema('str,i64?').encode(['age', null]);
+const tuple: Buffer = encode([1n, [2n, null], 'x', new Versionstamp(Buffer.alloc(10), 3)], { format: 'fdb-tuple' });
+const stamped: Buffer = packWithVersionstamp(['log', new Versionstamp(null), ['nested', [1n]]]);
+const vs = new Versionstamp();
+const vsBytes: Buffer = vs.toBytes();
+const tr: Buffer | null = vs.trVersion;
+const complete: boolean = vs.isComplete() && vs.userVersion === 0;
+const unknownAge: KeyRange<string> = new Schema('str,i64?').range(['age'], { isNull: true });
+const someName: KeyRange<Buffer> = new Schema('str,str?', 'binary').range(['n'], { notNull: true, prefix: 'ab' });
+
 export { bytes, pairs, rows, values, scan, perBucket, shown, rev, ids, offsetOf };
+export { withNull, tuple, stamped, vsBytes, tr, complete, unknownAge, someName };

@@ -129,6 +129,8 @@ def range(
     hbase_numeric: Optional[str] = None,
     round: bool = False,
     schema: Optional[str] = None,
+    is_null: Optional[str] = None,
+    not_null: Optional[str] = None,
 ) -> Tuple[Optional[Key], Optional[Key]]:
     """The half-open key range (start, end) of a query; None is unbounded."""
 
@@ -227,6 +229,9 @@ class Schema:
         lt: Any = None,
         eq: Any = None,
         str_prefix: Optional[str] = None,
+        *,
+        is_null: bool = False,
+        not_null: bool = False,
     ) -> Tuple[Optional[Key], Optional[Key]]:
         """The key range of a prefix of values and predicates on the next field
         (a salted schema: ValueError, see ranges)."""
@@ -239,6 +244,9 @@ class Schema:
         lt: Any = None,
         eq: Any = None,
         str_prefix: Optional[str] = None,
+        *,
+        is_null: bool = False,
+        not_null: bool = False,
     ) -> list[Tuple[Optional[Key], Optional[Key]]]:
         """The ranges of a query: one per salt bucket (bucket 0 first) for a
         salted schema, else [range(...)]."""
@@ -253,6 +261,9 @@ class Schema:
         str_prefix: Optional[str] = None,
         after: Optional[str] = None,
         secret: Optional[Union[str, bytes]] = None,
+        *,
+        is_null: bool = False,
+        not_null: bool = False,
     ) -> list[Tuple[Optional[Key], Optional[Key]]]:
         """The ranges of the next page of a query: ranges(...) when after is
         None, else each range from just after the last key the cursor holds
@@ -270,6 +281,9 @@ class Schema:
         str_prefix: Optional[str] = None,
         after: Optional[str] = None,
         secret: Optional[Union[str, bytes]] = None,
+        *,
+        is_null: bool = False,
+        not_null: bool = False,
     ) -> str:
         """The cursor (an opaque base64url token) after a page of the query,
         read from page_ranges(..., after=after), whose last row has key

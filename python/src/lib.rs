@@ -488,10 +488,11 @@ fn side<'py>(py: Python<'py>, text: bool, k: Option<&[u8]>) -> PyResult<Bound<'p
     }
 }
 
-/// The predicates of a range call (`ge`, `gt`, `le`, `lt`, `eq`, then
-/// `str_prefix`, in that order), each value made a component by `comp`.
-pub(crate) fn predicates(
-    named: [(PredOp, Option<&Bound<'_, PyAny>>); 5],
+/// The predicates of a range call (`ge`, `gt`, `le`, `lt`, `eq`, and
+/// any more named ones, then `str_prefix`, in that order), each value made
+/// a component by `comp`.
+pub(crate) fn predicates<const N: usize>(
+    named: [(PredOp, Option<&Bound<'_, PyAny>>); N],
     str_prefix: Option<&str>,
     comp: impl Fn(&Bound<'_, PyAny>) -> PyResult<Comp>,
 ) -> PyResult<Vec<Pred<Comp>>> {
@@ -567,7 +568,10 @@ pub(crate) fn range_pair<'py>(
 /// leading components are `components` and whose next component satisfies
 /// every predicate given (`ge`, `gt`, `le`, `lt`, `eq`: components as in
 /// `encode`; `str_prefix`: the next component is an ascending `str`
-/// starting with it). `None` is an unbounded side. Exactly the command
+/// starting with it; `is_null` / `not_null`: the next component, of the
+/// nullable type given (`"i64?"`, `"str?.desc.nulls_last"`: the command
+/// line's `--is-null TYPE?`), is null / holds a value). `None` is an
+/// unbounded side. Exactly the command
 /// line's `lexikey range`; `width`, `hbase_numeric` and `round` as in
 /// `encode`. `schema` (`"str,i64"`, native formats) makes a component or
 /// predicate of another type than its field an `EncodeError` naming both
@@ -580,7 +584,7 @@ pub(crate) fn range_pair<'py>(
 /// Raises `EncodeError` when a component does not encode or no key can
 /// match.
 #[pyfunction]
-#[pyo3(signature = (components, format = "hex", ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None, *, width = None, hbase_numeric = None, round = false, schema = None))]
+#[pyo3(signature = (components, format = "hex", ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None, *, width = None, hbase_numeric = None, round = false, schema = None, is_null = None, not_null = None))]
 #[allow(clippy::too_many_arguments)]
 fn range<'py>(
     py: Python<'py>,
@@ -596,6 +600,8 @@ fn range<'py>(
     hbase_numeric: Option<&str>,
     round: bool,
     schema: Option<&str>,
+    is_null: Option<&Bound<'py, PyAny>>,
+    not_null: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let fmt = parse_fmt(format)?;
     let fid = Fidelity::new(fmt, hbase_numeric, round)?;
@@ -614,6 +620,8 @@ fn range<'py>(
             (PredOp::Le, le),
             (PredOp::Lt, lt),
             (PredOp::Eq, eq),
+            (PredOp::IsNull, is_null),
+            (PredOp::NotNull, not_null),
         ],
         str_prefix,
         |v| component(&spec, v),

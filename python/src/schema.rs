@@ -511,6 +511,7 @@ impl Schema {
         prefix: Option<&Bound<'_, PyAny>>,
         [ge, gt, le, lt, eq]: [Option<&Bound<'_, PyAny>>; 5],
         str_prefix: Option<&str>,
+        [is_null, not_null]: [bool; 2],
     ) -> PyResult<(Vec<Comp>, Vec<Pred<Comp>>)> {
         let values = match prefix {
             None => Vec::new(),
@@ -533,25 +534,30 @@ impl Schema {
             None,
             |v| self.field_comp(next, v, "range"),
         )?;
+        // IS NULL / IS NOT NULL name the field by its null (the command
+        // line's --is-null TYPE?): a field without the `?` is refused by
+        // the value conversion, as a None for it always is.
+        for (op, on) in [(PredOp::IsNull, is_null), (PredOp::NotNull, not_null)] {
+            if on {
+                let null =
+                    Python::attach(|py| self.field_comp(next, &py.None().into_bound(py), "range"))?;
+                preds.extend(Pred::with_op(op, null));
+            }
+        }
         // The prefix takes the field's direction (a descending str's
-        // prefix range is inverted); a field that is not a plain str is
-        // an error, never a range of the wrong bytes.
+        // prefix range is inverted) and on a nullable str? selects its
+        // values (the not-null beside it says the field is nullable); a
+        // field that is not a str is an error, never a range of the wrong
+        // bytes.
         if let Some(p) = str_prefix {
-            let dir = match self.spec.field(next, lexikey::frontend::host::Arg::Str(p)) {
-                Ok(Comp::Native(_, c))
-                    if c.value.ty() == lexikey::Type::Str && c.nulls.is_none() =>
-                {
-                    c.dir
-                }
-                _ => {
-                    return Err(encode_err(format!(
-                        "range, str_prefix: field {} of the schema {:?} is not a str",
-                        next + 1,
-                        self.spec_text
-                    )))
-                }
+            let Some(prefix) = self.spec.str_prefix_preds(next, p) else {
+                return Err(encode_err(format!(
+                    "range, str_prefix: field {} of the schema {:?} is not a str",
+                    next + 1,
+                    self.spec_text
+                )));
             };
-            preds.push(Pred::Prefix(p.to_string(), dir));
+            preds.extend(prefix);
         }
         Ok((comps, preds))
     }
@@ -563,11 +569,12 @@ impl Schema {
         prefix: Option<&Bound<'_, PyAny>>,
         preds: [Option<&Bound<'_, PyAny>>; 5],
         str_prefix: Option<&str>,
+        nulls: [bool; 2],
         after: Option<&str>,
         secret: Option<&[u8]>,
     ) -> PyResult<(lexikey_design::cursor::Cursor, KeySpec)> {
         use lexikey_design::cursor::{spec_fingerprint, Cursor};
-        let (comps, preds) = self.range_query(prefix, preds, str_prefix)?;
+        let (comps, preds) = self.range_query(prefix, preds, str_prefix, nulls)?;
         let spec = self.key_spec(self.salt_buckets)?;
         let ranges = crate::ranges(&spec, comps, preds)?;
         let fp = spec_fingerprint(&spec);
@@ -862,11 +869,17 @@ impl Schema {
     /// The half-open key range `(start, end)` of the keys whose leading
     /// fields hold `prefix` (a tuple of values) and whose next field
     /// satisfies every predicate given (values of that field;
-    /// `str_prefix`: that field is an ascending `str` starting with it).
-    /// `None` is an unbounded side. Exactly the command line's `range`.
+    /// `str_prefix`: that field is a `str` starting with it, in the
+    /// field's direction, on a nullable `str?` never a null; `is_null=True` / `not_null=True`: that field,
+    /// nullable (`TYPE?`), is null / holds a value, SQL's `IS NULL` / `IS
+    /// NOT NULL`). `None` is an unbounded side. Exactly the command line's
+    /// `range` (`--is-null TYPE?`, `--not-null TYPE?`).
+    ///
+    /// >>> lexikey.Schema("str,i64?").range(["age"], is_null=True)
+    /// ('age#-', 'age#-$')
     #[pyo3(
-        signature = (prefix = None, ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None),
-        text_signature = "(self, prefix=(), ge=None, gt=None, le=None, lt=None, eq=None, str_prefix=None)"
+        signature = (prefix = None, ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None, *, is_null = false, not_null = false),
+        text_signature = "(self, prefix=(), ge=None, gt=None, le=None, lt=None, eq=None, str_prefix=None, *, is_null=False, not_null=False)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn range<'py>(
@@ -879,6 +892,8 @@ impl Schema {
         lt: Option<&Bound<'py, PyAny>>,
         eq: Option<&Bound<'py, PyAny>>,
         str_prefix: Option<&str>,
+        is_null: bool,
+        not_null: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
         if let Some(n) = self.salt_buckets {
             return Err(value_err(format!(
@@ -886,7 +901,12 @@ impl Schema {
                  Schema.ranges(...), which returns them all, bucket 0 first"
             )));
         }
-        let (comps, preds) = self.range_query(prefix, [ge, gt, le, lt, eq], str_prefix)?;
+        let (comps, preds) = self.range_query(
+            prefix,
+            [ge, gt, le, lt, eq],
+            str_prefix,
+            [is_null, not_null],
+        )?;
         crate::range_pair(py, &self.key_spec(None)?, comps, preds)
     }
 
@@ -970,8 +990,8 @@ impl Schema {
     /// command line's `range --salt-buckets N`: scan them all, or in
     /// parallel, and merge); otherwise the one range of `range`.
     #[pyo3(
-        signature = (prefix = None, ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None),
-        text_signature = "(self, prefix=(), ge=None, gt=None, le=None, lt=None, eq=None, str_prefix=None)"
+        signature = (prefix = None, ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None, *, is_null = false, not_null = false),
+        text_signature = "(self, prefix=(), ge=None, gt=None, le=None, lt=None, eq=None, str_prefix=None, *, is_null=False, not_null=False)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn ranges<'py>(
@@ -984,8 +1004,15 @@ impl Schema {
         lt: Option<&Bound<'py, PyAny>>,
         eq: Option<&Bound<'py, PyAny>>,
         str_prefix: Option<&str>,
+        is_null: bool,
+        not_null: bool,
     ) -> PyResult<Bound<'py, PyList>> {
-        let (comps, preds) = self.range_query(prefix, [ge, gt, le, lt, eq], str_prefix)?;
+        let (comps, preds) = self.range_query(
+            prefix,
+            [ge, gt, le, lt, eq],
+            str_prefix,
+            [is_null, not_null],
+        )?;
         let spec = self.key_spec(self.salt_buckets)?;
         let pairs = crate::ranges(&spec, comps, preds)?
             .iter()
@@ -1001,8 +1028,8 @@ impl Schema {
     /// read to their end left out. A cursor for another schema or query,
     /// damaged, or (with `secret`) not signed with it: ValueError.
     #[pyo3(
-        signature = (prefix = None, ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None, after = None, secret = None),
-        text_signature = "(self, prefix=(), ge=None, gt=None, le=None, lt=None, eq=None, str_prefix=None, after=None, secret=None)"
+        signature = (prefix = None, ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None, after = None, secret = None, *, is_null = false, not_null = false),
+        text_signature = "(self, prefix=(), ge=None, gt=None, le=None, lt=None, eq=None, str_prefix=None, after=None, secret=None, *, is_null=False, not_null=False)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn page_ranges<'py>(
@@ -1017,11 +1044,19 @@ impl Schema {
         str_prefix: Option<&str>,
         after: Option<&str>,
         secret: Option<&Bound<'py, PyAny>>,
+        is_null: bool,
+        not_null: bool,
     ) -> PyResult<Bound<'py, PyList>> {
         let secret = secret_bytes(secret)?;
         let secret = secret.as_deref();
-        let (cursor, _) =
-            self.page_cursor(prefix, [ge, gt, le, lt, eq], str_prefix, after, secret)?;
+        let (cursor, _) = self.page_cursor(
+            prefix,
+            [ge, gt, le, lt, eq],
+            str_prefix,
+            [is_null, not_null],
+            after,
+            secret,
+        )?;
         let pairs = cursor
             .next_ranges(self.fmt.is_text())
             .iter()
@@ -1035,8 +1070,8 @@ impl Schema {
     /// salted schema), the page read from `page_ranges(..., after=after)`;
     /// with `secret`, signed (HMAC-SHA256) so a client cannot forge one.
     #[pyo3(
-        signature = (last_key, prefix = None, ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None, after = None, secret = None),
-        text_signature = "(self, last_key, prefix=(), ge=None, gt=None, le=None, lt=None, eq=None, str_prefix=None, after=None, secret=None)"
+        signature = (last_key, prefix = None, ge = None, gt = None, le = None, lt = None, eq = None, str_prefix = None, after = None, secret = None, *, is_null = false, not_null = false),
+        text_signature = "(self, last_key, prefix=(), ge=None, gt=None, le=None, lt=None, eq=None, str_prefix=None, after=None, secret=None, *, is_null=False, not_null=False)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn cursor<'py>(
@@ -1051,11 +1086,19 @@ impl Schema {
         str_prefix: Option<&str>,
         after: Option<&str>,
         secret: Option<&Bound<'py, PyAny>>,
+        is_null: bool,
+        not_null: bool,
     ) -> PyResult<String> {
         let secret = secret_bytes(secret)?;
         let secret = secret.as_deref();
-        let (cursor, spec) =
-            self.page_cursor(prefix, [ge, gt, le, lt, eq], str_prefix, after, secret)?;
+        let (cursor, spec) = self.page_cursor(
+            prefix,
+            [ge, gt, le, lt, eq],
+            str_prefix,
+            [is_null, not_null],
+            after,
+            secret,
+        )?;
         let key = key_bytes(last_key, self.fmt.is_text())?;
         let rest = spec
             .unsalted(&key)

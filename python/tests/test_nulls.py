@@ -103,3 +103,104 @@ def test_arrow_null_in_a_nullable_column_encodes_the_null():
         # A column without the ? still refuses a null.
         with pytest.raises(Exception):
             lexikey.Schema("str,i64", fmt).encode_arrow(table)
+
+
+def _cli_range(exe, fmt, schema_text, args):
+    """The command line's range as (start, end) keys: text as printed,
+    binary from its hex lines; an empty line is an unbounded side."""
+    import subprocess
+
+    out = subprocess.run(
+        [exe, "range", f"--format={fmt}", f"--schema={schema_text}", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout.split("\n")[:2]
+    return tuple(None if s == "" else bytes.fromhex(s) if fmt == "binary" else s for s in out)
+
+
+@settings(max_examples=size(60, 1000), deadline=None)
+@given(data=st.data())
+def test_is_null_and_not_null_ranges_select_exactly_the_null_rows(data):
+    """Schema.range(is_null=True) / (not_null=True): among random rows with
+    nulls, the keys inside [start, end) are exactly those of the rows under
+    the prefix whose field is null / holds a value, ascending and
+    descending, nulls first and last, under a prefix or as the first field;
+    lexikey.range with the type and the command line give the same bytes."""
+    from test_api import lexikey_binary
+
+    ty = data.draw(st.sampled_from(["i64", "str"]))
+    fmt = data.draw(st.sampled_from(FORMATS))
+    desc, last = data.draw(st.booleans()), data.draw(st.booleans())
+    spec = ty + "?" + (".desc" if desc else "") + (".nulls_last" if last else "")
+    lead = data.draw(st.booleans())
+    pred = data.draw(st.sampled_from(["is_null", "not_null"]))
+    cell = st.one_of(st.none(), VALUES[ty])
+    if lead:
+        fields = f"str,{spec},i64"
+        names = st.sampled_from(["p", "p#", "o", "q", "", "p\x00"])
+        rows = data.draw(st.lists(st.tuples(names, cell, st.integers(-3, 3)), max_size=12))
+        prefix = ("p",)
+    else:
+        fields = f"{spec},i64"
+        rows = data.draw(st.lists(st.tuples(cell, st.integers(-3, 3)), max_size=12))
+        prefix = ()
+    schema = lexikey.Schema(fields, fmt)
+    start, end = schema.range(prefix, **{pred: True})
+    for row in rows:
+        key = raw(schema.encode(row))
+        inside = (start is None or raw(start) <= key) and (end is None or key < raw(end))
+        under = row[: len(prefix)] == prefix
+        null = row[len(prefix)] is None
+        assert inside == (under and null == (pred == "is_null")), (row, start, end)
+    assert schema.ranges(prefix, **{pred: True}) == [(start, end)]
+    comps = [("str", p) for p in prefix]
+    assert lexikey.range(comps, fmt, **{pred: spec}) == (start, end)
+    assert lexikey.range(comps, fmt, **{pred: (spec, None)}) == (start, end)
+    exe = lexikey_binary()
+    if exe is None:
+        pytest.skip("the lexikey binary is not built (cargo build -p lexikey-cli)")
+    flag = "--is-null" if pred == "is_null" else "--not-null"
+    args = [f"{flag}={spec}", "--", *(f"str:{p}" for p in prefix)]
+    assert _cli_range(exe, fmt, fields, args) == (start, end)
+
+
+def test_is_null_on_a_field_without_the_question_mark_is_an_error():
+    with pytest.raises(lexikey.EncodeError):
+        lexikey.Schema("str,i64").range(("a",), is_null=True)
+    with pytest.raises(lexikey.EncodeError):
+        lexikey.Schema("str,i64?").range(("a",), is_null=True, not_null=True)
+    with pytest.raises(lexikey.EncodeError, match="nullable"):
+        lexikey.range(["str:a"], is_null="i64")
+
+
+@settings(max_examples=size(40, 500), deadline=None)
+@given(data=st.data())
+def test_str_prefix_on_a_nullable_str_selects_its_values_never_a_null(data):
+    """Schema.range(str_prefix=...) on a str? field: the keys inside the range
+    are exactly those of the rows under the prefix whose value is present and
+    starts with the text, ascending and descending, nulls first and last; the
+    command line's range --schema ... --prefix gives the same bytes."""
+    from test_api import lexikey_binary
+
+    fmt = data.draw(st.sampled_from(FORMATS))
+    desc, last = data.draw(st.booleans()), data.draw(st.booleans())
+    spec = "str?" + (".desc" if desc else "") + (".nulls_last" if last else "")
+    fields = f"str,{spec},i64"
+    alphabet = st.sampled_from(["a", "b", "%", "#", "\x00", "é", "\\", "N"])
+    text = data.draw(st.text(alphabet, max_size=3))
+    cell = st.one_of(st.none(), st.text(alphabet, max_size=5))
+    names = st.sampled_from(["p", "p#", "o", "q"])
+    rows = data.draw(st.lists(st.tuples(names, cell, st.integers(-3, 3)), max_size=12))
+    schema = lexikey.Schema(fields, fmt)
+    start, end = schema.range(("p",), str_prefix=text)
+    for row in rows:
+        key = raw(schema.encode(row))
+        inside = raw(start) <= key and (end is None or key < raw(end))
+        assert inside == (row[0] == "p" and row[1] is not None and row[1].startswith(text)), (row, start, end)
+    exe = lexikey_binary()
+    if exe is None:
+        pytest.skip("the lexikey binary is not built (cargo build -p lexikey-cli)")
+    if "\x00" not in text:
+        assert _cli_range(exe, fmt, fields, [f"--prefix={text}", "--", "str:p"]) == (start, end)

@@ -457,6 +457,45 @@ pub fn apply_width(c: &mut Component<'_>, width: Option<u8>) {
     }
 }
 
+/// A null in a cell of a nullable field (`TYPE?`) of the tab-separated
+/// rows the command line's `encode --stdin` reads and `decode --values`
+/// writes: `\N`, as PostgreSQL's `COPY`, MySQL and Hive write a null. A
+/// present value whose text is `\N` is written with one backslash more
+/// ([`nullable_cell_escaped`]); cells of fields without the `?` are their
+/// text, always.
+pub const NULL_CELL: &str = "\\N";
+
+/// The text of the value in `cell`, a cell of a nullable field: `None`
+/// for the null ([`NULL_CELL`]); the cell without its first backslash
+/// when it is two or more backslashes and `N` (`\\N` is the text `\N`);
+/// else the cell itself. No allocation.
+///
+/// ```
+/// use lexikey::frontend::native::nullable_cell;
+/// assert_eq!(nullable_cell("\\N"), None);
+/// assert_eq!(nullable_cell("\\\\N"), Some("\\N"));
+/// assert_eq!(nullable_cell(""), Some(""));
+/// assert_eq!(nullable_cell("\\n"), Some("\\n"));
+/// ```
+pub fn nullable_cell(cell: &str) -> Option<&str> {
+    match cell.strip_prefix('\\') {
+        Some("N") => None,
+        Some(rest) if nullable_cell_escaped(rest) => Some(rest),
+        _ => Some(cell),
+    }
+}
+
+/// Whether `text`, the text of a present value of a nullable field, is
+/// written in a cell with one backslash more in front: when it is one or
+/// more backslashes and then `N`, which [`nullable_cell`] reads with one
+/// backslash less (so `\N` itself stays a value, never the null).
+pub fn nullable_cell_escaped(text: &str) -> bool {
+    match text.as_bytes().split_last() {
+        Some((b'N', rest)) => !rest.is_empty() && rest.iter().all(|&b| b == b'\\'),
+        _ => false,
+    }
+}
+
 /// Parses the text of one value of type `ty`, borrowing strings.
 ///
 /// # Errors

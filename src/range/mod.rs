@@ -597,6 +597,21 @@ impl<'a> RangeQuery<'a> {
     }
 
     /// Next component is a string (of direction `dir`) starting with `text`.
+    ///
+    /// On a nullable `str?` component the prefix selects its present
+    /// values that start with `text` (the marker "value follows", then the
+    /// prefix; never a null): the component is nullable when the
+    /// [`RangeQuery::fields`] say so, or when another predicate on it names
+    /// it nullable (`not_null` of a `str?`).
+    ///
+    /// ```
+    /// use lexikey::{range::RangeQuery, Component, Dir, Field, Format, Type, Value};
+    /// let name = [Field::parse("str")?, Field::parse("str?")?];
+    /// let prefix = [Component::asc("person")];
+    /// let r = RangeQuery::new(Format::Hex).prefix(&prefix).fields(&name).str_prefix("ab", Dir::Asc).build()?;
+    /// assert_eq!((r.start.as_deref(), r.end.as_deref()), (Some(&b"person#=ab"[..]), Some(&b"person#=ac"[..])));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn str_prefix(mut self, text: &str, dir: Dir) -> Self {
         self.preds.push(Pred::Prefix(text.to_string(), dir));
         self
@@ -633,6 +648,7 @@ impl<'a> RangeQuery<'a> {
         // keys alone is enough.
         let mut b = Bounds::default();
         let mut field: Option<(Type, Dir, Option<Nulls>)> = None;
+        let prefix_nulls = self.prefix_nulls();
         for p in &self.preds {
             check_null_operand(p)?;
             let Some(p) = normalize(p) else {
@@ -646,7 +662,7 @@ impl<'a> RangeQuery<'a> {
                 | Pred::Lt(c)
                 | Pred::IsNull(c)
                 | Pred::NotNull(c) => (c.value.ty(), c.dir, c.nulls),
-                Pred::Prefix(_, d) => (Type::Str, *d, None),
+                Pred::Prefix(_, d) => (Type::Str, *d, prefix_nulls),
             };
             match field {
                 None => field = Some((ty, dir, nulls)),
@@ -659,7 +675,7 @@ impl<'a> RangeQuery<'a> {
                     )))
                 }
             }
-            let (lo, hi) = pred_bounds(f, &p, &x)?;
+            let (lo, hi) = pred_bounds(f, &p, &x, prefix_nulls)?;
             b.raise(lo);
             b.lower(hi);
             // A comparison on a nullable component: its values only (SQL:
@@ -694,6 +710,21 @@ impl<'a> RangeQuery<'a> {
 }
 
 impl RangeQuery<'_> {
+    /// Where the nulls of the component a [`Pred::Prefix`] constrains
+    /// sort, `None` when it is not nullable: the field's, when the fields
+    /// name a `str` there; else the first other predicate's that names a
+    /// `str` component (`--not-null str? --prefix ab`); else not nullable.
+    fn prefix_nulls(&self) -> Option<Nulls> {
+        if let Some(f) = self.fields.and_then(|fs| fs.get(self.prefix.len())) {
+            return if f.ty == Type::Str { f.nulls } else { None };
+        }
+        self.preds
+            .iter()
+            .filter_map(Pred::value)
+            .find(|c| c.value.ty() == Type::Str)
+            .and_then(|c| c.nulls)
+    }
+
     /// Refuses a prefix component or a predicate whose type or direction
     /// is not its field's.
     fn check_fields(&self, fields: &[Field]) -> Result<(), RangeError> {
@@ -741,7 +772,13 @@ impl RangeQuery<'_> {
                 )));
             };
             let (ty, dir, nulls, shown) = match p {
-                Pred::Prefix(t, d) => (Type::Str, *d, None, t.clone()),
+                // A prefix is a str's, nullable or not as its field is.
+                Pred::Prefix(t, d) => (
+                    Type::Str,
+                    *d,
+                    f.nulls.filter(|_| f.ty == Type::Str),
+                    t.clone(),
+                ),
                 Pred::Eq(c)
                 | Pred::Ge(c)
                 | Pred::Gt(c)
@@ -835,12 +872,24 @@ fn null_span(f: Format, x: &[u8], nulls: Nulls, null: bool) -> Sides {
     (Some(at), end)
 }
 
-/// The key bounds of one predicate on the component that starts at `x`;
-/// `None` on a side = the prefix's own bound there.
-fn pred_bounds(f: Format, p: &Pred<Component<'_>>, x: &[u8]) -> Result<Sides, RangeError> {
+/// The key bounds of one predicate on the component that starts at `x`
+/// (`prefix_nulls`: where a [`Pred::Prefix`]'s component, when nullable,
+/// sorts its nulls); `None` on a side = the prefix's own bound there.
+fn pred_bounds(
+    f: Format,
+    p: &Pred<Component<'_>>,
+    x: &[u8],
+    prefix_nulls: Option<Nulls>,
+) -> Result<Sides, RangeError> {
     let c = match p {
         Pred::Prefix(text, dir) => {
-            let (lo, hi) = str_prefix_bounds(f, x, text, *dir);
+            // A nullable str: its present values, after the marker "value
+            // follows" (the same for nulls first and last).
+            let mut at = x.to_vec();
+            if let Some(nulls) = prefix_nulls {
+                at.push(crate::format::null::marker(f, nulls, false));
+            }
+            let (lo, hi) = str_prefix_bounds(f, &at, text, *dir);
             // An empty prefix adds nothing: the prefix's own start (in
             // binary, just above the bare prefix key).
             return Ok((lo.filter(|lo| lo.len() > x.len()), hi));

@@ -9,7 +9,7 @@ use lexikey::frontend::spec::{KeyError, KeySpec};
 use lexikey::{Component, Format};
 
 use crate::args::{DecodeArgs, Output};
-use crate::common::{self, strip_type, FLUSH_AT};
+use crate::common::{self, FLUSH_AT};
 use crate::kinds::{self, Col};
 use crate::layout::{self, LayoutArgs};
 use crate::progress::Progress;
@@ -116,7 +116,7 @@ pub(crate) fn run(args: &DecodeArgs, io: &mut Io<'_>) -> Result<()> {
                 },
             )?;
             if o.values {
-                strip_type(&mut out, start);
+                common::value_cell(c, &mut out, start);
             }
             out.push(b'\n');
         }
@@ -374,7 +374,7 @@ fn row<'k>(
                 },
             )?;
             if o.values {
-                strip_type(out, start);
+                common::value_cell(c, out, start);
             }
         }
     }

@@ -36,7 +36,7 @@ use anyhow::{anyhow, bail, Result};
 use lexikey::frontend::key_format::KeyFormat;
 use lexikey::frontend::spec::Comp;
 use lexikey::range::render::{render_into, Dialect, RenderOptions};
-use lexikey::range::{RangeError, RangeQuery};
+use lexikey::range::{Pred, RangeError, RangeQuery};
 use lexikey::{Component, Format, KeyRange, Value};
 
 use crate::args::{utf8_positionals, PredOp, RangeArgs};
@@ -90,6 +90,14 @@ pub(crate) fn run(args: &RangeArgs, io: &mut Io<'_>) -> Result<()> {
         Some(s) => Some(kinds::fields(&kinds::parse_schema(s, spec.width())?)),
         None => None,
     };
+    // A --prefix takes the direction of its field when the schema names a
+    // str there, or else of another predicate's str (its nullability the
+    // range takes from the same place).
+    let prefix_dir = fields
+        .as_ref()
+        .and_then(|f| f.get(texts.len()))
+        .filter(|f| f.ty == lexikey::Type::Str)
+        .map(|f| f.dir);
     let spec = spec.with_max_key_len(usize::MAX).with_fields(fields);
     let comps = spec.parse_components(&texts)?;
     let bbox = args.bbox.as_deref();
@@ -132,6 +140,21 @@ pub(crate) fn run(args: &RangeArgs, io: &mut Io<'_>) -> Result<()> {
                 .iter()
                 .map(|p| spec.parse_pred(p.op, &p.value))
                 .collect::<Result<Vec<_>, _>>()?;
+            // Without a schema, the direction of another predicate's str
+            // (--not-null str?.desc --prefix ab).
+            let prefix_dir = prefix_dir.or_else(|| {
+                preds.iter().find_map(|p| match p.value() {
+                    Some(Comp::Native(_, c)) if c.value.ty() == lexikey::Type::Str => Some(c.dir),
+                    _ => None,
+                })
+            });
+            let preds = preds
+                .into_iter()
+                .map(|q| match (q, prefix_dir) {
+                    (Pred::Prefix(t, _), Some(d)) => Pred::Prefix(t, d),
+                    (q, _) => q,
+                })
+                .collect();
             let ranges = spec
                 .ranges(&comps, preds)
                 .map_err(|e| range_error(e, &texts, args))?;

@@ -8,12 +8,17 @@ import java.util.Objects;
  * {@code eq}, {@code ge}, {@code gt}, {@code le}, {@code lt} compare it with
  * a value of that field (a Java value, as {@link Schema#encodeText} takes
  * it), {@code prefix} selects ascending {@code str} values that start with a
- * string. Several predicates intersect. They know the field's direction: on
- * a {@code .desc} field {@code ge} becomes an upper key bound.
+ * string, {@code isNull} and {@code notNull} select the rows whose nullable
+ * field ({@code TYPE?}) is null or holds a value (SQL's {@code IS NULL} and
+ * {@code IS NOT NULL}; a comparison never selects a null). Several predicates
+ * intersect. They know the field's direction: on a {@code .desc} field
+ * {@code ge} becomes an upper key bound.
  *
  * <pre>{@code
  * Schema cities = Schema.of("str,i64", "hex");
  * KeyRange r = cities.range(new Object[] {"population"}, Predicate.ge(1_000_000L));
+ * Schema ages = Schema.of("str,i64?", "hex");
+ * KeyRange unknown = ages.range(new Object[] {"age"}, Predicate.isNull()); // [age#-, age#-$)
  * }</pre>
  */
 public final class Predicate implements Serializable {
@@ -21,7 +26,7 @@ public final class Predicate implements Serializable {
 
     /** The comparisons, in the order of the native library's codes. */
     enum Kind {
-        EQ, GE, GT, LE, LT, PREFIX
+        EQ, GE, GT, LE, LT, PREFIX, IS_NULL, NOT_NULL
     }
 
     /** Which comparison. */
@@ -90,7 +95,9 @@ public final class Predicate implements Serializable {
     }
 
     /**
-     * The field is an ascending {@code str} starting with {@code s}.
+     * The field is a {@code str} starting with {@code s}, in the field's
+     * direction; on a nullable {@code str?} field its values that start with
+     * {@code s}, never a null.
      *
      * @param s the prefix
      * @return the predicate
@@ -100,17 +107,44 @@ public final class Predicate implements Serializable {
     }
 
     /**
-     * The predicate's name: {@code eq}, {@code ge}, {@code gt}, {@code le},
-     * {@code lt} or {@code prefix}.
+     * The field, nullable ({@code TYPE?}), is null: the command line's
+     * {@code --is-null TYPE?}. A field without the {@code ?} is an error.
+     *
+     * @return the predicate
+     */
+    public static Predicate isNull() {
+        return new Predicate(Kind.IS_NULL, null);
+    }
+
+    /**
+     * The field, nullable ({@code TYPE?}), holds a value (is not null): the
+     * command line's {@code --not-null TYPE?}. A field without the {@code ?}
+     * is an error.
+     *
+     * @return the predicate
+     */
+    public static Predicate notNull() {
+        return new Predicate(Kind.NOT_NULL, null);
+    }
+
+    /**
+     * The predicate's name, as its factory method is spelled: {@code eq},
+     * {@code ge}, {@code gt}, {@code le}, {@code lt}, {@code prefix},
+     * {@code isNull} or {@code notNull}.
      *
      * @return the name
      */
     public String name() {
-        return kind.name().toLowerCase(java.util.Locale.ROOT);
+        return switch (kind) {
+            case IS_NULL -> "isNull";
+            case NOT_NULL -> "notNull";
+            default -> kind.name().toLowerCase(java.util.Locale.ROOT);
+        };
     }
 
     /**
-     * The value compared with.
+     * The value compared with ({@code null} for {@code isNull} and
+     * {@code notNull}).
      *
      * @return the value
      */
@@ -120,6 +154,6 @@ public final class Predicate implements Serializable {
 
     @Override
     public String toString() {
-        return name() + "(" + value + ")";
+        return kind == Kind.IS_NULL || kind == Kind.NOT_NULL ? name() + "()" : name() + "(" + value + ")";
     }
 }
