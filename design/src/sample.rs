@@ -141,11 +141,15 @@ impl Sample {
             record.clear();
             cells.clear();
             // A quoted field may hold newlines: read lines until it closes.
+            // Only the record's own line break is `\n` or `\r\n`; inside
+            // quotes a `\r\n` is the field's (RFC 4180), so a `\r` is
+            // dropped only once the quotes balance.
             loop {
-                let body = line.strip_suffix('\n').unwrap_or(&line);
-                let body = body.strip_suffix('\r').unwrap_or(body);
-                record.push_str(body);
+                record.push_str(line.strip_suffix('\n').unwrap_or(&line));
                 if quotes_balanced(&record) {
+                    if record.ends_with('\r') {
+                        record.pop();
+                    }
                     break;
                 }
                 record.push('\n');
@@ -637,6 +641,26 @@ mod tests {
             let (got_at, msg) = json(bad).unwrap_err();
             assert_eq!(got_at, at, "{bad}: {msg}");
             assert!(msg.contains(what), "{bad}: {msg}");
+        }
+    }
+
+    /// A `\r\n` inside a quoted field is the field's; the record's own
+    /// line break may be `\n` or `\r\n`. (Found by the CLI's CSV/JSON
+    /// lines property: the `\r` of a quoted `\r\n` was dropped.)
+    #[test]
+    fn csv_crlf_inside_quotes_is_kept() {
+        let spec = KeySpec::new(lexikey::frontend::key_format::KeyFormat::parse("hex").unwrap())
+            .with_schema("i64,str")
+            .unwrap();
+        let csv = Sample::from_csv(&spec, &b"1,\"a\r\nb\r\"\r\n2,\"\r\n\"\n3,c\r\n"[..]).unwrap();
+        let jsonl = Sample::from_jsonl(
+            &spec,
+            &b"[1, \"a\\r\\nb\\r\"]\r\n[2, \"\\r\\n\"]\n[3, \"c\"]\n"[..],
+        )
+        .unwrap();
+        assert_eq!(csv.len(), 3);
+        for i in 0..3 {
+            assert_eq!(csv.key(i), jsonl.key(i), "row {i}");
         }
     }
 
