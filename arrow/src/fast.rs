@@ -85,6 +85,7 @@ fn writer<'c>(format: Format, f: Field, values: &'c Values<'c>) -> CellFn<'c> {
                     dir: f.dir,
                     width: f.width,
                     nulls: f.nulls,
+                    list: 0,
                 },
                 out
             )))
@@ -151,6 +152,7 @@ fn put_value(format: Format, f: Field, values: &Values<'_>, r: usize, out: &mut 
                 dir: f.dir,
                 width: f.width,
                 nulls: f.nulls,
+                list: 0,
             },
             out,
         ),

@@ -127,6 +127,7 @@ impl<'a, 'u> Reader<'a, 'u> {
             dir,
             width,
             nulls: None,
+            list: 0,
         }
     }
 
@@ -183,6 +184,7 @@ impl<'a, 'u> Reader<'a, 'u> {
             dir: f.dir,
             width: f.width,
             nulls: None,
+            list: 0,
         }
     }
 
@@ -254,8 +256,8 @@ impl Writer {
                 self.byte(b.len() as u8).bytes(b)
             }
             Value::Str(s) => self.string(s),
-            // The fuzz layout has no nulls: nothing to write.
-            Value::Null(_) => self,
+            // The fuzz layout has no nulls and no lists: nothing to write.
+            Value::Null(_) | Value::List(..) => self,
             Value::Dec(d) => {
                 let (digits, exp) = d.parts();
                 let digits = &digits.as_bytes()[..digits.len().min(255)];
@@ -951,6 +953,7 @@ pub fn check_decode_compact(data: &[u8]) {
         dir: if desc { Dir::Desc } else { Dir::Asc },
         width: None,
         nulls: None,
+        list: 0,
     };
     match tuple::decode(format, key, Some(&[field])) {
         Ok(comps) => {
@@ -997,6 +1000,7 @@ pub fn nulls_field(mode: u8) -> Field {
         } else {
             lexikey::Nulls::First
         }),
+        list: 0,
     }
 }
 
@@ -1229,6 +1233,7 @@ impl RangeCase {
                     dir: *d,
                     width: None,
                     nulls: None,
+                    list: 0,
                 }),
             };
             let mut k = p.kind();

@@ -788,6 +788,14 @@ pub(crate) fn py_out<'py>(py: Python<'py>, v: &Out<'_>) -> PyResult<Bound<'py, P
                 .collect::<PyResult<Vec<_>>>()?,
         )?
         .into_any(),
+        Out::List(items) => PyList::new(
+            py,
+            items
+                .iter()
+                .map(|v| py_out(py, v))
+                .collect::<PyResult<Vec<_>>>()?,
+        )?
+        .into_any(),
     })
 }
 

@@ -1496,6 +1496,8 @@ pub enum Out<'a> {
     /// An `fdb-tuple` versionstamp: its 12 bytes (an incomplete one's
     /// transaction version all `FF`).
     Versionstamp([u8; 12]),
+    /// A native `list<…>` component: its elements (a host list).
+    List(Vec<Out<'a>>),
 }
 
 /// The instant `ms` milliseconds and `nanos` nanoseconds (below the
@@ -1638,6 +1640,12 @@ pub fn native_out<'a>(
         (_, Value::Uuid(u)) => Out::Uuid(*u),
         (_, Value::Dec(d)) => Out::Decimal(d.to_string()),
         (_, Value::Null(_)) => Out::Null,
+        (_, Value::List(_, items)) => Out::List(
+            items
+                .iter()
+                .map(|v| native_out(None, v, geo))
+                .collect::<Result<_, _>>()?,
+        ),
     })
 }
 

@@ -410,6 +410,7 @@ impl KeySpec {
                     dir: col.field.dir,
                     width: col.field.width,
                     nulls: col.field.nulls,
+                    list: col.field.list,
                 };
                 if c.width.is_none() {
                     native::apply_width(&mut c, self.width);
@@ -1399,6 +1400,7 @@ impl NativeCell for Arg<'_> {
             dir: col.field.dir,
             width: col.field.width,
             nulls: col.field.nulls,
+            list: col.field.list,
         })
     }
 }
@@ -1417,7 +1419,7 @@ impl NativeCell for &str {
         // the hex row of `str,i64,f64` cost about 34 instructions more than
         // the command line's own loop did (callgrind).
         let value = match col.kind {
-            Kind::Core(t) => native::parse_field(t, self),
+            Kind::Core(t) if col.field.list == 0 => native::parse_field(t, self),
             _ => col.parse_value(self, geo),
         }
         .map_err(|e| RowError::at(i, ty, e.into()))?;
@@ -1426,6 +1428,7 @@ impl NativeCell for &str {
             dir: col.field.dir,
             width: col.field.width,
             nulls: col.field.nulls,
+            list: col.field.list,
         })
     }
 }

@@ -632,30 +632,31 @@ impl<'a> RangeQuery<'a> {
         // predicate's bounds lie inside the prefix range, so intersecting
         // keys alone is enough.
         let mut b = Bounds::default();
-        let mut field: Option<(Type, Dir, Option<Nulls>)> = None;
+        let mut field: Option<(Type, Dir, Option<Nulls>, u8)> = None;
         for p in &self.preds {
             check_null_operand(p)?;
             let Some(p) = normalize(p) else {
                 return Err(RangeError::Empty);
             };
-            let (ty, dir, nulls) = match &p {
+            let (ty, dir, nulls, list) = match &p {
                 Pred::Eq(c)
                 | Pred::Ge(c)
                 | Pred::Gt(c)
                 | Pred::Le(c)
                 | Pred::Lt(c)
                 | Pred::IsNull(c)
-                | Pred::NotNull(c) => (c.value.ty(), c.dir, c.nulls),
-                Pred::Prefix(_, d) => (Type::Str, *d, None),
+                | Pred::NotNull(c) => (c.value.ty(), c.dir, c.nulls, c.list),
+                // A string prefix: of a `str` component, not a list.
+                Pred::Prefix(_, d) => (Type::Str, *d, None, 0),
             };
             match field {
-                None => field = Some((ty, dir, nulls)),
-                Some(prev) if prev == (ty, dir, nulls) => {}
-                Some((pt, pd, pn)) => {
+                None => field = Some((ty, dir, nulls, list)),
+                Some(prev) if prev == (ty, dir, nulls, list) => {}
+                Some((pt, pd, pn, pl)) => {
                     return Err(RangeError::Mismatch(format!(
                         "predicates disagree on the component: {} vs {}",
-                        field_name(pt, pd, pn),
-                        field_name(ty, dir, nulls),
+                        field_name(pt, pd, pn, pl),
+                        field_name(ty, dir, nulls, list),
                     )))
                 }
             }
@@ -707,7 +708,7 @@ impl RangeQuery<'_> {
         };
         let field_name = |i: usize| {
             let f = &fields[i];
-            let n = name(f.ty, f.dir, f.nulls);
+            let n = name(f.ty, f.dir, f.nulls, f.list);
             format!("field {} of the schema is {} {n}", i + 1, article(&n))
         };
         for (i, c) in self.prefix.iter().enumerate() {
@@ -718,8 +719,8 @@ impl RangeQuery<'_> {
                     fields.len()
                 )));
             };
-            if (c.value.ty(), c.dir, c.nulls) != (f.ty, f.dir, f.nulls) {
-                let n = name(c.value.ty(), c.dir, c.nulls);
+            if (c.value.ty(), c.dir, c.nulls, c.list) != (f.ty, f.dir, f.nulls, f.list) {
+                let n = name(c.value.ty(), c.dir, c.nulls, c.list);
                 return Err(RangeError::Mismatch(format!(
                     "component {} is {} {n} ({}), but {}",
                     i + 1,
@@ -740,8 +741,8 @@ impl RangeQuery<'_> {
                     p.name()
                 )));
             };
-            let (ty, dir, nulls, shown) = match p {
-                Pred::Prefix(t, d) => (Type::Str, *d, None, t.clone()),
+            let (ty, dir, nulls, list, shown) = match p {
+                Pred::Prefix(t, d) => (Type::Str, *d, None, 0, t.clone()),
                 Pred::Eq(c)
                 | Pred::Ge(c)
                 | Pred::Gt(c)
@@ -752,6 +753,7 @@ impl RangeQuery<'_> {
                     c.value.ty(),
                     c.dir,
                     c.nulls,
+                    c.list,
                     if c.is_null() {
                         "null".to_string()
                     } else {
@@ -759,8 +761,8 @@ impl RangeQuery<'_> {
                     },
                 ),
             };
-            if (ty, dir, nulls) != (f.ty, f.dir, f.nulls) {
-                let n = name(ty, dir, nulls);
+            if (ty, dir, nulls, list) != (f.ty, f.dir, f.nulls, f.list) {
+                let n = name(ty, dir, nulls, list);
                 return Err(RangeError::Mismatch(format!(
                     "the {} predicate is {} {n} ({}), but {}",
                     p.name(),
@@ -779,12 +781,13 @@ impl RangeQuery<'_> {
 }
 
 /// A field's name as a schema writes it (`i64?.desc`), for messages.
-fn field_name(ty: Type, dir: Dir, nulls: Option<Nulls>) -> String {
+fn field_name(ty: Type, dir: Dir, nulls: Option<Nulls>, list: u8) -> String {
     Field {
         ty,
         dir,
         width: None,
         nulls,
+        list,
     }
     .to_string()
 }
