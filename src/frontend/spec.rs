@@ -1482,27 +1482,27 @@ macro_rules! native_writer {
 }
 
 native_writer!(write_hex, true, |c, o| {
-    if c.nulls.is_some() {
+    if c.nulls.is_some() | (c.list != 0) {
         return Format::Hex.encode_component(c, o);
     }
     crate::format::hex::encode_component(c, o);
     Ok(())
 });
 native_writer!(write_base64, true, |c, o| {
-    if c.nulls.is_some() {
+    if c.nulls.is_some() | (c.list != 0) {
         return Format::Base64.encode_component(c, o);
     }
     crate::format::base64::encode_component(c, o);
     Ok(())
 });
 native_writer!(write_decimal, true, |c, o| {
-    if c.nulls.is_some() {
+    if c.nulls.is_some() | (c.list != 0) {
         return Format::Decimal.encode_component(c, o);
     }
     crate::format::decimal::encode_component(c, o)
 });
 native_writer!(write_binary, false, |c, o| {
-    if c.nulls.is_some() {
+    if c.nulls.is_some() | (c.list != 0) {
         return Format::Binary.encode_component(c, o);
     }
     crate::format::binary::encode_component(c, o);
