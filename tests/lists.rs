@@ -430,6 +430,10 @@ fn encode_refuses_values_that_do_not_fit() {
             f.list_of(MAX_LIST_DEPTH + 1),
             Value::List(Type::I64, vec![]),
         ),
+        Component::of(
+            f.list_of(MAX_LIST_DEPTH + 1).nullable(Nulls::First),
+            Value::Null(Type::I64),
+        ),
     ];
     for c in bad {
         for format in Format::ALL {
@@ -540,6 +544,21 @@ fn decode_errors_say_where() {
             Format::Binary,
             Field::asc(Type::I64).list_of(9),
             &[0x00],
+            0,
+            "at most 8 levels",
+        ),
+        // A field too deep refuses even its null.
+        (
+            Format::Binary,
+            Field::asc(Type::I64).list_of(9).nullable(Nulls::First),
+            &[0x00],
+            0,
+            "at most 8 levels",
+        ),
+        (
+            Format::Hex,
+            Field::asc(Type::I64).list_of(9).nullable(Nulls::First),
+            b"-",
             0,
             "at most 8 levels",
         ),

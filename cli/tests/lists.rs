@@ -31,7 +31,10 @@ fn text() -> impl Strategy<Value = String> {
             Just('#'),
             Just('%'),
             Just('é'),
-            any::<char>().prop_filter("no tab or newline", |c| *c != '\t' && *c != '\n'),
+            any::<char>().prop_filter("no tab, newline or NUL (argv)", |c| !matches!(
+                *c,
+                '\t' | '\n' | '\0'
+            )),
         ],
         0..5,
     )

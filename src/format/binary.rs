@@ -308,6 +308,7 @@ fn decode_nullable(field: Field, input: &[u8]) -> Result<(Component<'_>, usize),
     if field.nulls.is_none() {
         return crate::format::list::decode_binary(field, input);
     }
+    crate::format::list::check_field(field)?;
     let null = crate::format::null::read_marker(crate::Format::Binary, field, input)?;
     let (mut c, used) = if null {
         (Component::asc(Value::Null(field.ty)), 0)

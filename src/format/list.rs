@@ -253,6 +253,27 @@ fn write_text(format: Format, items: &[Value<'_>], out: &mut Vec<u8>) -> Result<
     Ok(())
 }
 
+/// Refuses a field nested deeper than [`MAX_LIST_DEPTH`] before anything
+/// is read (a null marker included): no key is one of its.
+pub(crate) fn check_field(field: Field) -> Result<(), DecodeError> {
+    if field.list > MAX_LIST_DEPTH {
+        return Err(too_deep(field));
+    }
+    Ok(())
+}
+
+/// Refuses a component nested deeper than [`MAX_LIST_DEPTH`] (its null
+/// included).
+pub(crate) fn check_component(c: &Component<'_>) -> Result<(), EncodeError> {
+    if c.list > MAX_LIST_DEPTH {
+        return Err(bad(format!(
+            "lists nest at most {MAX_LIST_DEPTH} levels, this component {}",
+            c.list
+        )));
+    }
+    Ok(())
+}
+
 /// The error of a field nested deeper than the limit.
 fn too_deep(field: Field) -> DecodeError {
     DecodeError::NonCanonical {

@@ -159,6 +159,7 @@ impl Format {
         let Some(nulls) = c.nulls else {
             return self.encode_component_general(c, out);
         };
+        list::check_component(c)?;
         let start = out.len();
         out.push(null::marker(self, nulls, c.is_null()));
         if c.is_null() {
@@ -237,6 +238,7 @@ impl Format {
         if field.nulls.is_none() {
             return list::decode_text(self, field, input);
         }
+        list::check_field(field)?;
         let mut c = if null::read_marker(self, field, input)? {
             if input.len() > 1 {
                 return Err(DecodeError::TrailingBytes { offset: 1 });
