@@ -809,6 +809,32 @@ pub fn native_value<'a>(col: &Col, arg: Arg<'a>, geo: &GeoOpts) -> Result<Value<
     }
 }
 
+/// The column of the elements of list column `col` (`list<…>`): one
+/// level less deep, ascending, not nullable (elements are not nullable;
+/// the list's direction and `?` apply to the whole list). A binding turns
+/// a host list into a [`Value::List`] of `col.field.ty` whose elements are
+/// [`native_value`]s of this column (or, nested, lists of it).
+///
+/// ```
+/// use lexikey::frontend::host::list_element;
+/// use lexikey::frontend::native::Col;
+/// let col = Col::parse("list<list<i64>>?.desc")?;
+/// assert_eq!(list_element(&col).to_string(), "list<i64>");
+/// assert_eq!(list_element(&list_element(&col)).to_string(), "i64");
+/// # Ok::<(), lexikey::ParseError>(())
+/// ```
+pub fn list_element(col: &Col) -> Col {
+    Col::core(crate::Field {
+        list: col.field.list.saturating_sub(1),
+        ..crate::Field::asc(col.field.ty)
+    })
+}
+
+/// The message of a host list given where no `list<…>` column says its
+/// element type (a plain value in a native format, or a scalar column).
+pub const LIST_NEEDS_SCHEMA: &str = "a list is the value of a list<TYPE> field: give a schema \
+     with list<TYPE> (e.g. list<i64>); a list alone has no element type (an empty one least of all)";
+
 /// The value of core type `ty` for the arguments that take it with no
 /// check that can fail (an `Int` in the type's range, an `F64` for a
 /// float, an instant of whole milliseconds, a value of the type's own
