@@ -636,3 +636,30 @@ fn golden_vectors_both_ways() {
     }
     assert!(checked >= 150, "only {checked} vectors");
 }
+
+/// The host layer (what every binding calls): a list column takes its
+/// text (`[1, 2]`), its elements' column is one level less deep and
+/// neither descending nor nullable, a null is the null of a nullable
+/// list, and any other argument is refused naming the field.
+#[test]
+fn host_values_of_list_columns() {
+    use lexikey::frontend::host::{list_element, native_value, Arg};
+    use lexikey::frontend::native::{Col, GeoOpts};
+    let geo = GeoOpts::new(None, None).unwrap();
+    let col = Col::parse("list<list<i64>>?.desc").unwrap();
+    assert_eq!(list_element(&col).to_string(), "list<i64>");
+    assert_eq!(list_element(&list_element(&col)).to_string(), "i64");
+    let one = Value::List(Type::I64, vec![Value::I64(1)]);
+    assert_eq!(
+        native_value(&col, Arg::Str("[[1], []]"), &geo).unwrap(),
+        Value::List(Type::I64, vec![one, Value::List(Type::I64, vec![])])
+    );
+    assert_eq!(
+        native_value(&col, Arg::Null, &geo).unwrap(),
+        Value::Null(Type::I64)
+    );
+    for bad in [Arg::Int(1), Arg::Other, Arg::Str("[1]")] {
+        let e = native_value(&col, bad, &geo).unwrap_err().to_string();
+        assert!(e.contains("list<"), "{bad:?}: {e}");
+    }
+}

@@ -775,6 +775,20 @@ pub fn native_value<'a>(col: &Col, arg: Arg<'a>, geo: &GeoOpts) -> Result<Value<
         // The null of a nullable column (`TYPE?`).
         return Ok(Value::Null(col.field.ty));
     }
+    if col.field.list > 0 {
+        // A list column: its text (`[1, 2]`); a host list is converted
+        // element by element by the binding ([`list_element`]).
+        return match arg {
+            Arg::Str(text) => col
+                .parse_value(text, geo)
+                .map(Value::into_owned)
+                .map_err(bad),
+            _ => Err(ArgError::Invalid(format!(
+                "a {col} field takes a list: a host list where the binding takes one \
+                 (Python), or its text [ELEMENT, ...]"
+            ))),
+        };
+    }
     match col.kind {
         Kind::Core(ty) => core_value(ty, arg),
         kind => match arg {

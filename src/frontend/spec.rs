@@ -1388,7 +1388,7 @@ impl NativeCell for Arg<'_> {
         // the hex row cost about 120 instructions more (callgrind), the
         // `Result` kept through the `map_err` below.
         let plain = match col.kind {
-            Kind::Core(t) => host::plain_value(t, *self),
+            Kind::Core(t) if col.field.list == 0 => host::plain_value(t, *self),
             _ => None,
         };
         let value = match plain {
