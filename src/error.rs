@@ -230,6 +230,15 @@ pub enum EncodeError {
         /// The component's type.
         ty: Type,
     },
+    /// A list component whose value does not fit its field: an element of
+    /// another type, a null element, a scalar in a `list<…>` component or
+    /// a list in a scalar one, or lists nested deeper than
+    /// [`crate::value::MAX_LIST_DEPTH`] (see [`crate::format::list`]).
+    #[error("bad list component: {detail}")]
+    BadList {
+        /// What is wrong, and where.
+        detail: String,
+    },
     /// A reverse number asked for a negative input (`i64::MAX - n` overflows).
     #[error("reverse number needs 0 <= n <= {max}, got {n}", max = i64::MAX)]
     ReverseOutOfRange {

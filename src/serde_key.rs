@@ -654,6 +654,7 @@ impl<'d> Serializer<'d> {
             dir: self.shape.dir(),
             width: None,
             nulls: None,
+            list: 0,
         });
         Ok(())
     }
@@ -1012,6 +1013,7 @@ impl<'k, 'd> Deserializer<'k, 'd> {
             dir: self.shape.dir(),
             width: None,
             nulls: None,
+            list: 0,
         };
         let missing = DecodeError::MissingComponent {
             offset: self.key.len(),

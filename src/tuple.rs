@@ -460,7 +460,7 @@ fn direct_part<'k, S: Parts<'k>>(
     pos: usize,
     out: &mut S,
 ) -> Option<usize> {
-    if field.ty == Type::Str && !field.dir.is_desc() && field.nulls.is_none() {
+    if field.ty == Type::Str && !field.dir.is_desc() && field.nulls.is_none() && field.list == 0 {
         let (first, end) = text::str_part(key, pos);
         let s = crate::bytes::utf8(&key[pos..end]).ok()?;
         out.put_str(s, first - pos)?;
@@ -473,6 +473,7 @@ fn direct_part<'k, S: Parts<'k>>(
                 dir: field.dir,
                 width: None,
                 nulls: None,
+                list: 0,
             },
             end,
         ),
@@ -567,7 +568,7 @@ fn fixed8_at(
     pos: usize,
 ) -> Option<(Value<'static>, usize)> {
     let w = match (format, field.ty.fixed_len()) {
-        _ if field.nulls.is_some() => return None,
+        _ if field.nulls.is_some() | (field.list != 0) => return None,
         (Format::Hex, Some(8)) => 17,
         (Format::Base64, Some(8)) => 12,
         (Format::Decimal, _) if field == Field::asc(Type::I64) => 20,
@@ -607,8 +608,9 @@ fn text_part<'k>(
         dir: field.dir,
         width: None,
         nulls: None,
+        list: 0,
     };
-    if field.ty == Type::Str && !field.dir.is_desc() && field.nulls.is_none() {
+    if field.ty == Type::Str && !field.dir.is_desc() && field.nulls.is_none() && field.list == 0 {
         let (s, end) = text::decode_str_part(key, pos)?;
         return Ok((component(Value::Str(s)), end));
     }
@@ -666,6 +668,7 @@ fn guess_part<'k, S: Parts<'k>>(
             dir,
             width: None,
             nulls: None,
+            list: 0,
         };
         if let Some((value, end)) = fixed8_at(format, field, key, pos) {
             out.put(Component {
@@ -673,6 +676,7 @@ fn guess_part<'k, S: Parts<'k>>(
                 dir,
                 width: None,
                 nulls: None,
+                list: 0,
             });
             return Ok(end);
         }
@@ -685,6 +689,7 @@ fn guess_part<'k, S: Parts<'k>>(
             dir,
             width: None,
             nulls: None,
+            list: 0,
         };
         let body_len = |n| match format {
             Format::Hex => crate::format::hex_digits::Hex::encoded_len(n),
@@ -705,6 +710,7 @@ fn guess_part<'k, S: Parts<'k>>(
                     dir,
                     width: None,
                     nulls: None,
+                    list: 0,
                 }),
                 None => format.decode_component(field, part).ok(),
             };
@@ -968,6 +974,7 @@ mod tests {
                             dir,
                             width: None,
                             nulls: None,
+                            list: 0,
                         };
                         let schema = [f(Type::Str), f(ty), Field::asc(Type::Str)];
                         let v = match ty {
@@ -983,12 +990,14 @@ mod tests {
                                 dir,
                                 width: None,
                                 nulls: None,
+                                list: 0,
                             },
                             Component {
                                 value: v,
                                 dir,
                                 width: None,
                                 nulls: None,
+                                list: 0,
                             },
                             Component::asc(s),
                         ];

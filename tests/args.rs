@@ -514,7 +514,7 @@ fn out_arg<'a>(o: &'a Out<'a>, big: &'a mut Vec<u8>) -> Arg<'a> {
         },
         Out::Decimal(t) => Arg::Decimal(t),
         Out::Geo(lat, lon) => Arg::Geo(*lat, *lon),
-        Out::Nested(_) => Arg::Other,
+        Out::Nested(_) | Out::List(_) => Arg::Other,
         Out::Versionstamp(b) => Arg::Versionstamp(*b),
     }
 }

@@ -52,6 +52,7 @@ fn mixed_rows(
                         dir,
                         width: None,
                         nulls: None,
+                        list: 0,
                     })
                 })
                 .collect::<Vec<_>>();
@@ -70,8 +71,8 @@ proptest! {
         dir in dirs(),
     ) {
         for format in Format::ALL {
-            let ca = Component { value: a.clone(), dir, width: None, nulls: None };
-            let cb = Component { value: b.clone(), dir, width: None, nulls: None };
+            let ca = Component { value: a.clone(), dir, width: None, nulls: None, list: 0 };
+            let cb = Component { value: b.clone(), dir, width: None, nulls: None, list: 0 };
             let (ka, kb) = (enc(format, std::slice::from_ref(&ca)), enc(format, std::slice::from_ref(&cb)));
             prop_assert_eq!(ka.cmp(&kb), ca.key_cmp(&cb), "{} {:?} {:?}", format, a, b);
             prop_assert_eq!(ka == kb, a == b);
@@ -133,7 +134,7 @@ proptest! {
         with in prop::sample::select(b"0189AFGZaz-_kKvV~#".to_vec()),
         how in 0..3u8,
     ) {
-        let c = Component { value, dir, width: None, nulls: None };
+        let c = Component { value, dir, width: None, nulls: None, list: 0 };
         for format in [Format::Hex, Format::Base64, Format::Decimal] {
             let mut k = enc(format, std::slice::from_ref(&c));
             let i = at.index(k.len() + 1);
@@ -197,6 +198,7 @@ fn bad_input_errors_with_offsets() {
         dir,
         width: None,
         nulls: None,
+        list: 0,
     };
     let vi = f(Type::Vi64, Dir::Asc);
     let vu = f(Type::Vu64, Dir::Asc);

@@ -37,6 +37,7 @@ fn key(f: Format, d: &Dec, dir: Dir) -> Vec<u8> {
         dir,
         width: None,
         nulls: None,
+        list: 0,
     };
     tuple::encode(f, &[c])
         .expect("dec encodes in every format")
@@ -79,7 +80,7 @@ proptest! {
         prop_assert_eq!(Dec::read_binary(&tail, dir.is_desc()).unwrap(), (d.clone(), b.len()));
         for f in Format::ALL {
             let k = key(f, &d, dir);
-            let schema = [Field { ty: Type::Dec, dir, width: None, nulls: None }];
+            let schema = [Field { ty: Type::Dec, dir, width: None, nulls: None, list: 0 }];
             let back = tuple::decode(f, &k, Some(&schema)).unwrap();
             prop_assert_eq!(&back[0].value, &Value::Dec(d.clone()));
         }

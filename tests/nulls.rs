@@ -42,6 +42,7 @@ fn any_field(format: Format) -> impl Strategy<Value = Field> {
             dir,
             width: None,
             nulls,
+            list: 0,
         })
 }
 
@@ -83,7 +84,7 @@ proptest! {
     #[test]
     fn order_and_round_trip_alone(
         (field, a, b) in (every_type(), dirs(), nulls())
-            .prop_map(|(ty, dir, n)| Field { ty, dir, width: None, nulls: Some(n) })
+            .prop_map(|(ty, dir, n)| Field { ty, dir, width: None, nulls: Some(n), list: 0 })
             .prop_flat_map(|f| (Just(f), cell(f), cell(f))),
     ) {
         for format in Format::ALL.into_iter().filter(|f| supports(*f, field.ty)) {
@@ -171,7 +172,7 @@ proptest! {
         (format, field, rows, op, bound) in (formats(), every_type(), dirs(), nulls())
             .prop_filter("format supports type", |(f, t, _, _)| supports(*f, *t))
             .prop_flat_map(|(format, ty, dir, n)| {
-                let field = Field { ty, dir, width: None, nulls: Some(n) };
+                let field = Field { ty, dir, width: None, nulls: Some(n), list: 0 };
                 let row = (prop::sample::select(vec!["a", "b"]), cell(field), prop::option::of(any::<bool>()));
                 (
                     Just(format),
@@ -231,7 +232,7 @@ proptest! {
             1..16,
         ),
     ) {
-        let field = Field { ty: Type::Str, dir, width: None, nulls: Some(n) };
+        let field = Field { ty: Type::Str, dir, width: None, nulls: Some(n), list: 0 };
         let schema = [Field::asc(Type::Str), field];
         let prefix = [Component::asc("b")];
         let q = RangeQuery::new(format).prefix(&prefix).str_prefix(&text, dir);

@@ -77,8 +77,8 @@ proptest! {
         let _ = (&a, &b);
         prop_assume!(a.ty() == b.ty());
         let field = Field { ty: a.ty(), ..field };
-        let ca = Component { value: a.clone(), dir: field.dir, width: None, nulls: None };
-        let cb = Component { value: b.clone(), dir: field.dir, width: None, nulls: None };
+        let ca = Component { value: a.clone(), dir: field.dir, width: None, nulls: None, list: 0 };
+        let cb = Component { value: b.clone(), dir: field.dir, width: None, nulls: None, list: 0 };
         if !supports(format, field.ty) {
             prop_assert!(tuple::encode(format, std::slice::from_ref(&ca)).is_err());
             return Ok(());
@@ -161,11 +161,11 @@ proptest! {
         b in types().prop_filter("tagged", |t| *t != Type::Str).prop_flat_map(value_of),
         da in dirs(),
     ) {
-        let ca = Component { value: a.clone(), dir: Dir::Asc, width: None, nulls: None };
-        let cb = Component { value: b.clone(), dir: Dir::Asc, width: None, nulls: None };
+        let ca = Component { value: a.clone(), dir: Dir::Asc, width: None, nulls: None, list: 0 };
+        let cb = Component { value: b.clone(), dir: Dir::Asc, width: None, nulls: None, list: 0 };
         let (ka, kb) = (enc(format, std::slice::from_ref(&ca)), enc(format, &[cb]));
         prop_assert_eq!(ka.cmp(&kb), a.cmp(&b));
-        let c = Component { value: a, dir: da, width: None, nulls: None };
+        let c = Component { value: a, dir: da, width: None, nulls: None, list: 0 };
         let k = enc(format, &[Component::asc("p"), c.clone()]);
         let back = tuple::decode(format, &k, None).expect("schemaless decode");
         prop_assert_eq!(back, vec![Component::asc("p"), c]);
@@ -178,7 +178,7 @@ proptest! {
         width in 2u8..20,
         a in i64s(), b in i64s(), dir in dirs(),
     ) {
-        let w = |v: i64| Component { value: Value::I64(v), dir, width: Some(width), nulls: None };
+        let w = |v: i64| Component { value: Value::I64(v), dir, width: Some(width), nulls: None, list: 0 };
         let limit = 10i128.pow(u32::from(width) - 1) - 1;
         let fits = |v: i64| i128::from(v).abs() <= limit;
         let mut ka = Vec::new();
@@ -186,7 +186,7 @@ proptest! {
         prop_assert_eq!(ra.is_ok(), fits(a));
         if ra.is_err() { prop_assert!(ka.is_empty()); return Ok(()); }
         prop_assert_eq!(ka.len(), usize::from(width));
-        let field = Field { ty: Type::I64, dir, width: Some(width), nulls: None };
+        let field = Field { ty: Type::I64, dir, width: Some(width), nulls: None, list: 0 };
         prop_assert_eq!(Format::Decimal.decode_component(field, &ka).map(|c| c.value), Ok(Value::I64(a)));
         let mut kb = Vec::new();
         if Format::Decimal.encode_component(&w(b), &mut kb).is_ok() {

@@ -26,6 +26,7 @@ fn queue_sets() -> impl Strategy<Value = QueueKeys> {
                     dir: f.dir,
                     width: None,
                     nulls: None,
+                    list: 0,
                 })
             }),
             0..3,

@@ -49,6 +49,7 @@ fn world(
                         dir: f.dir,
                         width: None,
                         nulls: None,
+                        list: 0,
                     })
                 })
                 .collect::<Vec<_>>();
@@ -113,7 +114,7 @@ proptest! {
             let s: String = s.chars().take(cut).collect();
             a = Value::Str(s.into());
         }
-        let comp = |v: &Value<'static>| Component { value: v.clone(), dir: field.dir, width: None, nulls: None };
+        let comp = |v: &Value<'static>| Component { value: v.clone(), dir: field.dir, width: None, nulls: None, list: 0 };
         let q = RangeQuery::new(format).prefix(&prefix);
         let q = match &op {
             Op::Eq => q.eq(comp(&a)),

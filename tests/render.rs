@@ -1636,6 +1636,7 @@ fn desc_range() -> BoxedStrategy<KeyRange> {
                 dir: if desc { Dir::Desc } else { Dir::Asc },
                 width: None,
                 nulls: None,
+                list: 0,
             };
             let prefix: Vec<Component<'static>> = prefix
                 .into_iter()
@@ -1644,6 +1645,7 @@ fn desc_range() -> BoxedStrategy<KeyRange> {
                     dir: if d { Dir::Desc } else { Dir::Asc },
                     width: None,
                     nulls: None,
+                    list: 0,
                 })
                 .collect();
             let q = RangeQuery::new(format).prefix(&prefix);

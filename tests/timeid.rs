@@ -563,6 +563,7 @@ fn newest_first_forms_agree() {
                 dir: Dir::Desc,
                 width: None,
                 nulls: None,
+                list: 0,
             }]),
         )
         .unwrap();

@@ -338,6 +338,7 @@ fn show_out(v: &Out<'_>) -> String {
         Out::Decimal(s) => s.clone(),
         Out::Geo(lat, lon) => format!("({lat:?}, {lon:?})"),
         Out::Nested(_) => "a nested tuple".into(),
+        Out::List(_) => "a list".into(),
     }
 }
 

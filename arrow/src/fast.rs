@@ -85,6 +85,7 @@ fn writer<'c>(format: Format, f: Field, values: &'c Values<'c>) -> CellFn<'c> {
                     dir: f.dir,
                     width: f.width,
                     nulls: f.nulls,
+                    list: 0,
                 },
                 out
             )))
@@ -151,6 +152,7 @@ fn put_value(format: Format, f: Field, values: &Values<'_>, r: usize, out: &mut 
                 dir: f.dir,
                 width: f.width,
                 nulls: f.nulls,
+                list: 0,
             },
             out,
         ),
@@ -181,8 +183,9 @@ fn put(format: Format, c: &Component<'_>, out: &mut Vec<u8>) -> bool {
 }
 
 /// The writers of the columns, or `None` when a column is not a core type
-/// (`ulid`, `uuid7`, `geo`) or is nullable (`TYPE?`): the row path writes
-/// those.
+/// (`ulid`, `uuid7`, `geo`), is nullable (`TYPE?`) or is a list
+/// (`list<…>`, which Arrow columns do not hold): the row path writes (or
+/// refuses) those.
 fn writers<'c>(
     format: Format,
     types: &[ColType],
@@ -193,7 +196,9 @@ fn writers<'c>(
         .zip(cols)
         .map(|(ty, c)| match ty {
             ColType::Native(col)
-                if matches!(col.kind, Kind::Core(_)) && col.field.nulls.is_none() =>
+                if matches!(col.kind, Kind::Core(_))
+                    && col.field.nulls.is_none()
+                    && col.field.list == 0 =>
             {
                 Some(writer(format, col.field, &c.values))
             }

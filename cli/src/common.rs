@@ -170,6 +170,17 @@ pub(crate) fn push_value_json(v: &Value<'_>, scratch: &mut String, out: &mut Vec
     match v {
         Value::Str(s) => push_json_str(s, out),
         Value::Null(_) => out.extend_from_slice(b"null"),
+        Value::List(_, items) => {
+            // A JSON array of the elements, each as a value of its own.
+            out.push(b'[');
+            for (i, v) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                push_value_json(v, scratch, out);
+            }
+            out.push(b']');
+        }
         Value::I64(_) | Value::U64(_) | Value::I32(_) | Value::U32(_) | Value::Bool(_) => {
             literal::write_value(v, scratch);
             out.extend_from_slice(scratch.as_bytes());
@@ -192,7 +203,9 @@ pub(crate) fn push_value_json(v: &Value<'_>, scratch: &mut String, out: &mut Vec
 /// Appends `{"type":"…","dir":"asc|desc","value":…}` for a component.
 pub(crate) fn push_component_json(c: &Component<'_>, scratch: &mut String, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"type\":\"");
-    out.extend_from_slice(c.value.ty().name().as_bytes());
+    scratch.clear();
+    let _ = lexikey::value::write_type_name(c.value.ty(), c.list, scratch);
+    out.extend_from_slice(scratch.as_bytes());
     out.extend_from_slice(if c.dir.is_desc() {
         b"\",\"dir\":\"desc\",\"value\":"
     } else {
@@ -232,7 +245,9 @@ pub(crate) fn push_component_text(
     out: &mut Vec<u8>,
 ) -> Result<()> {
     let f = c.field();
-    out.extend_from_slice(f.ty.name().as_bytes());
+    scratch.clear();
+    let _ = lexikey::value::write_type_name(f.ty, f.list, scratch);
+    out.extend_from_slice(scratch.as_bytes());
     if f.nulls.is_some() {
         // A nullable component: `TYPE?[.desc][.nulls_last]`, a null
         // with no `:VALUE` (what `encode` reads back as the null).
@@ -258,6 +273,13 @@ pub(crate) fn push_component_text(
     } else {
         scratch.clear();
         literal::write_value(&c.value, scratch);
+        if let Some(b) = scratch.bytes().find(|b| forbidden.contains(b)) {
+            bail!(
+                "a list component holds {}, which the line-oriented text output cannot show: \
+                 use --json",
+                if b == b'\n' { "a newline" } else { "a tab" }
+            );
+        }
         out.extend_from_slice(scratch.as_bytes());
     }
     Ok(())

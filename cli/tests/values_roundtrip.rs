@@ -99,6 +99,7 @@ fn roundtrip(format: Format, schema: &[(&str, bool)], rows: &[Vec<Value<'static>
                 dir: if *d { Dir::Desc } else { Dir::Asc },
                 width: None,
                 nulls: None,
+                list: 0,
             })
             .collect();
         // Types a format cannot hold (decimal: floats, bytes, ...) are not keys.

@@ -348,6 +348,38 @@ fn seed_nulls(path: &Path, seeds: &mut Seeds) -> Result<(), String> {
     Ok(())
 }
 
+/// `decode_lists` seeds from `fixtures/lists.tsv` (`FORMAT`, component,
+/// key): each one-component key behind its mode and depth bytes
+/// (`lexikey_fuzz::lists_field`, `nulls_format`).
+fn seed_lists(path: &Path, seeds: &mut Seeds) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let types: Vec<Type> = Type::ALL.into_iter().chain(Type::COMPACT).collect();
+    for (_, cols) in lexikey::fixture::data_lines(&text) {
+        let [format, comp, key] = cols[..] else {
+            continue;
+        };
+        let format = Format::parse(format).map_err(|e| e.to_string())?;
+        let comp = lexikey::fixture::unescape(comp)?;
+        let c = parse_component(&comp).map_err(|e| e.to_string())?;
+        if c.nulls == Some(lexikey::Nulls::Last) {
+            // The target's nullable fields sort their nulls first.
+            continue;
+        }
+        let ty = types.iter().position(|t| *t == c.value.ty()).unwrap_or(0) as u8;
+        let idx = Format::ALL.iter().position(|f| *f == format).unwrap_or(0) as u8;
+        let mode =
+            ty | u8::from(c.dir.is_desc()) << 4 | u8::from(c.nulls.is_some()) << 5 | idx << 6;
+        let mut data = vec![mode, c.list - 1];
+        if format.is_text() {
+            data.extend_from_slice(key.as_bytes());
+        } else {
+            data.extend(hex_bytes(key)?);
+        }
+        seeds.add("decode_lists", data);
+    }
+    Ok(())
+}
+
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [fixtures, corpus] = &args[..] else {
@@ -363,6 +395,7 @@ fn main() -> Result<(), String> {
     seed_interop(&Path::new(fixtures).join("interop"), &mut seeds)?;
     seed_compact(&Path::new(fixtures).join("compact.tsv"), &mut seeds)?;
     seed_nulls(&Path::new(fixtures).join("nulls.tsv"), &mut seeds)?;
+    seed_lists(&Path::new(fixtures).join("lists.tsv"), &mut seeds)?;
     // A few hand-written parser seeds the fixtures do not spell.
     for s in [
         "ts:1709164800000",

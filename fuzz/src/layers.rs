@@ -550,6 +550,7 @@ fn check_kind_component(text: &str, geo: &GeoOpts, col: Col, v: &Value<'_>) {
         dir: col.field.dir,
         width: None,
         nulls: None,
+        list: 0,
     };
     for format in [Format::Hex, Format::Binary] {
         let Ok(key) = tuple::encode(format, std::slice::from_ref(&comp)) else {

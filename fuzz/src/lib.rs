@@ -127,6 +127,7 @@ impl<'a, 'u> Reader<'a, 'u> {
             dir,
             width,
             nulls: None,
+            list: 0,
         }
     }
 
@@ -183,6 +184,7 @@ impl<'a, 'u> Reader<'a, 'u> {
             dir: f.dir,
             width: f.width,
             nulls: None,
+            list: 0,
         }
     }
 
@@ -254,8 +256,8 @@ impl Writer {
                 self.byte(b.len() as u8).bytes(b)
             }
             Value::Str(s) => self.string(s),
-            // The fuzz layout has no nulls: nothing to write.
-            Value::Null(_) => self,
+            // The fuzz layout has no nulls and no lists: nothing to write.
+            Value::Null(_) | Value::List(..) => self,
             Value::Dec(d) => {
                 let (digits, exp) = d.parts();
                 let digits = &digits.as_bytes()[..digits.len().min(255)];
@@ -951,6 +953,7 @@ pub fn check_decode_compact(data: &[u8]) {
         dir: if desc { Dir::Desc } else { Dir::Asc },
         width: None,
         nulls: None,
+        list: 0,
     };
     match tuple::decode(format, key, Some(&[field])) {
         Ok(comps) => {
@@ -997,6 +1000,7 @@ pub fn nulls_field(mode: u8) -> Field {
         } else {
             lexikey::Nulls::First
         }),
+        list: 0,
     }
 }
 
@@ -1049,6 +1053,90 @@ pub fn check_decode_nulls(data: &[u8]) {
             );
         }
         Err(e) => assert_error_located(&e, key, "decode_nulls"),
+    }
+}
+
+/// The field of a `decode_lists` input's first two bytes: the mode byte's
+/// bits 0–3 are the element type (`% 14` into [`Type::ALL`] then
+/// [`Type::COMPACT`]), bit 4 descending, bit 5 nullable (nulls first),
+/// bits 6–7 the format ([`nulls_format`]); the depth byte `% 9` plus one
+/// is the list depth, 1 to 9 (9 is past [`lexikey::value::MAX_LIST_DEPTH`]:
+/// every key is refused).
+pub fn lists_field(mode: u8, depth: u8) -> Field {
+    let types: Vec<Type> = Type::ALL.into_iter().chain(Type::COMPACT).collect();
+    Field {
+        ty: types[usize::from(mode & 15) % types.len()],
+        dir: if mode & 16 != 0 { Dir::Desc } else { Dir::Asc },
+        width: None,
+        nulls: (mode & 32 != 0).then_some(lexikey::Nulls::First),
+        list: 1 + depth % 9,
+    }
+}
+
+/// `decode_lists`: a key of one list component (`list<…>`, see
+/// `lexikey::format::list`) never panics the decoders; an error lies
+/// inside the key and is one line; a field nested past the limit refuses
+/// every key; an accepted key decodes to a list of the field's type and
+/// depth (or the null of a nullable field), agrees with `decode_reusing`,
+/// and re-encodes to itself (canonical). The first two bytes are the mode
+/// and depth ([`lists_field`]).
+pub fn check_decode_lists(data: &[u8]) {
+    let [mode, depth, key @ ..] = data else {
+        return;
+    };
+    let field = lists_field(*mode, *depth);
+    let format = nulls_format(*mode);
+    let decoded = tuple::decode(format, key, Some(&[field]));
+    let mut reused = vec![Component::asc(String::from("stale"))];
+    let again = tuple::decode_reusing(format, key, Some(&[field]), &mut reused);
+    assert_eq!(
+        decoded.as_ref().err(),
+        again.as_ref().err(),
+        "decode_reusing disagrees on {}",
+        show(key)
+    );
+    match decoded {
+        Ok(comps) => {
+            assert!(
+                field.list <= lexikey::value::MAX_LIST_DEPTH,
+                "a list field nested {} levels decoded {}",
+                field.list,
+                show(key)
+            );
+            assert_eq!(reused, comps, "decode_reusing disagrees on {}", show(key));
+            assert_eq!(comps.len(), 1, "one field, one component");
+            assert_eq!(comps[0].field(), field, "decoded field != schema");
+            fn depth_ok(v: &Value<'_>, ty: Type, depth: u8) -> bool {
+                match v {
+                    Value::List(t, items) if *t == ty && depth > 0 => items.iter().all(|e| {
+                        if depth == 1 {
+                            !matches!(e, Value::List(..) | Value::Null(_)) && e.ty() == ty
+                        } else {
+                            depth_ok(e, ty, depth - 1)
+                        }
+                    }),
+                    _ => false,
+                }
+            }
+            assert!(
+                comps[0].is_null() || depth_ok(&comps[0].value, field.ty, field.list),
+                "{format} {} decodes to {:?}, not a list of the field",
+                show(key),
+                comps[0].value
+            );
+            let again = tuple::encode(format, &comps).expect("a decoded list encodes");
+            assert_eq!(
+                &again[..],
+                key,
+                "{format} {} decodes to {:?} but re-encodes differently",
+                show(key),
+                comps[0].value
+            );
+        }
+        Err(e) => {
+            assert_error_located(&e, key, "decode_lists");
+            assert!(!e.to_string().contains('\n'), "a two-line error: {e}");
+        }
     }
 }
 
@@ -1229,6 +1317,7 @@ impl RangeCase {
                     dir: *d,
                     width: None,
                     nulls: None,
+                    list: 0,
                 }),
             };
             let mut k = p.kind();

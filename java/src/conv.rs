@@ -342,5 +342,12 @@ pub(crate) fn write_out(w: &mut Writer, class: IntClass, v: &Out<'_>) {
                 write_out(w, IntClass::of_label(label), v);
             }
         }
+        Out::List(items) => {
+            // A list's elements take its element type's class.
+            w.list(items.len());
+            for v in items {
+                write_out(w, class, v);
+            }
+        }
     }
 }

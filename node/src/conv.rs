@@ -351,6 +351,14 @@ pub(crate) fn out(js: Js, v: &Out<'_>, small: bool, typed: bool) -> Result<Value
             }
             Ok(a)
         }
+        Out::List(items) => {
+            let a = js.array(items.len())?;
+            for (i, item) in items.iter().enumerate() {
+                let value = out(js, item, small, typed)?;
+                js.set_element(a, i as u32, value)?;
+            }
+            Ok(a)
+        }
     }
 }
 

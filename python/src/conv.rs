@@ -368,6 +368,44 @@ pub(crate) const SURROGATES: &str = "a str with lone surrogates is not UTF-8";
 /// # Errors
 /// A `str` with lone surrogates (an `EncodeError`), or the error of a
 /// Python call.
+/// The value of list column `col` (`list<…>`) holding Python object
+/// `obj`: a `list` (or `tuple`) of its elements, each converted as a value
+/// of the element column ([`host::list_element`]); `None` is the null of a
+/// nullable list.
+pub(crate) fn list_value(
+    col: &lexikey::frontend::native::Col,
+    obj: &Bound<'_, PyAny>,
+    geo: &lexikey::frontend::native::GeoOpts,
+) -> PyResult<lexikey::Value<'static>> {
+    if obj.is_none() && col.field.nulls.is_some() {
+        return Ok(lexikey::Value::Null(col.field.ty));
+    }
+    let items: Vec<Bound<'_, PyAny>> = if let Ok(l) = obj.cast::<PyList>() {
+        l.iter().collect()
+    } else if let Ok(t) = obj.cast::<PyTuple>() {
+        t.iter().collect()
+    } else {
+        return Err(encode_err(format!(
+            "a {col} field takes a list, not {}",
+            obj.get_type().name()?
+        )));
+    };
+    let elem = host::list_element(col);
+    let mut values = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let v = if elem.field.list > 0 {
+            list_value(&elem, item, geo)?
+        } else {
+            with_arg(item, |a| {
+                host::native_value(&elem, a, geo).map(lexikey::Value::into_owned)
+            })?
+            .map_err(|e| encode_err(format!("element {i}: {}", arg_message(&e, item))))?
+        };
+        values.push(v);
+    }
+    Ok(lexikey::Value::List(col.field.ty, values))
+}
+
 pub(crate) fn with_arg<R>(obj: &Bound<'_, PyAny>, f: impl FnOnce(Arg<'_>) -> R) -> PyResult<R> {
     let py = obj.py();
     if obj.is_none() {
@@ -785,6 +823,14 @@ pub(crate) fn py_out<'py>(py: Python<'py>, v: &Out<'_>) -> PyResult<Bound<'py, P
             items
                 .iter()
                 .map(|(label, v)| pair(py, label, py_out(py, v)?))
+                .collect::<PyResult<Vec<_>>>()?,
+        )?
+        .into_any(),
+        Out::List(items) => PyList::new(
+            py,
+            items
+                .iter()
+                .map(|v| py_out(py, v))
                 .collect::<PyResult<Vec<_>>>()?,
         )?
         .into_any(),

@@ -316,6 +316,11 @@ fn component_at(spec: &KeySpec, item: &Bound<'_, PyAny>, depth: usize) -> PyResu
         });
     let item = nested_pair.as_ref().unwrap_or(item);
     if let Ok(list) = item.cast::<PyList>() {
+        if !fdb && matches!(spec.format(), Fmt::Native(_)) {
+            return Err(encode_err(
+                lexikey::frontend::host::LIST_NEEDS_SCHEMA.to_string(),
+            ));
+        }
         if fdb {
             /// An item's error, or the core's about the list.
             struct Fail(PyErr);

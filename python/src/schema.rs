@@ -267,6 +267,60 @@ impl Schema {
         )
     }
 
+    /// Whether a field is a list (`list<…>`): its rows are encoded by
+    /// [`Schema::encode_with_lists`], one at a time (a Python list is no
+    /// bulk argument).
+    fn has_lists(&self) -> bool {
+        use lexikey::frontend::host::ColType;
+        self.spec
+            .schema()
+            .unwrap_or_default()
+            .iter()
+            .any(|c| matches!(c, ColType::Native(col) if col.field.list > 0))
+    }
+
+    /// The key of one row of a schema with list fields: list fields from
+    /// Python lists ([`conv::list_value`]), the others as
+    /// [`Schema::field_comp`] converts them.
+    fn encode_with_lists<'py>(
+        &self,
+        py: Python<'py>,
+        values: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        use lexikey::frontend::host::ColType;
+        let items = bulk::items(values, &|| "values".to_string())?;
+        if items.len() != self.arity() {
+            return Err(encode_err(format!(
+                "values has {} values; the schema {:?} has {} fields",
+                items.len(),
+                self.spec_text,
+                self.arity()
+            )));
+        }
+        let cols = self.spec.schema().unwrap_or_default();
+        let mut comps = Vec::with_capacity(items.len());
+        for (i, (v, ty)) in items.iter().zip(cols).enumerate() {
+            match ty {
+                ColType::Native(col) if col.field.list > 0 => {
+                    let value = conv::list_value(col, v, self.spec.geo()).map_err(|e| {
+                        if e.is_instance_of::<crate::errors::EncodeError>(py) {
+                            encode_err(format!("values, value {} ({col}): {}", i + 1, e.value(py)))
+                        } else {
+                            e
+                        }
+                    })?;
+                    comps.push(Comp::native(lexikey::Component::of(col.field, value)));
+                }
+                _ => comps.push(self.field_comp(i, v, "values")?),
+            }
+        }
+        let key = self
+            .spec
+            .encode(&comps)
+            .map_err(|e| encode_err(e.to_string()))?;
+        crate::key_object(py, self.fmt.is_text(), &key)
+    }
+
     /// The component of value `v` of field `i` (ranges).
     fn field_comp(&self, i: usize, v: &Bound<'_, PyAny>, what: &str) -> PyResult<Comp> {
         let Some(label) = self.labels.get(i) else {
@@ -765,6 +819,9 @@ impl Schema {
                 self.arity()
             )));
         }
+        if self.has_lists() {
+            return self.encode_with_lists(py, values);
+        }
         self.encode_chunks(py, row.as_any(), &mut keys, false)?;
         keys.finish()?
             .get_item(0)
@@ -778,6 +835,22 @@ impl Schema {
         py: Python<'py>,
         rows: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
+        if self.has_lists() {
+            let keys = rows
+                .try_iter()?
+                .enumerate()
+                .map(|(r, row)| {
+                    self.encode_with_lists(py, &row?).map_err(|e| {
+                        if e.is_instance_of::<crate::errors::EncodeError>(py) {
+                            encode_err(format!("row {r}: {}", e.value(py)))
+                        } else {
+                            e
+                        }
+                    })
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            return PyList::new(py, keys);
+        }
         let total = rows.cast::<PyList>().ok().map(|l| l.len());
         let mut keys = bulk::Keys::new(py, total)?;
         self.encode_chunks(py, rows, &mut keys, true)?;

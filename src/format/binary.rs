@@ -230,7 +230,7 @@ fn raw_offset(input: &[u8], invert: bool, unescaped_index: usize) -> usize {
 /// returns it and the number of bytes used.
 #[inline]
 pub fn decode_component(field: Field, input: &[u8]) -> Result<(Component<'_>, usize), DecodeError> {
-    if field.nulls.is_some() {
+    if field.nulls.is_some() | (field.list != 0) {
         return decode_nullable(field, input);
     }
     let desc = field.dir.is_desc();
@@ -294,16 +294,21 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<(Component<'_>, us
             dir: field.dir,
             width: None,
             nulls: None,
+            list: 0,
         },
         used,
     ))
 }
 
-/// [`decode_component`] of a nullable field: the marker, then nothing
-/// (a null) or the value as the field without the `?` reads it (see
-/// [`crate::format::null`]).
+/// [`decode_component`] of a nullable field (the marker, then nothing
+/// (a null) or the value as the field without the `?` reads it, see
+/// [`crate::format::null`]) or of a list field ([`crate::format::list`]).
 #[inline(never)]
 fn decode_nullable(field: Field, input: &[u8]) -> Result<(Component<'_>, usize), DecodeError> {
+    if field.nulls.is_none() {
+        return crate::format::list::decode_binary(field, input);
+    }
+    crate::format::list::check_field(field)?;
     let null = crate::format::null::read_marker(crate::Format::Binary, field, input)?;
     let (mut c, used) = if null {
         (Component::asc(Value::Null(field.ty)), 0)
@@ -319,6 +324,7 @@ fn decode_nullable(field: Field, input: &[u8]) -> Result<(Component<'_>, usize),
     };
     c.dir = field.dir;
     c.nulls = field.nulls;
+    c.list = field.list;
     Ok((c, used + 1))
 }
 

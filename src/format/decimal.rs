@@ -153,6 +153,7 @@ pub fn encode_component(c: &Component<'_>, out: &mut Vec<u8>) -> Result<(), Enco
         Value::U64(v) => (false, false, u128::from(v)),
         Value::U32(v) => (false, false, u128::from(v)),
         Value::Null(ty) => return Err(EncodeError::NotNullable { ty }),
+        Value::List(..) => return crate::format::list::encode(crate::Format::Decimal, c, out),
     };
     let w = width_of(ty, c.width)?;
     let digits = if signed { w - 1 } else { w };
@@ -197,6 +198,7 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<Component<'_>, Dec
                 dir: field.dir,
                 width: field.width,
                 nulls: None,
+                list: 0,
             });
         }
     }
@@ -212,6 +214,7 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<Component<'_>, Dec
             dir: field.dir,
             width: None,
             nulls: None,
+            list: 0,
         });
     }
     if matches!(ty, Type::Vi64 | Type::Vu64) {
@@ -220,6 +223,7 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<Component<'_>, Dec
             dir: field.dir,
             width: None,
             nulls: None,
+            list: 0,
         });
     }
     if matches!(ty, Type::F64 | Type::F32) {
@@ -331,6 +335,7 @@ pub fn decode_component(field: Field, input: &[u8]) -> Result<Component<'_>, Dec
         dir: field.dir,
         width: field.width,
         nulls: None,
+        list: 0,
     })
 }
 

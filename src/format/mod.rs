@@ -17,6 +17,7 @@ pub mod compact;
 pub mod decimal;
 pub mod hex;
 pub(crate) mod hex_digits;
+pub mod list;
 pub mod null;
 pub mod text;
 pub mod typed;
@@ -69,8 +70,9 @@ impl Format {
     /// `decimal`, a number wider than the decimal width).
     #[inline(always)]
     pub fn encode_component(self, c: &Component<'_>, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        if let Some(nulls) = c.nulls {
-            return self.encode_nullable(c, nulls, out);
+        // Nullable and list components: one branch, out of line.
+        if c.nulls.is_some() | (c.list != 0) {
+            return self.encode_nullable(c, out);
         }
         // The components most keys are made of (ascending strings and
         // full-width `i64`s) without the per-type dispatch of the codecs;
@@ -149,16 +151,15 @@ impl Format {
         true
     }
 
-    /// [`Format::encode_component`] of a component of a nullable field:
-    /// the marker, then the value's bytes as without the `?` (see
-    /// [`null`]).
+    /// [`Format::encode_component`] of a component of a nullable field
+    /// (the marker, then the value's bytes as without the `?`, see
+    /// [`null`]) or of a list field ([`list`]).
     #[inline(never)]
-    fn encode_nullable(
-        self,
-        c: &Component<'_>,
-        nulls: crate::value::Nulls,
-        out: &mut Vec<u8>,
-    ) -> Result<(), EncodeError> {
+    fn encode_nullable(self, c: &Component<'_>, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        let Some(nulls) = c.nulls else {
+            return self.encode_component_general(c, out);
+        };
+        list::check_component(c)?;
         let start = out.len();
         out.push(null::marker(self, nulls, c.is_null()));
         if c.is_null() {
@@ -175,6 +176,9 @@ impl Format {
         c: &Component<'_>,
         out: &mut Vec<u8>,
     ) -> Result<(), EncodeError> {
+        if c.list != 0 || matches!(c.value, Value::List(..)) {
+            return list::encode(self, c, out);
+        }
         if let Value::Null(ty) = c.value {
             return Err(EncodeError::NotNullable { ty });
         }
@@ -205,7 +209,7 @@ impl Format {
         field: Field,
         input: &'k [u8],
     ) -> Result<Component<'k>, DecodeError> {
-        if field.nulls.is_some() && self.is_text() {
+        if (field.nulls.is_some() | (field.list != 0)) && self.is_text() {
             return self.decode_nullable_text(field, input);
         }
         match self {
@@ -222,15 +226,19 @@ impl Format {
         }
     }
 
-    /// [`Format::decode_component`] of a text part of a nullable field:
-    /// the marker, then nothing (a null) or the value as the field without
-    /// the `?` reads it (see [`null`]).
+    /// [`Format::decode_component`] of a text part of a nullable field
+    /// (the marker, then nothing (a null) or the value as the field without
+    /// the `?` reads it, see [`null`]) or of a list field ([`list`]).
     #[inline(never)]
     fn decode_nullable_text(
         self,
         field: Field,
         input: &[u8],
     ) -> Result<Component<'_>, DecodeError> {
+        if field.nulls.is_none() {
+            return list::decode_text(self, field, input);
+        }
+        list::check_field(field)?;
         let mut c = if null::read_marker(self, field, input)? {
             if input.len() > 1 {
                 return Err(DecodeError::TrailingBytes { offset: 1 });
@@ -248,6 +256,7 @@ impl Format {
         };
         c.dir = field.dir;
         c.nulls = field.nulls;
+        c.list = field.list;
         Ok(c)
     }
 

@@ -796,6 +796,7 @@ pub(crate) fn decode_tagged<'k, B: Body>(
         dir: field.dir,
         width: None,
         nulls: None,
+        list: 0,
     })
 }
 
@@ -817,6 +818,7 @@ pub(crate) fn guess_tagged<'k, B: Body>(input: &'k [u8]) -> Result<Component<'k>
                 dir,
                 width: None,
                 nulls: None,
+                list: 0,
             },
             input,
         ) {

@@ -775,6 +775,20 @@ pub fn native_value<'a>(col: &Col, arg: Arg<'a>, geo: &GeoOpts) -> Result<Value<
         // The null of a nullable column (`TYPE?`).
         return Ok(Value::Null(col.field.ty));
     }
+    if col.field.list > 0 {
+        // A list column: its text (`[1, 2]`); a host list is converted
+        // element by element by the binding ([`list_element`]).
+        return match arg {
+            Arg::Str(text) => col
+                .parse_value(text, geo)
+                .map(Value::into_owned)
+                .map_err(bad),
+            _ => Err(ArgError::Invalid(format!(
+                "a {col} field takes a list: a host list where the binding takes one \
+                 (Python), or its text [ELEMENT, ...]"
+            ))),
+        };
+    }
     match col.kind {
         Kind::Core(ty) => core_value(ty, arg),
         kind => match arg {
@@ -808,6 +822,32 @@ pub fn native_value<'a>(col: &Col, arg: Arg<'a>, geo: &GeoOpts) -> Result<Value<
         },
     }
 }
+
+/// The column of the elements of list column `col` (`list<…>`): one
+/// level less deep, ascending, not nullable (elements are not nullable;
+/// the list's direction and `?` apply to the whole list). A binding turns
+/// a host list into a [`Value::List`] of `col.field.ty` whose elements are
+/// [`native_value`]s of this column (or, nested, lists of it).
+///
+/// ```
+/// use lexikey::frontend::host::list_element;
+/// use lexikey::frontend::native::Col;
+/// let col = Col::parse("list<list<i64>>?.desc")?;
+/// assert_eq!(list_element(&col).to_string(), "list<i64>");
+/// assert_eq!(list_element(&list_element(&col)).to_string(), "i64");
+/// # Ok::<(), lexikey::ParseError>(())
+/// ```
+pub fn list_element(col: &Col) -> Col {
+    Col::core(crate::Field {
+        list: col.field.list.saturating_sub(1),
+        ..crate::Field::asc(col.field.ty)
+    })
+}
+
+/// The message of a host list given where no `list<…>` column says its
+/// element type (a plain value in a native format, or a scalar column).
+pub const LIST_NEEDS_SCHEMA: &str = "a list is the value of a list<TYPE> field: give a schema \
+     with list<TYPE> (e.g. list<i64>); a list alone has no element type (an empty one least of all)";
 
 /// The value of core type `ty` for the arguments that take it with no
 /// check that can fail (an `Int` in the type's range, an `F64` for a
@@ -1496,6 +1536,8 @@ pub enum Out<'a> {
     /// An `fdb-tuple` versionstamp: its 12 bytes (an incomplete one's
     /// transaction version all `FF`).
     Versionstamp([u8; 12]),
+    /// A native `list<…>` component: its elements (a host list).
+    List(Vec<Out<'a>>),
 }
 
 /// The instant `ms` milliseconds and `nanos` nanoseconds (below the
@@ -1638,6 +1680,12 @@ pub fn native_out<'a>(
         (_, Value::Uuid(u)) => Out::Uuid(*u),
         (_, Value::Dec(d)) => Out::Decimal(d.to_string()),
         (_, Value::Null(_)) => Out::Null,
+        (_, Value::List(_, items)) => Out::List(
+            items
+                .iter()
+                .map(|v| native_out(None, v, geo))
+                .collect::<Result<_, _>>()?,
+        ),
     })
 }
 

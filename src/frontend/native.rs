@@ -114,6 +114,10 @@ impl Col {
     /// # Errors
     /// An unknown type or direction.
     pub fn parse(spec: &str) -> Result<Col> {
+        if spec.starts_with("list<") {
+            // A list of a core type (kinds are not list elements).
+            return Ok(Col::core(Field::parse(spec)?));
+        }
         let (name, dir) = match spec.split_once('.') {
             None => (spec, None),
             Some((n, d)) => (n, Some(d)),
@@ -131,6 +135,7 @@ impl Col {
                     dir,
                     width: None,
                     nulls,
+                    list: 0,
                 },
             });
         }
@@ -159,7 +164,7 @@ impl Col {
     /// Sets the decimal width when the stored type takes one (integers,
     /// `ts`, and `geo` as the `u64` it is).
     pub fn apply_width(&mut self, width: Option<u8>) {
-        if width.is_some() && takes_width(self.field.ty) {
+        if width.is_some() && takes_width(self.field.ty) && self.field.list == 0 {
             self.field.width = width;
         }
     }
@@ -171,6 +176,9 @@ impl Col {
     #[inline]
     pub fn parse_value<'t>(&self, text: &'t str, geo: &GeoOpts) -> Result<Value<'t>> {
         Ok(match self.kind {
+            Kind::Core(ty) if self.field.list > 0 => {
+                literal::parse_list(ty, self.field.list, text)?
+            }
             Kind::Core(ty) => parse_field(ty, text)?,
             Kind::Ulid => Value::Uuid(
                 Ulid::parse(text)
@@ -207,6 +215,7 @@ impl Col {
             dir: self.field.dir,
             width: self.field.width,
             nulls: self.field.nulls,
+            list: self.field.list,
         })
     }
 
@@ -239,7 +248,10 @@ impl Col {
 
 impl std::fmt::Display for Col {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.kind.name())?;
+        match self.kind {
+            Kind::Core(ty) => crate::value::write_type_name(ty, self.field.list, f)?,
+            kind => f.write_str(kind.name())?,
+        }
         crate::value::write_suffix(self.field.dir, self.field.nulls, f)
     }
 }
@@ -452,7 +464,7 @@ pub fn takes_width(ty: Type) -> bool {
 
 /// Sets the decimal width of `c` when its type takes one ([`takes_width`]).
 pub fn apply_width(c: &mut Component<'_>, width: Option<u8>) {
-    if width.is_some() && takes_width(c.value.ty()) {
+    if width.is_some() && takes_width(c.value.ty()) && c.list == 0 {
         c.width = width;
     }
 }

@@ -410,6 +410,7 @@ impl KeySpec {
                     dir: col.field.dir,
                     width: col.field.width,
                     nulls: col.field.nulls,
+                    list: col.field.list,
                 };
                 if c.width.is_none() {
                     native::apply_width(&mut c, self.width);
@@ -1424,7 +1425,7 @@ impl NativeCell for Arg<'_> {
         // the hex row cost about 120 instructions more (callgrind), the
         // `Result` kept through the `map_err` below.
         let plain = match col.kind {
-            Kind::Core(t) => host::plain_value(t, *self),
+            Kind::Core(t) if col.field.list == 0 => host::plain_value(t, *self),
             _ => None,
         };
         let value = match plain {
@@ -1436,6 +1437,7 @@ impl NativeCell for Arg<'_> {
             dir: col.field.dir,
             width: col.field.width,
             nulls: col.field.nulls,
+            list: col.field.list,
         })
     }
 }
@@ -1460,6 +1462,7 @@ impl NativeCell for &str {
                         dir: col.field.dir,
                         width: col.field.width,
                         nulls: col.field.nulls,
+                        list: col.field.list,
                     })
                 }
             },
@@ -1469,7 +1472,7 @@ impl NativeCell for &str {
         // the hex row of `str,i64,f64` cost about 34 instructions more than
         // the command line's own loop did (callgrind).
         let value = match col.kind {
-            Kind::Core(t) => native::parse_field(t, text),
+            Kind::Core(t) if col.field.list == 0 => native::parse_field(t, text),
             _ => col.parse_value(text, geo),
         }
         .map_err(|e| RowError::at(i, ty, e.into()))?;
@@ -1478,6 +1481,7 @@ impl NativeCell for &str {
             dir: col.field.dir,
             width: col.field.width,
             nulls: col.field.nulls,
+            list: col.field.list,
         })
     }
 }
@@ -1531,27 +1535,27 @@ macro_rules! native_writer {
 }
 
 native_writer!(write_hex, true, |c, o| {
-    if c.nulls.is_some() {
+    if c.nulls.is_some() | (c.list != 0) {
         return Format::Hex.encode_component(c, o);
     }
     crate::format::hex::encode_component(c, o);
     Ok(())
 });
 native_writer!(write_base64, true, |c, o| {
-    if c.nulls.is_some() {
+    if c.nulls.is_some() | (c.list != 0) {
         return Format::Base64.encode_component(c, o);
     }
     crate::format::base64::encode_component(c, o);
     Ok(())
 });
 native_writer!(write_decimal, true, |c, o| {
-    if c.nulls.is_some() {
+    if c.nulls.is_some() | (c.list != 0) {
         return Format::Decimal.encode_component(c, o);
     }
     crate::format::decimal::encode_component(c, o)
 });
 native_writer!(write_binary, false, |c, o| {
-    if c.nulls.is_some() {
+    if c.nulls.is_some() | (c.list != 0) {
         return Format::Binary.encode_component(c, o);
     }
     crate::format::binary::encode_component(c, o);

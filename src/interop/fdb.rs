@@ -66,6 +66,7 @@ use std::hash::{Hash, Hasher};
 
 use crate::error::DecodeError;
 use crate::order::{self, NanRule};
+use crate::value::literal::{push_escaped_element, split_elements, unescape_element};
 use crate::value::ParseError;
 
 /// Type code of [`Element::Null`].
@@ -1131,54 +1132,6 @@ pub fn check_depth(depth: usize) -> Result<(), ParseError> {
     Ok(())
 }
 
-/// Splits the inside of `nested:[…]` into its elements' texts (escapes
-/// kept), at the commas outside inner brackets and escapes.
-fn split_nested(inner: &str) -> Result<Vec<&str>, String> {
-    let mut parts = Vec::new();
-    if inner.trim_start_matches(' ').is_empty() {
-        return Ok(parts);
-    }
-    let bytes = inner.as_bytes();
-    let (mut level, mut start, mut i) = (0usize, 0, 0);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 1,
-            b'[' => level += 1,
-            b']' if level == 0 => return Err(format!("an unescaped ']' at character {i}")),
-            b']' => level -= 1,
-            b',' if level == 0 => {
-                parts.push(&inner[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    if level != 0 {
-        return Err("an unclosed '['".into());
-    }
-    parts.push(&inner[start..]);
-    Ok(parts)
-}
-
-/// Undoes the escapes of a string inside `nested:[…]`.
-fn unescape_nested(text: &str) -> Result<String, String> {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some(e @ ('\\' | ',' | '[' | ']')) => out.push(e),
-            Some(e) => return Err(format!("unknown escape \\{e} (escape only \\ , [ ])")),
-            None => return Err("a '\\' at the end".into()),
-        }
-    }
-    Ok(out)
-}
-
 fn parse_at(s: &str, depth: usize) -> Result<Element, ParseError> {
     if s == "null" {
         return Ok(Element::Null);
@@ -1198,7 +1151,7 @@ fn parse_at(s: &str, depth: usize) -> Result<Element, ParseError> {
         "null" if text.is_empty() => Element::Null,
         "null" => return Err(bad("null takes no value (write null:)")),
         "bytes" => Element::Bytes(crate::value::literal::parse_hex(text)?),
-        "str" if depth > 0 => Element::String(unescape_nested(text).map_err(|e| bad(&e))?),
+        "str" if depth > 0 => Element::String(unescape_element(text).map_err(|e| bad(&e))?),
         "str" => Element::String(text.to_string()),
         "nested" => {
             check_depth(depth)?;
@@ -1206,7 +1159,11 @@ fn parse_at(s: &str, depth: usize) -> Result<Element, ParseError> {
                 .strip_prefix('[')
                 .and_then(|t| t.strip_suffix(']'))
                 .ok_or_else(|| bad("expected [ELEMENT, ...], e.g. nested:[int:1, str:a]"))?;
-            let parts = split_nested(inner).map_err(|e| bad(&e))?;
+            let parts = if inner.trim_start_matches(' ').is_empty() {
+                Vec::new()
+            } else {
+                split_elements(inner).map_err(|e| bad(&e))?
+            };
             let mut items = Vec::with_capacity(parts.len());
             for part in parts {
                 let part = part.trim_start_matches(' ');
@@ -1293,12 +1250,7 @@ fn write_component(e: &Element, nested: bool, s: &mut String) {
         Element::Bytes(b) => write!(s, "bytes:{}", crate::to_hex(b)),
         Element::String(t) if nested => {
             s.push_str("str:");
-            for c in t.chars() {
-                if matches!(c, '\\' | ',' | '[' | ']') {
-                    s.push('\\');
-                }
-                s.push(c);
-            }
+            push_escaped_element(t, s);
             Ok(())
         }
         Element::String(t) => write!(s, "str:{t}"),

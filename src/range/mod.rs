@@ -647,31 +647,32 @@ impl<'a> RangeQuery<'a> {
         // predicate's bounds lie inside the prefix range, so intersecting
         // keys alone is enough.
         let mut b = Bounds::default();
-        let mut field: Option<(Type, Dir, Option<Nulls>)> = None;
+        let mut field: Option<(Type, Dir, Option<Nulls>, u8)> = None;
         let prefix_nulls = self.prefix_nulls();
         for p in &self.preds {
             check_null_operand(p)?;
             let Some(p) = normalize(p) else {
                 return Err(RangeError::Empty);
             };
-            let (ty, dir, nulls) = match &p {
+            let (ty, dir, nulls, list) = match &p {
                 Pred::Eq(c)
                 | Pred::Ge(c)
                 | Pred::Gt(c)
                 | Pred::Le(c)
                 | Pred::Lt(c)
                 | Pred::IsNull(c)
-                | Pred::NotNull(c) => (c.value.ty(), c.dir, c.nulls),
-                Pred::Prefix(_, d) => (Type::Str, *d, prefix_nulls),
+                | Pred::NotNull(c) => (c.value.ty(), c.dir, c.nulls, c.list),
+                // A string prefix: of a `str` component, not a list.
+                Pred::Prefix(_, d) => (Type::Str, *d, prefix_nulls, 0),
             };
             match field {
-                None => field = Some((ty, dir, nulls)),
-                Some(prev) if prev == (ty, dir, nulls) => {}
-                Some((pt, pd, pn)) => {
+                None => field = Some((ty, dir, nulls, list)),
+                Some(prev) if prev == (ty, dir, nulls, list) => {}
+                Some((pt, pd, pn, pl)) => {
                     return Err(RangeError::Mismatch(format!(
                         "predicates disagree on the component: {} vs {}",
-                        field_name(pt, pd, pn),
-                        field_name(ty, dir, nulls),
+                        field_name(pt, pd, pn, pl),
+                        field_name(ty, dir, nulls, list),
                     )))
                 }
             }
@@ -716,12 +717,16 @@ impl RangeQuery<'_> {
     /// `str` component (`--not-null str? --prefix ab`); else not nullable.
     fn prefix_nulls(&self) -> Option<Nulls> {
         if let Some(f) = self.fields.and_then(|fs| fs.get(self.prefix.len())) {
-            return if f.ty == Type::Str { f.nulls } else { None };
+            return if f.ty == Type::Str && f.list == 0 {
+                f.nulls
+            } else {
+                None
+            };
         }
         self.preds
             .iter()
             .filter_map(Pred::value)
-            .find(|c| c.value.ty() == Type::Str)
+            .find(|c| c.value.ty() == Type::Str && c.list == 0)
             .and_then(|c| c.nulls)
     }
 
@@ -738,7 +743,7 @@ impl RangeQuery<'_> {
         };
         let field_name = |i: usize| {
             let f = &fields[i];
-            let n = name(f.ty, f.dir, f.nulls);
+            let n = name(f.ty, f.dir, f.nulls, f.list);
             format!("field {} of the schema is {} {n}", i + 1, article(&n))
         };
         for (i, c) in self.prefix.iter().enumerate() {
@@ -749,8 +754,8 @@ impl RangeQuery<'_> {
                     fields.len()
                 )));
             };
-            if (c.value.ty(), c.dir, c.nulls) != (f.ty, f.dir, f.nulls) {
-                let n = name(c.value.ty(), c.dir, c.nulls);
+            if (c.value.ty(), c.dir, c.nulls, c.list) != (f.ty, f.dir, f.nulls, f.list) {
+                let n = name(c.value.ty(), c.dir, c.nulls, c.list);
                 return Err(RangeError::Mismatch(format!(
                     "component {} is {} {n} ({}), but {}",
                     i + 1,
@@ -771,12 +776,14 @@ impl RangeQuery<'_> {
                     p.name()
                 )));
             };
-            let (ty, dir, nulls, shown) = match p {
-                // A prefix is a str's, nullable or not as its field is.
+            let (ty, dir, nulls, list, shown) = match p {
+                // A prefix is a str's (not a list's), nullable or not as its
+                // field is.
                 Pred::Prefix(t, d) => (
                     Type::Str,
                     *d,
-                    f.nulls.filter(|_| f.ty == Type::Str),
+                    f.nulls.filter(|_| f.ty == Type::Str && f.list == 0),
+                    0,
                     t.clone(),
                 ),
                 Pred::Eq(c)
@@ -789,6 +796,7 @@ impl RangeQuery<'_> {
                     c.value.ty(),
                     c.dir,
                     c.nulls,
+                    c.list,
                     if c.is_null() {
                         "null".to_string()
                     } else {
@@ -796,8 +804,8 @@ impl RangeQuery<'_> {
                     },
                 ),
             };
-            if (ty, dir, nulls) != (f.ty, f.dir, f.nulls) {
-                let n = name(ty, dir, nulls);
+            if (ty, dir, nulls, list) != (f.ty, f.dir, f.nulls, f.list) {
+                let n = name(ty, dir, nulls, list);
                 return Err(RangeError::Mismatch(format!(
                     "the {} predicate is {} {n} ({}), but {}",
                     p.name(),
@@ -816,12 +824,13 @@ impl RangeQuery<'_> {
 }
 
 /// A field's name as a schema writes it (`i64?.desc`), for messages.
-fn field_name(ty: Type, dir: Dir, nulls: Option<Nulls>) -> String {
+fn field_name(ty: Type, dir: Dir, nulls: Option<Nulls>, list: u8) -> String {
     Field {
         ty,
         dir,
         width: None,
         nulls,
+        list,
     }
     .to_string()
 }

@@ -11,6 +11,7 @@
 //! | `ts` | RFC 3339 (`2024-05-01T12:00:00Z`, `…+02:00`, up to 3 fraction digits) or integer milliseconds | RFC 3339 UTC with milliseconds |
 //! | `uuid` | hyphenated, either case | hyphenated lowercase |
 //! | `dec` | decimal notation of any size: `-12.50`, `.5`, `1e-40` ([`Dec::parse`](crate::value::big_decimal::Dec::parse)) | plain notation, trailing zeros dropped: `-12.5`, `0.5`, `0.0…01` |
+//! | `list<T>` | `[` the elements as `T`'s values, separated by `,` `]` (see [`parse_list`]) | `[1, 2]`, `[a\\,b, c]`, `[[1], []]` |
 
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -39,12 +40,13 @@ pub fn parse_component(s: &str) -> Result<Component<'static>, ParseError> {
         )));
     };
     let field = Field::parse(spec)?;
-    let value = parse_value(field.ty, text)?;
+    let value = parse_field_value(field, text)?;
     Ok(Component {
         value,
         dir: field.dir,
         width: field.width,
         nulls: field.nulls,
+        list: field.list,
     })
 }
 
@@ -56,6 +58,138 @@ pub fn null_spec(s: &str) -> Option<Field> {
         return None;
     }
     Field::parse(s).ok().filter(|f| f.nulls.is_some())
+}
+
+/// Parses the text of a value of `field`'s type: a scalar as
+/// [`parse_value`], a list (`field.list` ≥ 1) as [`parse_list`].
+///
+/// # Errors
+/// Text that is not a value of the type.
+pub fn parse_field_value(field: Field, text: &str) -> Result<Value<'static>, ParseError> {
+    if field.list == 0 {
+        parse_value(field.ty, text)
+    } else {
+        parse_list(field.ty, field.list, text)
+    }
+}
+
+/// Parses the text of a list of `depth` levels (1: `list<ty>`) over
+/// scalar type `ty`: `[` the elements, separated by `,` `]`, each written
+/// as a value of `ty` is (`list<i64>:[1,2,3]`) or, nested, as a list
+/// (`list<list<i64>>:[[1, 2], []]`). Inside the brackets `\\`, `\,`, `\[`
+/// and `\]` stand for `\`, `,`, `[` and `]` (as in `fdb-tuple`'s
+/// `nested:[…]`: `list<str>:[a\,b, c]` is `["a,b", "c"]`); one space
+/// right after a comma belongs to the separator; `[]` is the empty list,
+/// and a `,` just before the `]` ends the last element without starting
+/// another, so `[,]` is a list of one empty string. [`write_value`]
+/// writes lists this way (elements separated by `, `, a `,` before the
+/// `]` when the last element's text is empty), so they read back.
+///
+/// ```
+/// use lexikey::value::literal::parse_list;
+/// use lexikey::{Type, Value};
+/// let v = parse_list(Type::Str, 1, r"[a\,b, c]")?;
+/// assert_eq!(v, Value::List(Type::Str, vec!["a,b".into(), "c".into()]));
+/// let v = parse_list(Type::I64, 2, "[[1, 2], []]")?;
+/// let one_two = Value::List(Type::I64, vec![Value::I64(1), Value::I64(2)]);
+/// assert_eq!(v, Value::List(Type::I64, vec![one_two, Value::List(Type::I64, vec![])]));
+/// assert_eq!(parse_list(Type::Str, 1, "[,]")?, Value::List(Type::Str, vec!["".into()]));
+/// # Ok::<(), lexikey::ParseError>(())
+/// ```
+///
+/// # Errors
+/// Missing brackets, an unescaped `]` or unclosed `[`, an unknown escape,
+/// an element that is not a value of `ty`.
+pub fn parse_list(ty: Type, depth: u8, text: &str) -> Result<Value<'static>, ParseError> {
+    let mut name = String::new();
+    let _ = crate::value::write_type_name(ty, depth, &mut name);
+    let bad =
+        |what: &str| ParseError::new(format!("invalid {name} value {}: {what}", show_input(text)));
+    let inner = text
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .ok_or_else(|| bad("expected [ELEMENT, ...], e.g. [1, 2] (and [] for the empty list)"))?;
+    if inner.is_empty() {
+        return Ok(Value::List(ty, Vec::new()));
+    }
+    let mut parts = split_elements(inner).map_err(|e| bad(&e))?;
+    if parts.len() > 1 && parts.last() == Some(&"") {
+        parts.pop();
+    }
+    let mut items = Vec::with_capacity(parts.len());
+    for (i, part) in parts.into_iter().enumerate() {
+        let part = if i > 0 {
+            part.strip_prefix(' ').unwrap_or(part)
+        } else {
+            part
+        };
+        let item = if depth > 1 {
+            parse_list(ty, depth - 1, part)?
+        } else {
+            let text = unescape_element(part).map_err(|e| bad(&e))?;
+            parse_value(ty, &text).map_err(|e| bad(&format!("element {i}: {e}")))?
+        };
+        items.push(item);
+    }
+    Ok(Value::List(ty, items))
+}
+
+/// Splits the inside of a bracketed list (`nested:[…]`, `list<T>:[…]`)
+/// into its elements' texts (escapes kept), at the commas outside inner
+/// brackets and escapes: `a\,b, [c, d]` → `a\,b`, ` [c, d]`. Empty text
+/// is one empty element.
+pub(crate) fn split_elements(inner: &str) -> Result<Vec<&str>, String> {
+    let mut parts = Vec::new();
+    let bytes = inner.as_bytes();
+    let (mut level, mut start, mut i) = (0usize, 0, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 1,
+            b'[' => level += 1,
+            b']' if level == 0 => return Err(format!("an unescaped ']' at character {i}")),
+            b']' => level -= 1,
+            b',' if level == 0 => {
+                parts.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if level != 0 {
+        return Err("an unclosed '['".into());
+    }
+    parts.push(&inner[start..]);
+    Ok(parts)
+}
+
+/// Undoes the escapes of an element inside a bracketed list.
+pub(crate) fn unescape_element(text: &str) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some(e @ ('\\' | ',' | '[' | ']')) => out.push(e),
+            Some(e) => return Err(format!("unknown escape \\{e} (escape only \\ , [ ])")),
+            None => return Err("a '\\' at the end".into()),
+        }
+    }
+    Ok(out)
+}
+
+/// Appends `text` as an element inside a bracketed list, its `\`, `,`,
+/// `[` and `]` escaped (what [`unescape_element`] reads back).
+pub(crate) fn push_escaped_element(text: &str, out: &mut String) {
+    for c in text.chars() {
+        if matches!(c, '\\' | ',' | '[' | ']') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
 }
 
 /// Parses the text of a value of type `ty`.
@@ -184,7 +318,36 @@ pub fn write_value(v: &Value<'_>, out: &mut String) {
         // A null has no value text: its component is written as the bare
         // nullable type ([`component_to_string`]).
         Value::Null(_) => Ok(()),
+        Value::List(_, items) => {
+            write_list(items, out);
+            Ok(())
+        }
     };
+}
+
+/// Writes a list's elements as [`parse_list`] reads them.
+fn write_list(items: &[Value<'_>], out: &mut String) {
+    out.push('[');
+    let mut scalar = String::new();
+    let mut last_empty = false;
+    for (i, v) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        if let Value::List(_, inner) = v {
+            write_list(inner, out);
+            last_empty = false;
+        } else {
+            scalar.clear();
+            write_value(v, &mut scalar);
+            push_escaped_element(&scalar, out);
+            last_empty = scalar.is_empty();
+        }
+    }
+    if last_empty {
+        out.push(',');
+    }
+    out.push(']');
 }
 
 /// A value as text.

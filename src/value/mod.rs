@@ -239,7 +239,16 @@ pub struct Field {
     /// `Some` for a nullable component (`TYPE?`): where its nulls sort
     /// (see [`crate::format::null`]); `None`: a null is refused.
     pub nulls: Option<Nulls>,
+    /// How many levels of list wrap `ty` (`list<…>`, see
+    /// [`crate::format::list`]): 0 for a scalar field, 1 for `list<ty>`,
+    /// 2 for `list<list<ty>>`, at most [`MAX_LIST_DEPTH`].
+    pub list: u8,
 }
+
+/// The deepest list nesting a schema may spell and a key may hold:
+/// `list<…>` eight levels deep. Deeper is a parse error (schema text), an
+/// encode error (a component) and a decode error (a field).
+pub const MAX_LIST_DEPTH: u8 = 8;
 
 /// Where the nulls of a nullable component sort in the final key order,
 /// whatever its direction (as SQL's `DESC NULLS FIRST` means it).
@@ -261,6 +270,7 @@ impl Field {
             dir: Dir::Asc,
             width: None,
             nulls: None,
+            list: 0,
         }
     }
 
@@ -271,6 +281,7 @@ impl Field {
             dir: Dir::Desc,
             width: None,
             nulls: None,
+            list: 0,
         }
     }
 
@@ -280,6 +291,26 @@ impl Field {
             width: Some(width),
             ..self
         }
+    }
+
+    /// The list of `depth` levels of this field's type (`list<TYPE>` for
+    /// 1), in this field's direction and nullability.
+    ///
+    /// ```
+    /// use lexikey::{Field, Type};
+    /// assert_eq!(Field::asc(Type::I64).list_of(2), Field::parse("list<list<i64>>")?);
+    /// # Ok::<(), lexikey::ParseError>(())
+    /// ```
+    pub const fn list_of(self, depth: u8) -> Field {
+        Field {
+            list: depth,
+            ..self
+        }
+    }
+
+    /// Whether this is a list field (`list<…>`).
+    pub const fn is_list(self) -> bool {
+        self.list != 0
     }
 
     /// The same field, nullable with its nulls where `nulls` says
@@ -307,25 +338,25 @@ impl Field {
     /// assert!(Field::parse("i65").is_err());
     /// ```
     pub fn parse(s: &str) -> Result<Field, ParseError> {
-        let (name, rest) = match s.split_once('.') {
+        // `list<…>` may hold dots only in its element type; the suffix
+        // starts at the first `.` after the last `>`.
+        let split = s.rfind('>').map_or(0, |i| i + 1);
+        let (name, rest) = match s[split..].find('.') {
             None => (s, None),
-            Some((n, r)) => (n, Some(r)),
+            Some(i) => (&s[..split + i], Some(&s[split + i + 1..])),
         };
         let (name, nullable) = match name.strip_suffix('?') {
             Some(n) => (n, true),
             None => (name, false),
         };
         let (dir, nulls) = parse_suffix(s, rest, nullable)?;
-        let ty = Type::from_name(name).ok_or_else(|| {
-            ParseError::new(format!(
-                "unknown type {name:?}: expected one of str, i64, u64, i32, u32, f64, f32, dec, bool, bytes, ts, uuid"
-            ))
-        })?;
+        let (ty, list) = parse_type_name(name)?;
         Ok(Field {
             ty,
             dir,
             width: None,
             nulls,
+            list,
         })
     }
 
@@ -342,9 +373,62 @@ impl Field {
 
 impl fmt::Display for Field {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.ty.name())?;
+        write_type_name(self.ty, self.list, f)?;
         write_suffix(self.dir, self.nulls, f)
     }
+}
+
+/// Reads a type name without its suffix: a scalar type (`i64`) or a list
+/// (`list<i64>`, `list<list<str>>`); returns the (innermost) scalar type
+/// and the list depth. The one reading of `list<…>` that [`Field::parse`]
+/// and the front ends' column parsers share.
+///
+/// # Errors
+/// An unknown type, an unclosed `list<`, a nullable element type
+/// (`list<i64?>`: elements are not nullable) or more than
+/// [`MAX_LIST_DEPTH`] levels.
+pub fn parse_type_name(name: &str) -> Result<(Type, u8), ParseError> {
+    let mut inner = name;
+    let mut depth = 0u8;
+    while let Some(rest) = inner.strip_prefix("list<") {
+        let Some(body) = rest.strip_suffix('>') else {
+            return Err(ParseError::new(format!(
+                "bad list type {name:?}: expected list<TYPE>, e.g. list<i64> or list<list<str>>"
+            )));
+        };
+        if depth == MAX_LIST_DEPTH {
+            return Err(ParseError::new(format!(
+                "list type {name:?} nests deeper than {MAX_LIST_DEPTH} levels, the limit"
+            )));
+        }
+        depth += 1;
+        inner = body.trim();
+    }
+    if depth > 0 && (inner.contains('?') || inner.contains('.')) {
+        return Err(ParseError::new(format!(
+            "bad list type {name:?}: list elements are not nullable and take no direction \
+             (write list<TYPE>?, list<TYPE>.desc: the '?' and '.desc' apply to the whole list)"
+        )));
+    }
+    let ty = Type::from_name(inner).ok_or_else(|| {
+        ParseError::new(format!(
+            "unknown type {inner:?}: expected one of str, i64, u64, i32, u32, f64, f32, dec, bool, bytes, ts, uuid"
+        ))
+    })?;
+    Ok((ty, depth))
+}
+
+/// Writes a type name as [`parse_type_name`] reads it: `i64`,
+/// `list<list<i64>>`.
+pub fn write_type_name(ty: Type, list: u8, f: &mut impl fmt::Write) -> fmt::Result {
+    for _ in 0..list {
+        f.write_str("list<")?;
+    }
+    f.write_str(ty.name())?;
+    for _ in 0..list {
+        f.write_str(">")?;
+    }
+    Ok(())
 }
 
 /// Reads what follows a type name's first `.` (`desc`, `asc.nulls_last`,
@@ -464,6 +548,13 @@ pub enum Value<'a> {
     /// here; [`Component::key_cmp`] puts it where the component's
     /// [`Nulls`] says.
     Null(Type),
+    /// A list (the value of a `list<…>` component, see
+    /// [`crate::format::list`]): its elements, all of the scalar type
+    /// given first (the innermost one: a `list<list<i64>>` is a
+    /// `List(Type::I64, …)` of `List(Type::I64, …)`s). The component's
+    /// [`Component::list`] says how deep it nests. Lists order
+    /// elementwise, a list before its extensions, the empty list first.
+    List(Type, Vec<Value<'a>>),
 }
 
 impl Value<'_> {
@@ -484,7 +575,7 @@ impl Value<'_> {
             Value::U32(_) => Type::U32,
             Value::Bytes(_) => Type::Bytes,
             Value::Str(_) => Type::Str,
-            Value::Null(t) => *t,
+            Value::Null(t) | Value::List(t, _) => *t,
         }
     }
 
@@ -506,6 +597,9 @@ impl Value<'_> {
             Value::Bytes(v) => Value::Bytes(Cow::Owned(v.into_owned())),
             Value::Str(v) => Value::Str(Cow::Owned(v.into_owned())),
             Value::Null(t) => Value::Null(t),
+            Value::List(t, items) => {
+                Value::List(t, items.into_iter().map(Value::into_owned).collect())
+            }
         }
     }
 
@@ -536,7 +630,8 @@ impl Value<'_> {
             | Value::Str(_)
             | Value::Vi64(_)
             | Value::Vu64(_)
-            | Value::Null(_) => return None,
+            | Value::Null(_)
+            | Value::List(..) => return None,
         };
         Some((buf, n))
     }
@@ -620,7 +715,8 @@ pub fn f32_from_order_bits(b: u32) -> Option<f32> {
 impl Ord for Value<'_> {
     /// Key order: by type (tag order) first, then by value; floats by the
     /// float policy (canonical NaN last, `-0.0 < +0.0`); a null before
-    /// every value of its type.
+    /// every value of its type; lists elementwise (a list before its
+    /// extensions), before every scalar.
     fn cmp(&self, other: &Self) -> Ordering {
         match (self, other) {
             (Value::Bool(a), Value::Bool(b)) => a.cmp(b),
@@ -639,6 +735,10 @@ impl Ord for Value<'_> {
             (Value::Null(a), Value::Null(b)) => a.cmp(b),
             (Value::Null(a), b) => a.cmp(&b.ty()).then(Ordering::Less),
             (a, Value::Null(b)) => a.ty().cmp(b).then(Ordering::Greater),
+            (Value::List(ta, a), Value::List(tb, b)) => ta.cmp(tb).then_with(|| a.cmp(b)),
+            // A list's tag (`a`) is below every scalar's.
+            (Value::List(..), _) => Ordering::Less,
+            (_, Value::List(..)) => Ordering::Greater,
             (a, b) => a.ty().cmp(&b.ty()),
         }
     }
@@ -714,6 +814,9 @@ pub struct Component<'a> {
     /// Nullability, as in [`Field::nulls`]: `Some` for a component of a
     /// nullable field, null ([`Value::Null`]) or not.
     pub nulls: Option<Nulls>,
+    /// List depth, as in [`Field::list`]: 0 for a scalar, 1 for a
+    /// [`Value::List`] of scalars, 2 for a list of lists, ….
+    pub list: u8,
 }
 
 impl<'a> Component<'a> {
@@ -724,6 +827,7 @@ impl<'a> Component<'a> {
             dir: Dir::Asc,
             width: None,
             nulls: None,
+            list: 0,
         }
     }
 
@@ -734,6 +838,7 @@ impl<'a> Component<'a> {
             dir: Dir::Desc,
             width: None,
             nulls: None,
+            list: 0,
         }
     }
 
@@ -753,6 +858,7 @@ impl<'a> Component<'a> {
             dir: field.dir,
             width: field.width,
             nulls: field.nulls,
+            list: field.list,
         }
     }
 
@@ -768,6 +874,7 @@ impl<'a> Component<'a> {
             dir: self.dir,
             width: self.width,
             nulls: self.nulls,
+            list: self.list,
         }
     }
 
@@ -778,6 +885,7 @@ impl<'a> Component<'a> {
             dir: self.dir,
             width: self.width,
             nulls: self.nulls,
+            list: self.list,
         }
     }
 

@@ -91,18 +91,21 @@ fn rows(rng: &mut Rng, dirs: [Dir; 3], n: usize) -> Vec<Vec<Component<'static>>>
                 dir: dirs[0],
                 width: None,
                 nulls: None,
+                list: 0,
             },
             Component {
                 value: Value::I64(*rng.pick(INTS)),
                 dir: dirs[1],
                 width: None,
                 nulls: None,
+                list: 0,
             },
             Component {
                 value: Value::from(rng.pick(STRINGS).to_string()),
                 dir: dirs[2],
                 width: None,
                 nulls: None,
+                list: 0,
             },
         ];
         if !out.contains(&row) {
@@ -192,6 +195,7 @@ impl Query {
             dir,
             width: None,
             nulls: None,
+            list: 0,
         };
         let q = RangeQuery::new(format).prefix(&self.prefix);
         match self.op {

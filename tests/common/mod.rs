@@ -241,6 +241,7 @@ pub fn fields() -> impl Strategy<Value = Field> {
         dir,
         width: None,
         nulls: None,
+        list: 0,
     })
 }
 
@@ -270,6 +271,7 @@ pub fn schema_and_tuples(
                     dir: f.dir,
                     width: None,
                     nulls: None,
+                    list: 0,
                 })
             })
             .collect::<Vec<_>>();
