@@ -563,39 +563,7 @@ fn schemaless_decoding_reads_list_keys_as_strings() {
 /// components, and they print as the fixture's text.
 #[test]
 fn golden_vectors_both_ways() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/lists.tsv");
-    let text = std::fs::read_to_string(path).expect("fixtures/lists.tsv");
-    let mut checked = 0;
-    for (n, cols) in lexikey::fixture::data_lines(&text) {
-        let (format, rest) = cols.split_first().expect("format column");
-        let (key, comps) = rest.split_last().expect("key column");
-        let format = Format::parse(format).unwrap();
-        let texts: Vec<String> = comps
-            .iter()
-            .map(|c| lexikey::fixture::unescape(c).unwrap())
-            .collect();
-        let comps: Vec<Component<'static>> = texts
-            .iter()
-            .map(|c| parse_component(c).unwrap_or_else(|e| panic!("line {n}: {e}")))
-            .collect();
-        let got = enc(format, &comps);
-        let shown = if format.is_text() {
-            String::from_utf8(got.clone()).unwrap()
-        } else {
-            lexikey::to_hex(&got)
-        };
-        assert_eq!(&shown, key, "line {n}: encode");
-        let raw = if format.is_text() {
-            key.as_bytes().to_vec()
-        } else {
-            lexikey::value::literal::parse_hex(key).unwrap()
-        };
-        let back = tuple::decode(format, &raw, Some(&schema_of(&comps))).unwrap();
-        assert_eq!(back, comps, "line {n}: decode");
-        let printed: Vec<String> = back.iter().map(component_to_string).collect();
-        assert_eq!(printed, texts, "line {n}: print");
-        checked += 1;
-    }
+    let checked = check_golden_tsv("lists.tsv");
     assert!(checked >= 150, "only {checked} vectors");
 }
 

@@ -360,3 +360,46 @@ pub fn check_edited_key(
     }
     Ok(())
 }
+
+/// Checks a golden file of `FORMAT<TAB>COMPONENT…<TAB>KEY` lines under
+/// `fixtures/` (binary keys as lowercase hex), both ways: every line
+/// encodes to its key, its key decodes (with the components' schema) to
+/// its components, and they print as the fixture's text. Returns the
+/// number of vectors checked.
+pub fn check_golden_tsv(name: &str) -> usize {
+    use lexikey::value::literal::{component_to_string, parse_component};
+    let path = format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut checked = 0;
+    for (n, cols) in lexikey::fixture::data_lines(&text) {
+        let (format, rest) = cols.split_first().expect("format column");
+        let (key, comps) = rest.split_last().expect("key column");
+        let format = Format::parse(format).unwrap();
+        let texts: Vec<String> = comps
+            .iter()
+            .map(|c| lexikey::fixture::unescape(c).unwrap())
+            .collect();
+        let comps: Vec<Component<'static>> = texts
+            .iter()
+            .map(|c| parse_component(c).unwrap_or_else(|e| panic!("{name} line {n}: {e}")))
+            .collect();
+        let got = enc(format, &comps);
+        let shown = if format.is_text() {
+            String::from_utf8(got.clone()).unwrap()
+        } else {
+            lexikey::to_hex(&got)
+        };
+        assert_eq!(&shown, key, "{name} line {n}: encode");
+        let raw = if format.is_text() {
+            key.as_bytes().to_vec()
+        } else {
+            lexikey::value::literal::parse_hex(key).unwrap()
+        };
+        let back = tuple::decode(format, &raw, Some(&schema_of(&comps))).unwrap();
+        assert_eq!(back, comps, "{name} line {n}: decode");
+        let printed: Vec<String> = back.iter().map(component_to_string).collect();
+        assert_eq!(printed, texts, "{name} line {n}: print");
+        checked += 1;
+    }
+    checked
+}
