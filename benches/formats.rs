@@ -1,5 +1,6 @@
 //! Criterion benches: one group per format and direction (`hex/encode`,
-//! `hex/decode`, `b64/…`, `decimal/…`, `binary/…`, `tuple/…`).
+//! `hex/decode`, `b64/…`, `decimal/…`, `binary/…`, `tuple/…`, and
+//! `list/…` for `(str, list<i64>)` keys).
 //!
 //! Every group holds, side by side and on the same values:
 //! - `lexikey`: the allocation-free fast path (`encode_i64` → `[u8; N]`,
@@ -1411,6 +1412,168 @@ fn bench_tuple(c: &mut Criterion) {
     g.finish();
 }
 
+/// A `(str, list<i64>)` row of [`bench_lists`].
+type Row = (String, Vec<i64>);
+
+/// `(str, list<i64>)` keys: a word and a list of 0 to 8 integers (a fifth
+/// of them empty), [`NT`] per iteration, side by side with the peers that
+/// encode a sequence in order (storekey and memcomparable: a `Vec<i64>`;
+/// FoundationDB: a nested tuple) and a naive `format!` of the same text.
+/// The components are built once: the rows time the encoding, not the
+/// building of `Value::List`s.
+fn bench_lists(c: &mut Criterion) {
+    let mut rng = Rng(0x5EED_0042);
+    let words = strings(&mut rng);
+    let ints = i64s(&mut rng, NT * 8);
+    let rows: Vec<Row> = words
+        .into_iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let n = (rng.next() % 10).saturating_sub(1).min(8) as usize;
+            (w, ints[i * 8..i * 8 + n].to_vec())
+        })
+        .collect();
+    let list = Field {
+        list: 1,
+        ..Field::asc(Type::I64)
+    };
+    let comps: Vec<[Component<'_>; 2]> = rows
+        .iter()
+        .map(|(w, l)| {
+            [
+                Component::asc(w.as_str()),
+                Component::of(
+                    list,
+                    Value::List(Type::I64, l.iter().map(|&v| Value::I64(v)).collect()),
+                ),
+            ]
+        })
+        .collect();
+    let schema = [Field::asc(Type::Str), list];
+    let name = "str_list_i64";
+
+    let mut g = group_of(c, "list/encode", NT);
+    let mut out = Vec::with_capacity(256 * NT);
+    for (id, format) in [
+        ("lexikey_hex", Format::Hex),
+        ("lexikey_binary", Format::Binary),
+    ] {
+        g.bench_function(format!("{name}/{id}"), |b| {
+            b.iter(|| {
+                out.clear();
+                for c in &comps {
+                    tuple::encode_into(format, black_box(c), &mut out).unwrap();
+                }
+                black_box(&out);
+            })
+        });
+    }
+    let mut run = |id: &str, f: &dyn Fn(&Row, &mut Vec<u8>)| {
+        g.bench_function(format!("{name}/{id}"), |b| {
+            b.iter(|| {
+                out.clear();
+                for r in &rows {
+                    f(black_box(r), &mut out);
+                }
+                black_box(&out);
+            })
+        });
+    };
+    run("storekey", &|(w, l), o| {
+        storekey::encode(o, &(w.as_str(), l)).unwrap();
+    });
+    run("memcomparable", &|(w, l), o| {
+        (w.as_str(), l)
+            .serialize(&mut memcomparable::Serializer::new(o))
+            .unwrap();
+    });
+    run("fdb_tuple", &|(w, l), o| {
+        foundationdb_tuple::pack_into(&(w.as_str(), l), o);
+    });
+    g.bench_function(format!("{name}/naive_format"), |b| {
+        b.iter(|| {
+            for (w, l) in &rows {
+                let mut s = naive_escape(black_box(w));
+                s.push_str("#a");
+                for v in l {
+                    s.push_str(&format!(":l{:016X}", (*v as u64) ^ (1 << 63)));
+                }
+                s.push('.');
+                black_box(s);
+            }
+        })
+    });
+    let keys = Keys::build(&comps, |c, o| {
+        tuple::encode_into(Format::Hex, c, o).unwrap()
+    });
+    copy_floor(&mut g, &format!("{name}/copy_floor"), &keys);
+    g.finish();
+
+    let mut g = group_of(c, "list/decode", NT);
+    for (id, format) in [
+        ("lexikey_hex", Format::Hex),
+        ("lexikey_binary", Format::Binary),
+    ] {
+        let keys = Keys::build(&comps, |c, o| tuple::encode_into(format, c, o).unwrap());
+        let mut parts: Vec<Component<'_>> = Vec::with_capacity(2);
+        g.bench_function(format!("{name}/{id}"), |b| {
+            b.iter(|| {
+                let mut acc = 0usize;
+                for k in keys.iter() {
+                    parts.clear();
+                    tuple::decode_into(format, black_box(k), Some(&schema), &mut parts).unwrap();
+                    acc += parts.len();
+                }
+                black_box(acc)
+            })
+        });
+    }
+    let mut run = |id: &str, keys: Keys, f: fn(&[u8]) -> usize| {
+        g.bench_function(format!("{name}/{id}"), |b| {
+            b.iter(|| {
+                let mut acc = 0usize;
+                for k in keys.iter() {
+                    acc = acc.wrapping_add(f(black_box(k)));
+                }
+                black_box(acc)
+            })
+        });
+    };
+    run(
+        "storekey",
+        Keys::build(&rows, |(w, l), o| {
+            storekey::encode(o, &(w.as_str(), l)).unwrap()
+        }),
+        |k| {
+            let (w, l) = storekey::decode::<_, (String, Vec<i64>)>(k).unwrap();
+            w.len() + l.len()
+        },
+    );
+    run(
+        "memcomparable",
+        Keys::build(&rows, |(w, l), o| {
+            (w.as_str(), l)
+                .serialize(&mut memcomparable::Serializer::new(o))
+                .unwrap()
+        }),
+        |k| {
+            let (w, l) = memcomparable::from_slice::<(String, Vec<i64>)>(k).unwrap();
+            w.len() + l.len()
+        },
+    );
+    run(
+        "fdb_tuple",
+        Keys::build(&rows, |(w, l), o| {
+            foundationdb_tuple::pack_into(&(w.as_str(), l), o);
+        }),
+        |k| {
+            let (w, l) = foundationdb_tuple::unpack::<(Cow<'_, str>, Vec<i64>)>(k).unwrap();
+            w.len() + l.len()
+        },
+    );
+    g.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_secs(1))
@@ -1421,6 +1584,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = bench_hex, bench_b64, bench_decimal, bench_binary, bench_tuple
+    targets = bench_hex, bench_b64, bench_decimal, bench_binary, bench_tuple, bench_lists
 }
 criterion_main!(benches);
