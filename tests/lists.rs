@@ -52,7 +52,7 @@ fn list_value(ty: Type, depth: u8) -> BoxedStrategy<Value<'static>> {
             } else {
                 free
             };
-            Value::List(ty, items)
+            Value::list(ty, items)
         })
         .boxed()
 }
@@ -63,6 +63,7 @@ fn related(ty: Type, depth: u8, a: Value<'static>) -> BoxedStrategy<Value<'stati
     let Value::List(_, items) = a.clone() else {
         unreachable!()
     };
+    let items = items.into_vec();
     let elem = if depth > 1 {
         list_value(ty, depth - 1)
     } else {
@@ -72,14 +73,14 @@ fn related(ty: Type, depth: u8, a: Value<'static>) -> BoxedStrategy<Value<'stati
     prop_oneof![
         (0..=n).prop_map({
             let items = items.clone();
-            move |k| Value::List(ty, items[..k].to_vec())
+            move |k| Value::list(ty, items[..k].to_vec())
         }),
         elem.clone().prop_map({
             let items = items.clone();
             move |e| {
                 let mut v = items.clone();
                 v.push(e);
-                Value::List(ty, v)
+                Value::list(ty, v)
             }
         }),
         (elem, any::<prop::sample::Index>()).prop_map(move |(e, at)| {
@@ -88,7 +89,7 @@ fn related(ty: Type, depth: u8, a: Value<'static>) -> BoxedStrategy<Value<'stati
                 let i = at.index(v.len());
                 v[i] = e;
             }
-            Value::List(ty, v)
+            Value::list(ty, v)
         }),
         list_value(ty, depth),
     ]
@@ -312,7 +313,7 @@ fn schema_spellings() {
 /// The value syntax's escapes, spaces, empty elements and errors.
 #[test]
 fn value_syntax() {
-    let l = |ty, items: Vec<Value<'static>>| Value::List(ty, items);
+    let l = |ty, items: Vec<Value<'static>>| Value::list(ty, items);
     let s = |x: &str| Value::from(x.to_string());
     let cases: [(&str, Value<'static>); 8] = [
         (
@@ -379,18 +380,18 @@ fn value_syntax() {
 fn encode_refuses_values_that_do_not_fit() {
     let f = Field::asc(Type::I64).list_of(1);
     let bad = [
-        Component::of(f, Value::List(Type::I64, vec![Value::from("x")])),
-        Component::of(f, Value::List(Type::I64, vec![Value::Null(Type::I64)])),
+        Component::of(f, Value::list(Type::I64, vec![Value::from("x")])),
+        Component::of(f, Value::list(Type::I64, vec![Value::Null(Type::I64)])),
         Component::of(f, Value::I64(1)),
         Component::of(
             f,
-            Value::List(Type::I64, vec![Value::List(Type::I64, vec![])]),
+            Value::list(Type::I64, vec![Value::list(Type::I64, vec![])]),
         ),
-        Component::of(Field::asc(Type::I64), Value::List(Type::I64, vec![])),
-        Component::of(f.list_of(2), Value::List(Type::I64, vec![Value::I64(1)])),
+        Component::of(Field::asc(Type::I64), Value::list(Type::I64, vec![])),
+        Component::of(f.list_of(2), Value::list(Type::I64, vec![Value::I64(1)])),
         Component::of(
             f.list_of(MAX_LIST_DEPTH + 1),
-            Value::List(Type::I64, vec![]),
+            Value::list(Type::I64, vec![]),
         ),
         Component::of(
             f.list_of(MAX_LIST_DEPTH + 1).nullable(Nulls::First),
@@ -579,10 +580,10 @@ fn host_values_of_list_columns() {
     let col = Col::parse("list<list<i64>>?.desc").unwrap();
     assert_eq!(list_element(&col).to_string(), "list<i64>");
     assert_eq!(list_element(&list_element(&col)).to_string(), "i64");
-    let one = Value::List(Type::I64, vec![Value::I64(1)]);
+    let one = Value::list(Type::I64, vec![Value::I64(1)]);
     assert_eq!(
         native_value(&col, Arg::Str("[[1], []]"), &geo).unwrap(),
-        Value::List(Type::I64, vec![one, Value::List(Type::I64, vec![])])
+        Value::list(Type::I64, vec![one, Value::list(Type::I64, vec![])])
     );
     assert_eq!(
         native_value(&col, Arg::Null, &geo).unwrap(),

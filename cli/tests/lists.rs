@@ -60,7 +60,7 @@ fn list(ty: Type, depth: u8) -> BoxedStrategy<Value<'static>> {
         scalar(ty)
     };
     proptest::collection::vec(elem, 0..4)
-        .prop_map(move |items| Value::List(ty, items))
+        .prop_map(move |items| Value::list(ty, items))
         .boxed()
 }
 

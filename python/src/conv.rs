@@ -403,7 +403,7 @@ pub(crate) fn list_value(
         };
         values.push(v);
     }
-    Ok(lexikey::Value::List(col.field.ty, values))
+    Ok(lexikey::Value::list(col.field.ty, values))
 }
 
 pub(crate) fn with_arg<R>(obj: &Bound<'_, PyAny>, f: impl FnOnce(Arg<'_>) -> R) -> PyResult<R> {

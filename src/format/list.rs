@@ -62,7 +62,7 @@
 //! ```
 //! use lexikey::{tuple, Component, Field, Format, Type, Value};
 //! let field = Field::parse("list<i64>")?;
-//! let list = Value::List(Type::I64, vec![Value::I64(1), Value::I64(2)]);
+//! let list = Value::list(Type::I64, vec![Value::I64(1), Value::I64(2)]);
 //! let key = tuple::encode(Format::Hex, &[Component::of(field, list.clone())])?;
 //! assert_eq!(key, b"a:l8000000000000001:l8000000000000002.");
 //! let back = tuple::decode(Format::Hex, &key, Some(&[field]))?;
@@ -322,7 +322,7 @@ fn read_binary(
     let mut items = Vec::new();
     loop {
         match input.get(pos).map(|b| b ^ mask) {
-            Some(BIN_END) => return Ok((Value::List(ty, items), pos + 1)),
+            Some(BIN_END) => return Ok((Value::List(ty, items.into()), pos + 1)),
             Some(BIN_ELEM) if depth > 1 => {
                 let (v, end) = read_binary(ty, depth - 1, dir, input, pos + 1)?;
                 items.push(v);
@@ -458,7 +458,7 @@ fn read_text(
     let mut items = Vec::new();
     loop {
         match input.get(pos) {
-            Some(&TEXT_END) => return Ok((Value::List(ty, items), pos + 1)),
+            Some(&TEXT_END) => return Ok((Value::List(ty, items.into()), pos + 1)),
             Some(&TEXT_ELEM) => pos += 1,
             Some(&b) => {
                 return Err(DecodeError::InvalidSymbol {

@@ -89,11 +89,11 @@ pub fn parse_field_value(field: Field, text: &str) -> Result<Value<'static>, Par
 /// use lexikey::value::literal::parse_list;
 /// use lexikey::{Type, Value};
 /// let v = parse_list(Type::Str, 1, r"[a\,b, c]")?;
-/// assert_eq!(v, Value::List(Type::Str, vec!["a,b".into(), "c".into()]));
+/// assert_eq!(v, Value::list(Type::Str, vec!["a,b".into(), "c".into()]));
 /// let v = parse_list(Type::I64, 2, "[[1, 2], []]")?;
-/// let one_two = Value::List(Type::I64, vec![Value::I64(1), Value::I64(2)]);
-/// assert_eq!(v, Value::List(Type::I64, vec![one_two, Value::List(Type::I64, vec![])]));
-/// assert_eq!(parse_list(Type::Str, 1, "[,]")?, Value::List(Type::Str, vec!["".into()]));
+/// let one_two = Value::list(Type::I64, vec![Value::I64(1), Value::I64(2)]);
+/// assert_eq!(v, Value::list(Type::I64, vec![one_two, Value::list(Type::I64, vec![])]));
+/// assert_eq!(parse_list(Type::Str, 1, "[,]")?, Value::list(Type::Str, vec!["".into()]));
 /// # Ok::<(), lexikey::ParseError>(())
 /// ```
 ///
@@ -110,7 +110,7 @@ pub fn parse_list(ty: Type, depth: u8, text: &str) -> Result<Value<'static>, Par
         .and_then(|t| t.strip_suffix(']'))
         .ok_or_else(|| bad("expected [ELEMENT, ...], e.g. [1, 2] (and [] for the empty list)"))?;
     if inner.is_empty() {
-        return Ok(Value::List(ty, Vec::new()));
+        return Ok(Value::List(ty, Default::default()));
     }
     let mut parts = split_elements(inner).map_err(|e| bad(&e))?;
     if parts.len() > 1 && parts.last() == Some(&"") {
@@ -131,7 +131,7 @@ pub fn parse_list(ty: Type, depth: u8, text: &str) -> Result<Value<'static>, Par
         };
         items.push(item);
     }
-    Ok(Value::List(ty, items))
+    Ok(Value::List(ty, items.into()))
 }
 
 /// Splits the inside of a bracketed list (`nested:[…]`, `list<T>:[…]`)
