@@ -13,7 +13,10 @@ either of:
   Python tuple (pickled from the JVM and back): the way before Arrow, kept
   for the benchmark.
 
-    python python/examples/spark_bulk_keys.py OUT_DIR [ROWS] [--mode arrow|rows]
+    python python/examples/spark_bulk_keys.py OUT_DIR [ROWS] [--mode arrow|rows|both]
+
+`--mode both` runs the two, one after the other in one Spark session,
+into OUT_DIR/arrow and OUT_DIR/rows.
 
 Runs Spark in local mode (`local[2]`, PySpark from PyPI, Java 17); the
 executors run this interpreter, which must import `lexikey` (and pyarrow,
@@ -60,6 +63,7 @@ def keys_of_partition(rows: Iterable[Row]) -> Iterator[Tuple[str, str, int, int]
 
 
 def main(out: str, n: int, mode: str) -> None:
+    modes = ["arrow", "rows"] if mode == "both" else [mode]
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     spark = (
@@ -71,20 +75,22 @@ def main(out: str, n: int, mode: str) -> None:
     )
     spark.sparkContext.setLogLevel("ERROR")
     try:
-        t = time.perf_counter()
-        df = spark.range(n, numPartitions=4).selectExpr(
-            "concat('host-', cast(id % 1000 as string)) as host",
-            f"{START_MS} + id * 1000 as ts",
-            "'cpu' as metric",
-            "id as value",
-        )
-        if mode == "arrow":
-            keyed = df.mapInArrow(keys_of_batches, OUT_SCHEMA)
-        else:
-            keyed = df.rdd.mapPartitions(keys_of_partition).toDF(["key", "host", "ts", "value"])
-        keyed.sort("key").write.mode("overwrite").parquet(out)
-        secs = time.perf_counter() - t
-        print(f"{mode}: {n:,} rows in {secs:.1f} s ({n / secs:,.0f} rows/s)")
+        for m in modes:
+            t = time.perf_counter()
+            df = spark.range(n, numPartitions=4).selectExpr(
+                "concat('host-', cast(id % 1000 as string)) as host",
+                f"{START_MS} + id * 1000 as ts",
+                "'cpu' as metric",
+                "id as value",
+            )
+            if m == "arrow":
+                keyed = df.mapInArrow(keys_of_batches, OUT_SCHEMA)
+            else:
+                keyed = df.rdd.mapPartitions(keys_of_partition).toDF(["key", "host", "ts", "value"])
+            dest = os.path.join(out, m) if len(modes) > 1 else out
+            keyed.sort("key").write.mode("overwrite").parquet(dest)
+            secs = time.perf_counter() - t
+            print(f"{m}: {n:,} rows in {secs:.1f} s ({n / secs:,.0f} rows/s)")
     finally:
         spark.stop()
 
@@ -93,6 +99,6 @@ if __name__ == "__main__":
     p = argparse.ArgumentParser(description="Row keys for an HBase bulk load, in Spark.")
     p.add_argument("out", help="the Parquet directory written")
     p.add_argument("rows", nargs="?", type=int, default=1_000_000)
-    p.add_argument("--mode", choices=["arrow", "rows"], default="arrow")
+    p.add_argument("--mode", choices=["arrow", "rows", "both"], default="arrow")
     a = p.parse_args()
     main(a.out, a.rows, a.mode)
