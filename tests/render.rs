@@ -1722,31 +1722,23 @@ fn hbase_edge_cases() -> Vec<(KeyRange, Opts)> {
     cases
 }
 
-#[test]
-fn hbase_edge_cases_are_exact_in_both_kinds_of_shell() {
-    check_hbase_jruby_batch(&hbase_edge_cases());
-}
-
 proptest! {
     // JRuby takes seconds to start (its lines take milliseconds): one run
-    // per property, many lines in it.
+    // for all three batches, many lines in it.
     #![proptest_config(ProptestConfig::with_cases(1))]
 
-    /// 1,600 scan commands (80% reversed, adversarial bytes), each run by
-    /// JRuby as both kinds of shell.
+    /// In one JRuby run, each line run as both kinds of shell: the edge
+    /// cases ([`hbase_edge_cases`]), 1,600 scan commands (80% reversed,
+    /// adversarial bytes) and 1,600 scans over ranges of `.desc` keys in
+    /// every format.
     #[test]
     fn hbase_commands_are_exact_in_both_kinds_of_shell(
-        cases in vec((bin_range(), hbase_opts()), 1600)
+        commands in vec((bin_range(), hbase_opts()), 1600),
+        desc in vec((desc_range(), hbase_opts()), 1600),
     ) {
-        check_hbase_jruby_batch(&cases);
-    }
-
-    /// 1,600 scans over ranges of `.desc` keys, in every format, each run by
-    /// JRuby as both kinds of shell.
-    #[test]
-    fn hbase_desc_key_ranges_are_exact_in_both_kinds_of_shell(
-        cases in vec((desc_range(), hbase_opts()), 1600)
-    ) {
+        let mut cases = hbase_edge_cases();
+        cases.extend(commands);
+        cases.extend(desc);
         check_hbase_jruby_batch(&cases);
     }
 }
