@@ -24,13 +24,13 @@ use arrow_array::{
 };
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, FieldRef};
-use common::{array, owned_arg, AKind, Cell};
+use common::{array, err, owned_arg, AKind, Cell};
 use lexikey::frontend::host::{list_element, ColType};
 use lexikey::frontend::key_format::KeyFormat;
 use lexikey::frontend::spec::{Comp, KeySpec};
 use lexikey::value::MAX_LIST_DEPTH;
 use lexikey::{Component, Value};
-use lexikey_arrow::{decode_array, decoded_schema, encode_arrays, encode_batch, ArrowKeyError};
+use lexikey_arrow::{decode_array, decoded_schema, encode_arrays, encode_batch};
 use proptest::prelude::*;
 
 use AKind as K;
@@ -476,15 +476,6 @@ fn hex(schema: &str) -> KeySpec {
         .unwrap()
 }
 
-fn err(column: &str, row: usize, value: &str, message: &str) -> ArrowKeyError {
-    ArrowKeyError {
-        column: Some(column.into()),
-        row: Some(row),
-        value: Some(value.into()),
-        message: message.into(),
-    }
-}
-
 #[test]
 fn a_null_element_is_an_error_naming_it() {
     let spec = hex("str,list<i64>");
@@ -553,13 +544,7 @@ fn a_null_list_is_the_null_of_a_nullable_field_only() {
 #[test]
 fn an_element_the_element_column_refuses_names_it() {
     // A UInt64 element beyond i64 in a list<i64>.
-    let values: ArrayRef = Arc::new(arrow_array::UInt64Array::from(vec![1, u64::MAX]));
-    let lists: ArrayRef = Arc::new(ListArray::new(
-        Arc::new(Field::new("item", DataType::UInt64, false)),
-        OffsetBuffer::from_lengths([2]),
-        values,
-        None,
-    ));
+    let lists = one_list(Arc::new(arrow_array::UInt64Array::from(vec![1, u64::MAX])));
     let e = encode_arrays(&hex("list<i64>"), &[lists]).unwrap_err();
     assert_eq!(
         e,
@@ -574,13 +559,7 @@ fn an_element_the_element_column_refuses_names_it() {
 
 #[test]
 fn a_wrong_element_type_is_refused_before_any_row() {
-    let strs: ArrayRef = Arc::new(StringArray::from(vec!["a"]));
-    let lists: ArrayRef = Arc::new(ListArray::new(
-        Arc::new(Field::new("item", DataType::Utf8, false)),
-        OffsetBuffer::from_lengths([1]),
-        strs,
-        None,
-    ));
+    let lists = one_list(Arc::new(StringArray::from(vec!["a"])));
     let e = encode_arrays(&hex("list<i64>"), &[lists]).unwrap_err();
     assert_eq!(e.column.as_deref(), Some("c0"));
     assert_eq!(e.row, None);
@@ -607,16 +586,21 @@ fn a_wrong_element_type_is_refused_before_any_row() {
     );
 }
 
+/// A `List` of one row holding every value of `values`.
+fn one_list(values: ArrayRef) -> ArrayRef {
+    Arc::new(ListArray::new(
+        Arc::new(Field::new("item", values.data_type().clone(), false)),
+        OffsetBuffer::from_lengths([values.len()]),
+        values,
+        None,
+    ))
+}
+
 /// `depth` levels of `List` around an `Int64` column of one value.
 fn nested(depth: usize) -> ArrayRef {
     let mut a: ArrayRef = Arc::new(Int64Array::from(vec![5]));
     for _ in 0..depth {
-        a = Arc::new(ListArray::new(
-            Arc::new(Field::new("item", a.data_type().clone(), false)),
-            OffsetBuffer::from_lengths([1]),
-            a,
-            None,
-        ));
+        a = one_list(a);
     }
     a
 }
