@@ -27,8 +27,9 @@ impl Pool {
     /// Takes back the vectors of a list (and of its lists).
     pub(crate) fn put(&mut self, v: Value<'_>) {
         if let Value::List(_, mut items) = v {
-            for item in items.drain(..) {
-                if matches!(item, Value::List(..)) {
+            // The elements are all lists or none is.
+            if matches!(items.first(), Some(Value::List(..))) {
+                for item in items.drain(..) {
                     self.put(item);
                 }
             }
