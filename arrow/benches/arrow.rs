@@ -7,7 +7,9 @@
 //! - the twelve-field schema `str,i64,u64,i32,u32,f64,f32,bool,bytes,ts,
 //!   uuid,dec` → hex: `lexikey-arrow` and the row path;
 //! - `(str, i64)` hex keys → columns: `decode_array` and the row path's
-//!   `KeySpec::decode_into` / `KeySpec::decode_arena` of each key.
+//!   `KeySpec::decode_into` / `KeySpec::decode_arena` of each key;
+//! - a `list<i64>` column (10,000 rows of 0 to 8 elements) → hex keys,
+//!   beside a scalar `i64` column of as many rows.
 //!
 //! `cargo bench -p lexikey-arrow --bench arrow`; throughput in rows/s.
 
@@ -282,5 +284,42 @@ fn decode_two(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, encode_two, encode_twelve, decode_two);
+/// Rows of the list bench.
+const LIST_ROWS: usize = 10_000;
+
+/// A `list<i64>` column (`List(Int64)`, 0 to 8 elements a row) beside a
+/// scalar `Int64` column of as many rows, both to hex keys: the row path
+/// with a list built per row (in reused vectors) against the fast path.
+fn encode_list(c: &mut Criterion) {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let lists = ListArray::from_iter_primitive::<arrow_array::types::Int64Type, _, _>(
+        (0..LIST_ROWS).map(|_| {
+            let n = rng.next() % 9;
+            Some(
+                (0..n)
+                    .map(|_| Some(rng.next() as i64 >> (rng.next() % 60)))
+                    .collect::<Vec<_>>(),
+            )
+        }),
+    );
+    let elements = lists.values().len();
+    let scalars = Int64Array::from_iter_values((0..LIST_ROWS).map(|_| rng.next() as i64));
+    let list_batch = RecordBatch::try_from_iter([("l", Arc::new(lists) as ArrayRef)]).unwrap();
+    let scalar_batch = RecordBatch::try_from_iter([("n", Arc::new(scalars) as ArrayRef)]).unwrap();
+    let mut g = c.benchmark_group(format!(
+        "arrow encode list<i64> hex ({LIST_ROWS} rows, {elements} elements)"
+    ));
+    g.throughput(Throughput::Elements(LIST_ROWS as u64));
+    for (schema, batch) in [("list<i64>", &list_batch), ("i64", &scalar_batch)] {
+        let spec = KeySpec::new(KeyFormat::parse("hex").unwrap())
+            .with_schema(schema)
+            .unwrap();
+        g.bench_function(BenchmarkId::new("lexikey-arrow", schema), |b| {
+            b.iter(|| black_box(lexikey_arrow::encode_batch(&spec, batch).unwrap()))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, encode_two, encode_twelve, decode_two, encode_list);
 criterion_main!(benches);

@@ -4,20 +4,22 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use arrow_array::builder::{
-    BinaryBuilder, BooleanBuilder, FixedSizeBinaryBuilder, Float32Builder, Float64Builder,
-    Int16Builder, Int32Builder, Int64Builder, Int8Builder, NullBuilder, StringBuilder,
-    TimestampMillisecondBuilder, TimestampNanosecondBuilder, UInt32Builder, UInt64Builder,
+    ArrayBuilder, BinaryBuilder, BooleanBuilder, FixedSizeBinaryBuilder, Float32Builder,
+    Float64Builder, Int16Builder, Int32Builder, Int64Builder, Int8Builder, NullBuilder,
+    StringBuilder, TimestampMillisecondBuilder, TimestampNanosecondBuilder, UInt32Builder,
+    UInt64Builder,
 };
 use arrow_array::cast::AsArray;
-use arrow_array::{Array, ArrayRef, RecordBatch};
-use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
-use lexikey::frontend::host::{native_out, ColType, FdbType, Out};
+use arrow_array::{Array, ArrayRef, ListArray, RecordBatch};
+use arrow_buffer::{NullBufferBuilder, OffsetBuffer, ScalarBuffer};
+use arrow_schema::{DataType, Field, FieldRef, Schema, SchemaRef, TimeUnit};
+use lexikey::frontend::host::{list_element, native_out, ColType, FdbType, Out};
 use lexikey::frontend::key_format::KeyFormat;
 use lexikey::frontend::native::{Col, GeoOpts, Kind};
 use lexikey::frontend::spec::KeySpec;
 use lexikey::interop::{hbase, phoenix};
 use lexikey::value::literal;
-use lexikey::{Component, Type, Value};
+use lexikey::{Type, Value};
 
 use crate::encode::schema_of;
 use crate::{default_name, ArrowKeyError};
@@ -92,8 +94,16 @@ pub(crate) fn arrow_type(ty: &ColType) -> DataType {
 }
 
 /// The field a column type decodes to: named, nullable in the profiles
-/// (which have nulls), UUIDs marked with the `arrow.uuid` extension.
+/// (which have nulls), UUIDs marked with the `arrow.uuid` extension; a
+/// list field (`list<…>`) a `List` of its element column's field, named
+/// `item`, not nullable (elements are not).
 fn field(ty: &ColType, name: &str, nullable: bool) -> Field {
+    if let ColType::Native(c) = ty {
+        if c.field.list > 0 {
+            let item = field(&ColType::Native(list_element(c)), "item", false);
+            return Field::new(name, DataType::List(Arc::new(item)), nullable);
+        }
+    }
     let dt = arrow_type(ty);
     let uuid = dt == DataType::FixedSizeBinary(16);
     let f = Field::new(name, dt, nullable);
@@ -161,6 +171,9 @@ enum Builder {
     F64(Float64Builder),
     TsMs(TimestampMillisecondBuilder),
     TsNs(TimestampNanosecondBuilder),
+    /// A list column: its element field, each list's end in the
+    /// elements, its nulls, the elements.
+    List(FieldRef, Vec<i32>, NullBufferBuilder, Box<Builder>),
 }
 
 impl Builder {
@@ -186,6 +199,16 @@ impl Builder {
             DataType::Timestamp(_, _) => {
                 Builder::TsNs(TimestampNanosecondBuilder::with_capacity(rows).with_timezone(UTC))
             }
+            DataType::List(f) => Builder::List(
+                f.clone(),
+                {
+                    let mut ends = Vec::with_capacity(rows + 1);
+                    ends.push(0);
+                    ends
+                },
+                NullBufferBuilder::new(rows),
+                Box::new(Builder::new(f.data_type(), rows)),
+            ),
             // Int64, and nothing else: arrow_type gives no other type.
             _ => Builder::I64(Int64Builder::with_capacity(rows)),
         }
@@ -208,6 +231,52 @@ impl Builder {
             Builder::F64(b) => Arc::new(b.finish()),
             Builder::TsMs(b) => Arc::new(b.finish()),
             Builder::TsNs(b) => Arc::new(b.finish()),
+            Builder::List(f, ends, nulls, items) => {
+                let ends = std::mem::replace(ends, vec![0]);
+                Arc::new(ListArray::new(
+                    f.clone(),
+                    OffsetBuffer::new(ScalarBuffer::from(ends)),
+                    items.finish(),
+                    nulls.finish(),
+                ))
+            }
+        }
+    }
+
+    /// Ends a list of a list column (`null`: the list is a null).
+    fn end_list(
+        ends: &mut Vec<i32>,
+        nulls: &mut NullBufferBuilder,
+        items: &Builder,
+        null: bool,
+    ) -> Result<(), String> {
+        let end = i32::try_from(items.len()).map_err(|_| {
+            "more than 2^31 list elements in one column: decode fewer keys per array".to_string()
+        })?;
+        ends.push(end);
+        nulls.append(!null);
+        Ok(())
+    }
+
+    /// The number of values appended (a list column's elements).
+    fn len(&self) -> usize {
+        match self {
+            Builder::Null(b) => b.len(),
+            Builder::Str(b) => b.len(),
+            Builder::Bin(b) => b.len(),
+            Builder::FixedBin(b) => b.len(),
+            Builder::Bool(b) => b.len(),
+            Builder::I8(b) => b.len(),
+            Builder::I16(b) => b.len(),
+            Builder::I32(b) => b.len(),
+            Builder::I64(b) => b.len(),
+            Builder::U32(b) => b.len(),
+            Builder::U64(b) => b.len(),
+            Builder::F32(b) => b.len(),
+            Builder::F64(b) => b.len(),
+            Builder::TsMs(b) => b.len(),
+            Builder::TsNs(b) => b.len(),
+            Builder::List(_, ends, ..) => ends.len() - 1,
         }
     }
 
@@ -231,6 +300,15 @@ impl Builder {
             (Builder::F64(b), Out::Null) => b.append_null(),
             (Builder::TsMs(b), Out::Null) => b.append_null(),
             (Builder::TsNs(b), Out::Null) => b.append_null(),
+            (Builder::List(_, ends, nulls, items), Out::Null) => {
+                Builder::end_list(ends, nulls, items, true)?
+            }
+            (Builder::List(_, ends, nulls, items), Out::List(elems)) => {
+                for e in elems {
+                    items.push(e)?;
+                }
+                Builder::end_list(ends, nulls, items, false)?
+            }
             (Builder::Str(b), Out::Str(s)) => b.append_value(s),
             (Builder::Str(b), Out::Decimal(s)) => b.append_value(s),
             (Builder::Str(b), Out::Geo(lat, lon)) => b.append_value(format!("{lat},{lon}")),
@@ -291,10 +369,10 @@ impl Builder {
         Ok(())
     }
 
-    /// Appends a decoded native component (of column `col`).
+    /// Appends a decoded native value (of column `col`).
     #[inline]
-    fn push_native(&mut self, col: &Col, c: &Component<'_>, geo: &GeoOpts) -> Result<(), String> {
-        match (self, &c.value) {
+    fn push_native(&mut self, col: &Col, v: &Value<'_>, geo: &GeoOpts) -> Result<(), String> {
+        match (self, v) {
             (Builder::Str(b), Value::Str(s)) if matches!(col.kind, Kind::Core(_)) => {
                 b.append_value(s)
             }
@@ -307,6 +385,16 @@ impl Builder {
             (Builder::Bool(b), Value::Bool(x)) => b.append_value(*x),
             (Builder::Bin(b), Value::Bytes(x)) => b.append_value(x),
             (Builder::TsMs(b), Value::Ts(ms)) => b.append_value(*ms),
+            (Builder::List(_, ends, nulls, items), Value::List(_, elems)) => {
+                let elem = list_element(col);
+                for e in elems {
+                    items.push_native(&elem, e, geo)?;
+                }
+                Builder::end_list(ends, nulls, items, false)?
+            }
+            (Builder::List(_, ends, nulls, items), Value::Null(_)) => {
+                Builder::end_list(ends, nulls, items, true)?
+            }
             (b, v) => {
                 let out = native_out(Some(col), v, geo).map_err(|e| e.to_string())?;
                 return b.push(&out);
@@ -452,7 +540,7 @@ pub fn decode_array(
                 spec.decode_arena(key, &mut arena, |i, c| {
                     if bad.is_none() {
                         if let (Some(b), Some(col)) = (builders.get_mut(i), cols.get(i)) {
-                            if let Err(m) = b.push_native(col, &c, spec.geo()) {
+                            if let Err(m) = b.push_native(col, &c.value, spec.geo()) {
                                 bad = Some((i, m));
                             }
                         }

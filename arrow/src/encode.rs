@@ -7,9 +7,11 @@ use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{Field, FieldRef};
 use lexikey::frontend::host::{Arg, ColType};
 use lexikey::frontend::key_format::KeyFormat;
-use lexikey::frontend::spec::{KeySpec, RowEncoder, RowError};
+use lexikey::frontend::spec::{Cell, KeySpec, RowEncoder, RowError};
+use lexikey::Component;
 
-use crate::read::{self, Column};
+use crate::list::{self, reuse, Pool};
+use crate::read::{self, Column, Values};
 use crate::{default_name, ArrowKeyError};
 
 /// Appends the keys of a stream of record batches (or of lists of arrays)
@@ -176,21 +178,72 @@ impl<'s> ArrowEncoder<'s> {
     }
 
     /// The generic path: each row's values as [`Arg`]s through the core's
-    /// [`RowEncoder`].
+    /// [`RowEncoder`]; with list fields, as [`Cell`]s, each list a
+    /// [`Value::List`](lexikey::Value::List) of its elements
+    /// ([`crate::list`]).
     fn push_generic(
         &mut self,
         cols: &mut [Column<'_>],
         rows: std::ops::Range<usize>,
     ) -> Result<(), ArrowKeyError> {
         let mut spare: Vec<Arg<'static>> = Vec::with_capacity(cols.len());
+        let mut spare_cells: Vec<Cell<'static>> = Vec::new();
+        let mut pool = Pool::default();
+        let lists = self
+            .types
+            .iter()
+            .any(|t| matches!(t, ColType::Native(c) if c.field.list > 0));
         for r in rows {
-            let mut args = recycle(spare);
-            for c in cols.iter_mut() {
-                args.push(c.arg(r));
-            }
             let start = self.values.len();
-            let res = self.enc.encode(&args, &mut self.values);
-            spare = recycle(args);
+            // A list whose elements the element column does not take: its
+            // column and message, reported unless a value before it is bad.
+            let mut bad_list: Option<(usize, String)> = None;
+            let res = if lists {
+                let mut cells = reuse(spare_cells);
+                for (i, c) in cols.iter_mut().enumerate() {
+                    let cell = match (&self.types[i], c.is_null(r)) {
+                        (ColType::Native(col), false) if col.field.list > 0 => {
+                            match &mut c.values {
+                                Values::List(offsets, child) => {
+                                    match list::value(
+                                        col,
+                                        *offsets,
+                                        child,
+                                        r,
+                                        self.spec.geo(),
+                                        &mut pool,
+                                    ) {
+                                        Ok(v) => Cell::Component(Component::of(col.field, v)),
+                                        Err(m) => {
+                                            bad_list.get_or_insert((i, m));
+                                            Cell::Arg(Arg::Other)
+                                        }
+                                    }
+                                }
+                                _ => Cell::Arg(c.arg(r)),
+                            }
+                        }
+                        _ => Cell::Arg(c.arg(r)),
+                    };
+                    cells.push(cell);
+                }
+                let res = self.enc.encode_cells(&cells, &mut self.values);
+                for cell in cells.drain(..) {
+                    if let Cell::Component(c) = cell {
+                        pool.put(c.value);
+                    }
+                }
+                spare_cells = reuse(cells);
+                res
+            } else {
+                let mut args = reuse(spare);
+                for c in cols.iter_mut() {
+                    args.push(c.arg(r));
+                }
+                let res = self.enc.encode(&args, &mut self.values);
+                spare = reuse(args);
+                res
+            };
             // A null goes to the row encoder as `Arg::Null`, as the row
             // path's `None`/`null` does, so that the value named is the
             // row's first bad one, a null or not (the row path's). The
@@ -207,8 +260,17 @@ impl<'s> ArrowEncoder<'s> {
                     let i = e.index.unwrap_or_default();
                     return Err(self.at(i, r, cols, NULL_IN_NATIVE));
                 }
-                Err(e) => return Err(self.row_error(e, r, cols)),
+                Err(e) => {
+                    return Err(match bad_list {
+                        Some((i, m)) if e.index.is_none_or(|j| j >= i) => self.at(i, r, cols, &m),
+                        _ => self.row_error(e, r, cols),
+                    })
+                }
                 Ok(()) => {
+                    if let Some((i, m)) = bad_list {
+                        self.values.truncate(start);
+                        return Err(self.at(i, r, cols, &m));
+                    }
                     if let Some(i) = (0..cols.len()).find(|&i| null_at(cols, i)) {
                         self.values.truncate(start);
                         return Err(self.at(i, r, cols, NULL_IN_NATIVE));
@@ -297,14 +359,6 @@ impl<'s> ArrowEncoder<'s> {
 
 /// Why a null is refused in the native formats.
 const NULL_IN_NATIVE: &str = "a null: the native formats have no null";
-
-/// Reuses a vector's allocation for arguments of another lifetime.
-fn recycle<'b>(mut v: Vec<Arg<'_>>) -> Vec<Arg<'b>> {
-    v.clear();
-    // In place: the same element type but for its lifetime, so the
-    // allocation is reused (and no element is left to map).
-    v.into_iter().map(|_| Arg::Null).collect()
-}
 
 /// Whether a format's keys are text.
 pub(crate) fn is_text(f: KeyFormat) -> bool {

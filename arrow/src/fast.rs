@@ -184,8 +184,8 @@ fn put(format: Format, c: &Component<'_>, out: &mut Vec<u8>) -> bool {
 
 /// The writers of the columns, or `None` when a column is not a core type
 /// (`ulid`, `uuid7`, `geo`), is nullable (`TYPE?`) or is a list
-/// (`list<…>`, which Arrow columns do not hold): the row path writes (or
-/// refuses) those.
+/// (`list<…>`, whose values the row path builds from the list columns'
+/// elements, [`crate::list`]): the row path writes (or refuses) those.
 fn writers<'c>(
     format: Format,
     types: &[ColType],

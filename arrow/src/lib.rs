@@ -5,6 +5,7 @@ mod decode;
 mod encode;
 mod error;
 mod fast;
+mod list;
 mod mem;
 mod read;
 

@@ -14,9 +14,10 @@ use arrow_array::{
 };
 use arrow_buffer::{i256, NullBuffer};
 use arrow_schema::{DataType, TimeUnit};
-use lexikey::frontend::host::{time_text, Arg, ColType, Want};
-use lexikey::frontend::native::Kind;
+use lexikey::frontend::host::{list_element, time_text, Arg, ColType, Want};
+use lexikey::frontend::native::{Col, Kind};
 use lexikey::value::literal;
+use lexikey::value::MAX_LIST_DEPTH;
 
 /// The values of an input column, by Arrow type (each borrowed from the
 /// array, its offset applied).
@@ -53,6 +54,33 @@ pub(crate) enum Values<'a> {
     Date64(&'a [i64]),
     Dec128(&'a [i128], i8),
     Dec256(&'a [i256], i8),
+    /// A `List`, `LargeList` or `FixedSizeList` column: each row's
+    /// elements, rows of the element column (read for the field's
+    /// element column, [`list_element`]).
+    List(Offsets<'a>, Box<Column<'a>>),
+}
+
+/// Where each row's elements are in a list column's element column.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Offsets<'a> {
+    I32(&'a [i32]),
+    I64(&'a [i64]),
+    /// A `FixedSizeList` of this many elements (its element column sliced
+    /// with it).
+    Fixed(usize),
+}
+
+impl Offsets<'_> {
+    /// The element rows of row `r` (offsets of a valid array: increasing,
+    /// non-negative).
+    #[inline]
+    pub(crate) fn range(&self, r: usize) -> std::ops::Range<usize> {
+        match *self {
+            Offsets::I32(o) => o[r] as usize..o[r + 1] as usize,
+            Offsets::I64(o) => o[r] as usize..o[r + 1] as usize,
+            Offsets::Fixed(n) => r * n..(r + 1) * n,
+        }
+    }
 }
 
 /// What a column type takes, for the message of a column of another type.
@@ -139,6 +167,9 @@ fn str_values(a: &dyn Array) -> Option<Values<'_>> {
 /// Whether `dt` is a type [`Values::of`] reads for some column type (the
 /// check of a stream's schema before any batch).
 pub(crate) fn check_type(dt: &DataType, ty: &ColType) -> Result<(), String> {
+    if let Some(col) = list_col(ty) {
+        return check_list(dt, ty, col);
+    }
     let ok = match dt {
         DataType::Null => true,
         DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => {
@@ -181,8 +212,71 @@ pub(crate) fn check_type(dt: &DataType, ty: &ColType) -> Result<(), String> {
     }
 }
 
+/// The native column of a list field (`list<…>`), `None` for any other.
+fn list_col(ty: &ColType) -> Option<&Col> {
+    match ty {
+        ColType::Native(c) if c.field.list > 0 => Some(c),
+        _ => None,
+    }
+}
+
+/// The element type of an Arrow list type.
+fn list_child(dt: &DataType) -> Option<&DataType> {
+    match dt {
+        DataType::List(f) | DataType::LargeList(f) | DataType::FixedSizeList(f, _) => {
+            Some(f.data_type())
+        }
+        _ => None,
+    }
+}
+
+/// How many Arrow list types are nested in `dt`.
+fn list_depth(dt: &DataType) -> usize {
+    list_child(dt).map_or(0, |c| 1 + list_depth(c))
+}
+
+/// [`check_type`] of a list field `col`: a `List`, `LargeList` or
+/// `FixedSizeList` whose element type the element column takes (lists of
+/// lists for deeper fields), the list's text, or `Null`.
+fn check_list(dt: &DataType, ty: &ColType, col: &Col) -> Result<(), String> {
+    let text =
+        |v: &DataType| matches!(v, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View);
+    match dt {
+        DataType::Null => Ok(()),
+        v if text(v) => Ok(()),
+        DataType::Dictionary(k, v) if k.is_integer() && text(v) => Ok(()),
+        _ => match list_child(dt) {
+            Some(child) => {
+                let elem = ColType::Native(list_element(col));
+                check_type(child, &elem).map_err(|m| {
+                    let depth = list_depth(dt);
+                    if depth == usize::from(col.field.list) {
+                        format!("a {dt} column for {ty}: its elements: {m}")
+                    } else {
+                        let most = if depth > usize::from(MAX_LIST_DEPTH) {
+                            format!(" (lists nest at most {MAX_LIST_DEPTH} levels)")
+                        } else {
+                            String::new()
+                        };
+                        format!(
+                            "a {dt} column for {ty}: lists nested {depth} levels deep for a \
+                             field of {} levels{most}",
+                            col.field.list
+                        )
+                    }
+                })
+            }
+            None => Err(format!(
+                "a {dt} column for {ty}: expected a List, LargeList or FixedSizeList column of \
+                 {} elements, or the lists' text (Utf8…, [ELEMENT, ...])",
+                list_element(col)
+            )),
+        },
+    }
+}
+
 /// One input column, read for one column type.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Column<'a> {
     pub(crate) values: Values<'a>,
     nulls: Option<&'a NullBuffer>,
@@ -240,6 +334,28 @@ impl<'a> Column<'a> {
             DataType::Decimal256(_, s) => {
                 Values::Dec256(array.as_primitive::<Decimal256Type>().values(), *s)
             }
+            DataType::List(_) | DataType::LargeList(_) | DataType::FixedSizeList(..) => {
+                let (offsets, child) = match dt {
+                    DataType::List(_) => {
+                        let a = array.as_list::<i32>();
+                        (Offsets::I32(a.value_offsets()), a.values())
+                    }
+                    DataType::LargeList(_) => {
+                        let a = array.as_list::<i64>();
+                        (Offsets::I64(a.value_offsets()), a.values())
+                    }
+                    _ => {
+                        let a = array.as_fixed_size_list();
+                        let n = usize::try_from(a.value_length()).unwrap_or_default();
+                        (Offsets::Fixed(n), a.values())
+                    }
+                };
+                let elem = list_col(ty)
+                    .map(list_element)
+                    .ok_or_else(|| format!("a {dt} column for {ty}: not supported"))?;
+                let child = Column::new(child.as_ref(), &ColType::Native(elem))?;
+                Values::List(offsets, Box::new(child))
+            }
             _ => match int_values(array).or_else(|| str_values(array)) {
                 Some(v) => v,
                 None => return Err(format!("a {dt} column for {ty}: not supported")),
@@ -248,7 +364,8 @@ impl<'a> Column<'a> {
         Ok(Column {
             values,
             nulls: array.nulls(),
-            decimal_text: ty.want() == Want::Decimal,
+            // A list field's text is its list's (`[1.5, 2]`), not a decimal.
+            decimal_text: ty.want() == Want::Decimal && list_col(ty).is_none(),
             big: [0; 32],
             text: String::new(),
         })
@@ -280,12 +397,51 @@ impl<'a> Column<'a> {
         }
     }
 
-    /// The host value of row `r` (not null).
+    /// The host value of row `r` (not null; a list: [`Arg::Other`], its
+    /// elements are read by [`crate::list`]).
     pub(crate) fn arg(&mut self, r: usize) -> Arg<'_> {
         if self.is_null(r) {
             return Arg::Null;
         }
+        if let Some(a) = self.array_arg(r) {
+            return a;
+        }
         match &self.values {
+            Values::U64(v) => {
+                self.big[..8].copy_from_slice(&v[r].to_be_bytes());
+                Arg::BigInt {
+                    negative: false,
+                    magnitude: &self.big[..8],
+                }
+            }
+            Values::Dec128(v, scale) => {
+                let (v, scale) = (v[r], *scale);
+                self.text.clear();
+                write_decimal(v < 0, &v.unsigned_abs().to_string(), scale, &mut self.text);
+                Arg::Decimal(&self.text)
+            }
+            Values::Dec256(v, scale) => {
+                let (v, scale) = (v[r], *scale);
+                self.text.clear();
+                let digits = v.to_string();
+                write_decimal(
+                    v < i256::ZERO,
+                    digits.trim_start_matches('-'),
+                    scale,
+                    &mut self.text,
+                );
+                Arg::Decimal(&self.text)
+            }
+            _ => Arg::Other,
+        }
+    }
+
+    /// The host value of row `r` (not null) when it borrows the arrays
+    /// only; `None` for one written into the column's scratch (a `UInt64`
+    /// beyond `i64`, a decimal's text) and for a list.
+    #[inline]
+    pub(crate) fn array_arg(&self, r: usize) -> Option<Arg<'a>> {
+        Some(match &self.values {
             Values::Null => Arg::Null,
             Values::Bool(a) => Arg::Bool(a.value(r)),
             Values::I8(v) => Arg::Int(v[r].into()),
@@ -295,16 +451,7 @@ impl<'a> Column<'a> {
             Values::U8(v) => Arg::Int(v[r].into()),
             Values::U16(v) => Arg::Int(v[r].into()),
             Values::U32(v) => Arg::Int(v[r].into()),
-            Values::U64(v) => match i64::try_from(v[r]) {
-                Ok(x) => Arg::Int(x),
-                Err(_) => {
-                    self.big[..8].copy_from_slice(&v[r].to_be_bytes());
-                    Arg::BigInt {
-                        negative: false,
-                        magnitude: &self.big[..8],
-                    }
-                }
-            },
+            Values::U64(v) => Arg::Int(i64::try_from(v[r]).ok()?),
             Values::F32(v) => Arg::F32(v[r]),
             Values::F64(v) => Arg::F64(v[r]),
             Values::Str(_) | Values::LargeStr(_) | Values::StrView(_) | Values::Dict(..) => {
@@ -332,30 +479,18 @@ impl<'a> Column<'a> {
                 let (secs, nanos) = instant(v[r], TimeUnit::Millisecond);
                 Arg::Time { secs, nanos }
             }
-            Values::Dec128(v, scale) => {
-                let (v, scale) = (v[r], *scale);
-                self.text.clear();
-                write_decimal(v < 0, &v.unsigned_abs().to_string(), scale, &mut self.text);
-                Arg::Decimal(&self.text)
-            }
-            Values::Dec256(v, scale) => {
-                let (v, scale) = (v[r], *scale);
-                self.text.clear();
-                let digits = v.to_string();
-                write_decimal(
-                    v < i256::ZERO,
-                    digits.trim_start_matches('-'),
-                    scale,
-                    &mut self.text,
-                );
-                Arg::Decimal(&self.text)
-            }
-        }
+            Values::Dec128(..) | Values::Dec256(..) | Values::List(..) => return None,
+        })
     }
 
     /// Row `r`'s value as messages show it: strings quoted, bytes as hex,
-    /// instants in RFC 3339, `null`.
+    /// instants in RFC 3339, `null`, lists in brackets (`[1, 2]`).
     pub(crate) fn show(&mut self, r: usize) -> String {
+        let null = self.is_null(r);
+        if let (Values::List(offsets, child), false) = (&mut self.values, null) {
+            let items: Vec<String> = offsets.range(r).map(|j| child.show(j)).collect();
+            return format!("[{}]", items.join(", "));
+        }
         let arg = self.arg(r);
         show_arg(arg)
     }

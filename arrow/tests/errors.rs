@@ -3,10 +3,13 @@
 //! key that does not decode. Each error names the column, the row and the
 //! value, and nothing partial comes back.
 
+mod common;
+
 use std::sync::Arc;
 
 use arrow_array::*;
 use arrow_schema::{DataType, Field, FieldRef};
+use common::err;
 use lexikey::frontend::key_format::KeyFormat;
 use lexikey::frontend::spec::KeySpec;
 use lexikey_arrow::{decode_array, encode_arrays, encode_batch, ArrowEncoder, ArrowKeyError};
@@ -20,15 +23,6 @@ fn spec(format: &str, schema: &str) -> KeySpec {
 
 fn batch(cols: Vec<(&str, ArrayRef)>) -> RecordBatch {
     RecordBatch::try_from_iter(cols).unwrap()
-}
-
-fn err(column: &str, row: usize, value: &str, message: &str) -> ArrowKeyError {
-    ArrowKeyError {
-        column: Some(column.into()),
-        row: Some(row),
-        value: Some(value.into()),
-        message: message.into(),
-    }
 }
 
 #[test]

@@ -26,6 +26,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::frontend::host::{self, Arg, ArgError, ColType};
@@ -1159,6 +1160,60 @@ impl RowEncoder<'_> {
     /// not take or the format cannot write, a key longer than
     /// [`KeySpec::max_key_len`].
     pub fn encode(&mut self, row: &[Arg<'_>], out: &mut Vec<u8>) -> Result<(), RowError> {
+        self.encode_with(row, out, Self::write)
+    }
+
+    /// Appends the key of a row of [`Cell`]s to `out` (salted when the
+    /// layout is): [`RowEncoder::encode`] where the caller gives some
+    /// values as ready native components — a list field's
+    /// [`Value::List`](crate::Value::List) built element by element from a
+    /// host's list ([`host::list_element`], [`host::native_value`]), with
+    /// no text in between. Each component's field must be its column's.
+    /// Native formats only (the interop profiles take [`Arg`]s). On error
+    /// `out` is as it was.
+    ///
+    /// ```
+    /// use lexikey::frontend::host::Arg;
+    /// use lexikey::frontend::key_format::KeyFormat;
+    /// use lexikey::frontend::spec::{Cell, KeySpec};
+    /// use lexikey::{Component, Field, Type, Value};
+    /// let spec = KeySpec::new(KeyFormat::parse("hex")?).with_schema("str,list<i64>")?;
+    /// let mut enc = spec.encoder()?;
+    /// let list = Value::List(Type::I64, vec![Value::I64(1), Value::I64(2)]);
+    /// let c = Component::of(Field::parse("list<i64>")?, list);
+    /// let mut key = Vec::new();
+    /// enc.encode_cells(&[Cell::Arg(Arg::Str("a")), Cell::Component(c)], &mut key)?;
+    /// assert_eq!(key, b"a#a:l8000000000000001:l8000000000000002.");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`RowEncoder::encode`]; a component of another field than its
+    /// column's; an interop profile's layout.
+    pub fn encode_cells(&mut self, row: &[Cell<'_>], out: &mut Vec<u8>) -> Result<(), RowError> {
+        self.encode_with(row, out, |enc, row, out| {
+            let (spec, cols) = (enc.spec, enc.cols);
+            match &mut enc.scratch {
+                Scratch::Native(format, unsalted) => {
+                    write_native_row(spec, cols, row, *format, unsalted, out)
+                }
+                _ => Err(RowError::key(ArgError::Invalid(format!(
+                    "a row of native components in {}: the interop profiles take host values",
+                    spec.format
+                )))),
+            }
+        })
+    }
+
+    /// A row's key by `write`, its length checked; on error `out` is as
+    /// it was.
+    #[inline(always)]
+    fn encode_with<C: NativeCell>(
+        &mut self,
+        row: &[C],
+        out: &mut Vec<u8>,
+        write: impl FnOnce(&mut Self, &[C], &mut Vec<u8>) -> Result<(), RowError>,
+    ) -> Result<(), RowError> {
         if row.len() != self.cols.len() {
             return Err(RowError::key(ArgError::Invalid(format!(
                 "{} values; the schema has {} fields",
@@ -1167,7 +1222,7 @@ impl RowEncoder<'_> {
             ))));
         }
         let start = out.len();
-        let res = self.write(row, out).and_then(|()| {
+        let res = write(self, row, out).and_then(|()| {
             tuple::check_len(&out[start..], self.spec.max_key_len)
                 .map_err(|e| RowError::key(self.name_largest(e, row).into()))
         });
@@ -1314,7 +1369,11 @@ impl RowEncoder<'_> {
 
     /// `e`, a key over the limit, naming the column that contributes most
     /// (native formats; cold path: each field encoded again on its own).
-    fn name_largest(&mut self, e: crate::EncodeError, row: &[Arg<'_>]) -> crate::EncodeError {
+    fn name_largest<C: NativeCell>(
+        &mut self,
+        e: crate::EncodeError,
+        row: &[C],
+    ) -> crate::EncodeError {
         let crate::EncodeError::KeyTooLong {
             len,
             max,
@@ -1397,8 +1456,9 @@ impl RowEncoder<'_> {
 }
 
 /// One value of a row the native writers take: a host's typed argument
-/// ([`RowEncoder::encode`]) or the text of a value
-/// ([`RowEncoder::encode_texts`]).
+/// ([`RowEncoder::encode`]), the text of a value
+/// ([`RowEncoder::encode_texts`]) or a [`Cell`]
+/// ([`RowEncoder::encode_cells`]).
 trait NativeCell {
     /// The component of this value (the `i`th of the row) in native
     /// column `col` (of type `ty`, for errors).
@@ -1408,7 +1468,41 @@ trait NativeCell {
         ty: &ColType,
         col: &Col,
         geo: &GeoOpts,
-    ) -> Result<Component<'_>, RowError>;
+    ) -> Result<Cow<'_, Component<'_>>, RowError>;
+}
+
+/// One value of a row for [`RowEncoder::encode_cells`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell<'a> {
+    /// A host value, converted as [`RowEncoder::encode`] converts it.
+    Arg(Arg<'a>),
+    /// A native component made by the caller (its field the column's).
+    Component(Component<'a>),
+}
+
+impl NativeCell for Cell<'_> {
+    #[inline(always)]
+    fn component(
+        &self,
+        i: usize,
+        ty: &ColType,
+        col: &Col,
+        geo: &GeoOpts,
+    ) -> Result<Cow<'_, Component<'_>>, RowError> {
+        match self {
+            Cell::Arg(a) => a.component(i, ty, col, geo),
+            Cell::Component(c) if c.field() == col.field => Ok(Cow::Borrowed(c)),
+            Cell::Component(c) => Err(RowError::at(
+                i,
+                ty,
+                ArgError::Invalid(format!(
+                    "a component of field {} where the schema has {}",
+                    c.field(),
+                    col.field
+                )),
+            )),
+        }
+    }
 }
 
 impl NativeCell for Arg<'_> {
@@ -1419,7 +1513,7 @@ impl NativeCell for Arg<'_> {
         ty: &ColType,
         col: &Col,
         geo: &GeoOpts,
-    ) -> Result<Component<'_>, RowError> {
+    ) -> Result<Cow<'_, Component<'_>>, RowError> {
         // The plain arguments first, here in the loop: tried inside
         // `native_value` instead (inlined, the general part out of line)
         // the hex row cost about 120 instructions more (callgrind), the
@@ -1432,13 +1526,13 @@ impl NativeCell for Arg<'_> {
             Some(v) => v,
             None => host::native_value(col, *self, geo).map_err(|e| RowError::at(i, ty, e))?,
         };
-        Ok(Component {
+        Ok(Cow::Owned(Component {
             value,
             dir: col.field.dir,
             width: col.field.width,
             nulls: col.field.nulls,
             list: col.field.list,
-        })
+        }))
     }
 }
 
@@ -1450,20 +1544,20 @@ impl NativeCell for &str {
         ty: &ColType,
         col: &Col,
         geo: &GeoOpts,
-    ) -> Result<Component<'_>, RowError> {
+    ) -> Result<Cow<'_, Component<'_>>, RowError> {
         // A nullable field's cell may be the null (`\N`).
         let text: &str = match col.field.nulls {
             None => self,
             Some(_) => match native::nullable_cell(self) {
                 Some(t) => t,
                 None => {
-                    return Ok(Component {
+                    return Ok(Cow::Owned(Component {
                         value: crate::Value::Null(col.field.ty),
                         dir: col.field.dir,
                         width: col.field.width,
                         nulls: col.field.nulls,
                         list: col.field.list,
-                    })
+                    }))
                 }
             },
         };
@@ -1476,13 +1570,13 @@ impl NativeCell for &str {
             _ => col.parse_value(text, geo),
         }
         .map_err(|e| RowError::at(i, ty, e.into()))?;
-        Ok(Component {
+        Ok(Cow::Owned(Component {
             value,
             dir: col.field.dir,
             width: col.field.width,
             nulls: col.field.nulls,
             list: col.field.list,
-        })
+        }))
     }
 }
 

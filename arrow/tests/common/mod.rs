@@ -276,3 +276,18 @@ pub(crate) fn unit(kind: AKind) -> Option<TimeUnit> {
         _ => None,
     }
 }
+
+/// The error of a value: its column, row, value text and message.
+pub(crate) fn err(
+    column: &str,
+    row: usize,
+    value: &str,
+    message: &str,
+) -> lexikey_arrow::ArrowKeyError {
+    lexikey_arrow::ArrowKeyError {
+        column: Some(column.into()),
+        row: Some(row),
+        value: Some(value.into()),
+        message: message.into(),
+    }
+}
