@@ -11,7 +11,9 @@ use lexikey::Value;
 use crate::read::{Column, Offsets, Values};
 
 /// The element vectors of the lists written so far, emptied, for the
-/// next rows' lists (no allocation per row once they have grown).
+/// next rows' lists (no allocation for the elements once they have
+/// grown; each list value still takes its own small `Arc` header, see
+/// [`lexikey::value::Items`]).
 #[derive(Debug, Default)]
 pub(crate) struct Pool {
     spare: Vec<Vec<Value<'static>>>,
@@ -26,7 +28,9 @@ impl Pool {
 
     /// Takes back the vectors of a list (and of its lists).
     pub(crate) fn put(&mut self, v: Value<'_>) {
-        if let Value::List(_, mut items) = v {
+        if let Value::List(_, items) = v {
+            // Not copied: the list was never cloned.
+            let mut items = items.into_vec();
             // The elements are all lists or none is.
             if matches!(items.first(), Some(Value::List(..))) {
                 for item in items.drain(..) {
@@ -74,12 +78,12 @@ pub(crate) fn value<'a>(
         match v {
             Ok(v) => items.push(v),
             Err(m) => {
-                pool.put(Value::List(col.field.ty, items));
+                pool.put(Value::list(col.field.ty, items));
                 return Err(m);
             }
         }
     }
-    Ok(Value::List(col.field.ty, items))
+    Ok(Value::list(col.field.ty, items))
 }
 
 /// The value of row `j` (not null) of element column `child`, of column

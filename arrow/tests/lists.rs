@@ -347,7 +347,7 @@ fn list_value(
                     }
                 })
                 .collect();
-            Value::List(col.field.ty, values)
+            Value::list(col.field.ty, values)
         }
         V::Scalar(_) => panic!("a scalar for a list field"),
     }
@@ -526,7 +526,7 @@ fn a_null_list_is_the_null_of_a_nullable_field_only() {
     let spec = hex("list<i64>?.nulls_last");
     let keys = encode_arrays(&spec, &[lists]).unwrap();
     let expected: Vec<Vec<u8>> = [
-        Value::List(lexikey::Type::I64, vec![Value::I64(1)]),
+        Value::list(lexikey::Type::I64, vec![Value::I64(1)]),
         Value::Null(lexikey::Type::I64),
     ]
     .into_iter()

@@ -1179,7 +1179,7 @@ impl RowEncoder<'_> {
     /// use lexikey::{Component, Field, Type, Value};
     /// let spec = KeySpec::new(KeyFormat::parse("hex")?).with_schema("str,list<i64>")?;
     /// let mut enc = spec.encoder()?;
-    /// let list = Value::List(Type::I64, vec![Value::I64(1), Value::I64(2)]);
+    /// let list = Value::list(Type::I64, vec![Value::I64(1), Value::I64(2)]);
     /// let c = Component::of(Field::parse("list<i64>")?, list);
     /// let mut key = Vec::new();
     /// enc.encode_cells(&[Cell::Arg(Arg::Str("a")), Cell::Component(c)], &mut key)?;
