@@ -327,36 +327,26 @@ impl Schema {
                 i + 1
             )));
         };
+        // An EncodeError of the value, named by its field.
+        let named = |e: PyErr| {
+            Python::attach(|py| {
+                if e.is_instance_of::<crate::errors::EncodeError>(py) {
+                    encode_err(format!(
+                        "{what}, value {} ({label}): {}",
+                        i + 1,
+                        e.value(py)
+                    ))
+                } else {
+                    e
+                }
+            })
+        };
         if let Some(c) = self.spec.list_field(i, &conv::PyItem(v.clone())) {
             // A list field's list, element by element.
-            return c.map_err(|e| {
-                Python::attach(|py| {
-                    if e.is_instance_of::<crate::errors::EncodeError>(py) {
-                        encode_err(format!(
-                            "{what}, value {} ({label}): {}",
-                            i + 1,
-                            e.value(py)
-                        ))
-                    } else {
-                        e
-                    }
-                })
-            });
+            return c.map_err(named);
         }
         conv::with_arg(v, |a| self.spec.field(i, a))
-            .map_err(|e| {
-                Python::attach(|py| {
-                    if e.is_instance_of::<crate::errors::EncodeError>(py) {
-                        encode_err(format!(
-                            "{what}, value {} ({label}): {}",
-                            i + 1,
-                            e.value(py)
-                        ))
-                    } else {
-                        e
-                    }
-                })
-            })?
+            .map_err(named)?
             .map_err(|e| {
                 encode_err(format!(
                     "{what}, value {} ({label}): {}",
