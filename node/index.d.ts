@@ -11,7 +11,12 @@ export type Format = TextFormat | BinaryFormat;
 export type Key = string | Buffer;
 type KeyOf<F> = F extends TextFormat ? string : F extends BinaryFormat ? Buffer : Key;
 
-/** A value as JavaScript holds it (i64/u64 as bigint, ts as Date, bytes as Buffer). */
+/**
+ * A value as JavaScript holds it (i64/u64 as bigint, ts as Date, bytes as
+ * Buffer). An array is a `list<TYPE>` field's list (with a schema, nested
+ * for `list<list<TYPE>>`), a `geo` point `[lat, lon]`, or an `fdb-tuple`
+ * nested tuple.
+ */
 export type Value =
   | string
   | number

@@ -194,6 +194,59 @@ proptest! {
         }
     }
 
+    /// The comparisons (`gt`, `ge`, `lt`, `le`, `eq`) on a list component
+    /// after a fixed prefix: the range holds exactly the keys of the rows
+    /// whose list compares so with the bound (elementwise, shorter first;
+    /// a comparison is never true of a null), in every format and
+    /// direction, nested and nullable lists included. A strict bound on a
+    /// list of a fixed-width type stays strict (it has no neighbour).
+    #[test]
+    fn comparison_ranges_hold_exactly_the_matching_keys(
+        (field, bound, rows) in list_field().prop_flat_map(|f| {
+            list_value(f.ty, f.list).prop_flat_map(move |bound| {
+                let b = related(f.ty, f.list, bound.clone());
+                let v = if f.nulls.is_some() {
+                    prop_oneof![4 => b, 1 => Just(Value::Null(f.ty))].boxed()
+                } else {
+                    b
+                };
+                (Just(f), Just(bound), prop::collection::vec((prop::sample::select(vec!["a", "b"]), v), 1..10))
+            })
+        }),
+        op in 0..5u8,
+    ) {
+        use lexikey::range::{KeyRange, RangeError, RangeQuery};
+        use std::cmp::Ordering;
+        let bound = Component::of(field, bound);
+        let prefix = [Component::asc("b")];
+        // The value order: the key order of the ascending field.
+        let value_cmp = |c: &Component<'_>| {
+            let o = c.key_cmp(&bound);
+            if field.dir == lexikey::Dir::Desc { o.reverse() } else { o }
+        };
+        for format in Format::ALL.into_iter().filter(|f| supports(*f, field.ty)) {
+            let q = RangeQuery::new(format).prefix(&prefix);
+            let (q, want): (RangeQuery<'_>, &[Ordering]) = match op {
+                0 => (q.gt(bound.clone()), &[Ordering::Greater]),
+                1 => (q.ge(bound.clone()), &[Ordering::Greater, Ordering::Equal]),
+                2 => (q.lt(bound.clone()), &[Ordering::Less]),
+                3 => (q.le(bound.clone()), &[Ordering::Less, Ordering::Equal]),
+                _ => (q.eq(bound.clone()), &[Ordering::Equal]),
+            };
+            let range = match q.build() {
+                Ok(r) => r,
+                Err(RangeError::Empty) => KeyRange { start: Some(vec![1]), end: Some(vec![1]) },
+                Err(e) => return Err(TestCaseError::fail(e.to_string())),
+            };
+            for (p, v) in &rows {
+                let c = Component::of(field, v.clone());
+                let key = enc(format, &[Component::asc(*p), c.clone()]);
+                let keep = *p == "b" && !c.is_null() && want.contains(&value_cmp(&c));
+                prop_assert_eq!(range.contains(&key), keep, "{} {:?} op {} bound {:?} row {:?}", format, range, op, bound, c);
+            }
+        }
+    }
+
     /// Lists mixed with every other type (nullable or not), both
     /// directions, in composite keys: tuple order ⇔ key order, round trip
     /// through the schema (also with `decode_reusing`), and a row's prefix

@@ -16,6 +16,7 @@
 //! | `java.util.UUID` | `Uuid` | `UUID` |
 //! | `java.math.BigDecimal` | `Decimal` (its `toString()`) | `BigDecimal` (an HBase numeric's infinities and NaN: `Double`, which such a column takes back: [`numeric_arg`]) |
 //! | `double[] {lat, lon}` | `Geo` | `double[]` |
+//! | `List` for a `list<T>` field | a list, element by element ([`lexikey::frontend::host::list_value`]; its text `"[1, 2]"` as a `String`) | `List<Object>` of the elements' classes |
 //! | `fdb-tuple` nested tuple | — | `List<Object>` |
 //!
 //! A plain value given to `Lexikey.encodeText`/`encodeBytes` takes the
@@ -25,11 +26,12 @@
 //! `integer`), `Short` and `Byte` → `i32` in the native formats, `int16`
 //! / `int8` in `hbase-ordered`, `smallint` / `tinyint` in `phoenix`.
 
-use lexikey::frontend::host::{Arg, ArgError, ArgKind, Out, Want};
+use lexikey::frontend::host::{Arg, ArgError, ArgKind, HostItem, Out, Want};
 use lexikey::frontend::key_format::KeyFormat;
 use lexikey::frontend::profile::Profile;
 use lexikey::frontend::spec::{Comp, KeySpec};
 
+use crate::errors::{encode_err, Error};
 use crate::wire::{Host, Writer};
 
 // ---------------------------------------------------------------------------
@@ -168,6 +170,43 @@ fn plain_at(spec: &KeySpec, h: &Host<'_>, depth: usize) -> Result<Comp, ArgError
     }
 }
 
+/// A Java value as a `list<T>` field sees it ([`list_value`]): a `List`
+/// is a list of elements, each converted by [`arg`] and its errors worded
+/// by [`message`].
+///
+/// [`list_value`]: lexikey::frontend::host::list_value
+impl<'a> HostItem for Host<'a> {
+    type Error = Error;
+
+    fn is_null(&self) -> bool {
+        matches!(self, Host::Null)
+    }
+
+    fn elements(&self) -> Result<Option<Vec<Host<'a>>>, Error> {
+        let Host::List(n, cells) = *self else {
+            return Ok(None);
+        };
+        let mut r = crate::wire::Reader::new(cells);
+        Ok(Some((0..n).map(|_| r.cell()).collect::<Result<_, _>>()?))
+    }
+
+    fn with_arg<R>(&self, _want: Want, f: impl FnOnce(Arg<'_>) -> R) -> Result<R, Error> {
+        Ok(f(arg(self)))
+    }
+
+    fn message(&self, e: &ArgError) -> String {
+        message(e, self)
+    }
+
+    fn type_name(&self) -> String {
+        class(self)
+    }
+
+    fn error(&self, message: String) -> Error {
+        encode_err(message)
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Errors, worded for Java
 // ---------------------------------------------------------------------------
@@ -189,7 +228,7 @@ fn java_want(want: Want) -> &'static str {
 }
 
 /// The Java class of a value, for messages.
-fn class(h: &Host<'_>) -> String {
+pub(crate) fn class(h: &Host<'_>) -> String {
     match h {
         Host::Other(name) => (*name).to_string(),
         Host::Doubles(b) => format!("a double[] of {} numbers", b.len() / 8),

@@ -207,7 +207,13 @@ impl Schema {
             .iter()
             .map(ToString::to_string)
             .collect();
-        let classes = labels.iter().map(|l| IntClass::of_label(l)).collect();
+        // A list's elements take the class of its element type.
+        let classes = spec
+            .schema()
+            .unwrap_or_default()
+            .iter()
+            .map(|c| IntClass::of_label(&c.value_label()))
+            .collect();
         let numeric = spec
             .schema()
             .unwrap_or_default()
@@ -290,6 +296,9 @@ impl Schema {
             Some(b) => format!("row {}", b + i),
             None => "values".to_string(),
         };
+        // A List is no Arg: rows with list fields are made component by
+        // component ([`Schema::encode_list_row`]).
+        let lists = self.spec.has_list_fields();
         let mut enc = self.spec.encoder().map_err(|e| arg_err(e.to_string()))?;
         let width = enc.width();
         let (mut hosts, mut args) = (Vec::with_capacity(width), Vec::with_capacity(width));
@@ -309,8 +318,12 @@ impl Schema {
                 args.push(self.arg(j, &h));
                 hosts.push(h);
             }
-            enc.encode(&args, out)
-                .map_err(|e| self.row_err(&what(i), &e, &hosts))?;
+            if lists {
+                self.encode_list_row(&hosts, &what(i), out)?;
+            } else {
+                enc.encode(&args, out)
+                    .map_err(|e| self.row_err(&what(i), &e, &hosts))?;
+            }
             ends.push(i32::try_from(out.len()).map_err(|_| {
                 encode_err("the keys of one call exceed 2 GiB: encode fewer rows per call")
             })?);
@@ -321,6 +334,47 @@ impl Schema {
             ));
         }
         Ok(())
+    }
+
+    /// Appends the key of `row`, a row of a schema with list fields
+    /// (`list<T>`), to `out`: its components made one at a time, a `List`
+    /// converted element by element ([`KeySpec::list_field`]), then the
+    /// key ([`KeySpec::encode_named`]).
+    fn encode_list_row(
+        &self,
+        row: &[Host<'_>],
+        what: &str,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        let comps = row
+            .iter()
+            .enumerate()
+            .map(|(j, h)| self.field(j, h, what))
+            .collect::<Result<Vec<_>, _>>()?;
+        let key = self
+            .spec
+            .encode_named(&comps, |j| format!("value {} ({})", j + 1, self.label(j)))
+            .map_err(|e| encode_err(format!("{what}: {e}")))?;
+        out.extend_from_slice(&key);
+        Ok(())
+    }
+
+    /// The component of field `i` holding `h`: a `List` (or the null) of a
+    /// list field element by element, any other value by its `Arg`; errors
+    /// name `what` and the field.
+    fn field(&self, i: usize, h: &Host<'_>, what: &str) -> Result<Comp, Error> {
+        match self.spec.list_field(i, h) {
+            Some(c) => c.map_err(|e| match e {
+                Error::Encode(m) => {
+                    encode_err(format!("{what}, value {} ({}): {m}", i + 1, self.label(i)))
+                }
+                e => e,
+            }),
+            None => self
+                .spec
+                .field(i, self.arg(i, h))
+                .map_err(|e| self.value_err(what, i, &e, h)),
+        }
     }
 
     /// The ranges of the keys whose leading fields hold `prefix` and whose
@@ -338,11 +392,7 @@ impl Schema {
                  them all, bucket 0 first",
             ));
         }
-        let field = |i: usize, h: &Host<'_>, what: &str| -> Result<Comp, Error> {
-            self.spec
-                .field(i, self.arg(i, h))
-                .map_err(|e| self.value_err(what, i, &e, h))
-        };
+        let field = |i: usize, h: &Host<'_>, what: &str| self.field(i, h, what);
         let comps = prefix
             .iter()
             .enumerate()

@@ -15,9 +15,10 @@
 //! | `Date` | `Time` (to the millisecond) | `Date` |
 //! | `[lat, lon]` for a `geo` column | `Geo` | `[lat, lon]` |
 //! | `Versionstamp` (`index.js`) | `Versionstamp` | `Versionstamp` |
+//! | an array, for a `list<T>` field of a schema | a list, element by element ([`lexikey::frontend::host::list_value`]; its text `"[1, 2]"` as a `string`) | an array of the elements' values |
 //! | an array, in `fdb-tuple` (not a `[type, value]` pair) | a nested tuple ([`KeySpec::nested`](lexikey::frontend::spec::KeySpec::nested)) | an array |
 
-use lexikey::frontend::host::{f64_of_f32, Arg, ArgError, ArgKind, Out, Want};
+use lexikey::frontend::host::{f64_of_f32, Arg, ArgError, ArgKind, HostItem, Out, Want};
 use lexikey::frontend::key_format::KeyFormat;
 use lexikey::frontend::profile::Profile;
 use lexikey::interop::fdb;
@@ -99,6 +100,57 @@ pub(crate) fn arg<'a>(
             }
         }
     })
+}
+
+/// A JavaScript value as a `list<T>` field sees it ([`list_value`]): an
+/// array is a list of elements, each converted by [`arg`] for what its
+/// element type wants and its errors worded by [`message`].
+///
+/// [`list_value`]: lexikey::frontend::host::list_value
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct JsItem {
+    pub(crate) js: Js,
+    pub(crate) v: Value,
+}
+
+impl HostItem for JsItem {
+    type Error = Error;
+
+    fn is_null(&self) -> bool {
+        matches!(self.js.kind(self.v), Ok(Kind::Null))
+    }
+
+    fn elements(&self) -> Result<Option<Vec<JsItem>>, Error> {
+        let Some(n) = self.js.array_len(self.v)? else {
+            return Ok(None);
+        };
+        (0..n)
+            .map(|i| {
+                Ok(JsItem {
+                    js: self.js,
+                    v: self.js.element(self.v, i)?,
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
+    }
+
+    fn with_arg<R>(&self, want: Want, f: impl FnOnce(Arg<'_>) -> R) -> Result<R, Error> {
+        let mut slot = Slot::default();
+        Ok(f(arg(self.js, self.v, Some(want), &mut slot)?))
+    }
+
+    fn message(&self, e: &ArgError) -> String {
+        message(self.js, e, self.v)
+    }
+
+    fn type_name(&self) -> String {
+        type_name(self.js, self.v)
+    }
+
+    fn error(&self, message: String) -> Error {
+        Error::Encode(message)
+    }
 }
 
 /// The versionstamp of `trVersion` (a 10-byte `Buffer`/`Uint8Array`, or

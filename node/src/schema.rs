@@ -363,7 +363,11 @@ impl Schema {
             text: text.to_string(),
             salted: opts.salt.is_some(),
             wants: cols.iter().map(ColType::want).collect(),
-            small: labels.iter().map(|l| conv::small_int(l)).collect(),
+            // A list's elements are numbers when its element type's are.
+            small: cols
+                .iter()
+                .map(|c| conv::small_int(&c.value_label()))
+                .collect(),
             labels,
             spec,
         })
@@ -408,6 +412,10 @@ impl Schema {
         single: bool,
         mut done: impl FnMut(&[u8]) -> Result<(), Error>,
     ) -> Result<(), Error> {
+        // An array is no Arg: rows with list fields are made component by
+        // component ([`Schema::encode_list_row`]).
+        let lists = self.spec.has_list_fields();
+        let mut list_slot = Slot::default();
         let mut enc = self
             .spec
             .encoder()
@@ -438,6 +446,12 @@ impl Schema {
                     self.text
                 )));
             }
+            if lists {
+                out.clear();
+                self.encode_list_row(js, row, n, &what(), &mut list_slot, &mut out)?;
+                done(&out)?;
+                continue;
+            }
             let mut args = reuse(std::mem::take(&mut store));
             for (j, slot) in slots.iter_mut().enumerate() {
                 let v = js.element(row, j as u32)?;
@@ -450,6 +464,60 @@ impl Schema {
             done(&out)?;
         }
         Ok(())
+    }
+
+    /// Appends the key of `row` (`n` values), a row of a schema with list
+    /// fields (`list<T>`), to `out`: its components made one at a time, an
+    /// array converted element by element ([`KeySpec::list_field`]), then
+    /// the key ([`KeySpec::encode_named`]).
+    fn encode_list_row(
+        &self,
+        js: Js,
+        row: Value,
+        n: usize,
+        what: &str,
+        slot: &mut Slot,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        let comps = (0..n)
+            .map(|i| self.field(js, i, js.element(row, i as u32)?, what, slot))
+            .collect::<Result<Vec<_>, _>>()?;
+        let key = self
+            .spec
+            .encode_named(&comps, |i| format!("value {} ({})", i + 1, self.label(i)))
+            .map_err(|e| Error::Encode(format!("{what}: {e}")))?;
+        out.extend_from_slice(&key);
+        Ok(())
+    }
+
+    /// The component of field `i` holding `v`: an array (or `null`) of a
+    /// list field element by element, any other value by its `Arg`; errors
+    /// name `what` and the field.
+    fn field(
+        &self,
+        js: Js,
+        i: usize,
+        v: Value,
+        what: &str,
+        slot: &mut Slot,
+    ) -> Result<Comp, Error> {
+        if let Some(c) = self.spec.list_field(i, &conv::JsItem { js, v }) {
+            return c.map_err(|e| match e {
+                Error::Encode(m) => {
+                    Error::Encode(format!("{what}, value {} ({}): {m}", i + 1, self.label(i)))
+                }
+                e => e,
+            });
+        }
+        let a = conv::arg(js, v, self.wants.get(i).copied(), slot)?;
+        self.spec.field(i, a).map_err(|e| {
+            Error::Encode(format!(
+                "{what}, value {} ({}): {}",
+                i + 1,
+                self.label(i),
+                conv::message(js, &e, v)
+            ))
+        })
     }
 
     /// Decodes a key into an array of values (`at`: the message's prefix).
@@ -481,17 +549,7 @@ impl Schema {
             ));
         }
         let mut slot = Slot::default();
-        let mut field = |i: usize, v: Value, what: &str| -> Result<Comp, Error> {
-            let a = conv::arg(js, v, self.wants.get(i).copied(), &mut slot)?;
-            self.spec.field(i, a).map_err(|e| {
-                Error::Encode(format!(
-                    "{what}, value {} ({}): {}",
-                    i + 1,
-                    self.label(i),
-                    conv::message(js, &e, v)
-                ))
-            })
-        };
+        let mut field = |i: usize, v: Value, what: &str| self.field(js, i, v, what, &mut slot);
         let n = match js.kind(prefix)? {
             Kind::Undefined | Kind::Null => 0,
             _ => js.array_len(prefix)?.ok_or_else(|| {

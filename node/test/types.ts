@@ -48,4 +48,12 @@ const unknownAge: KeyRange<string> = new Schema('str,i64?').range(['age'], { isN
 const someName: KeyRange<Buffer> = new Schema('str,str?', 'binary').range(['n'], { notNull: true, prefix: 'ab' });
 
 export { bytes, pairs, rows, values, scan, perBucket, shown, rev, ids, offsetOf };
+// Lists (list<TYPE> fields): arrays in, arrays out.
+const tags = new Schema('str,list<list<str>>,list<i32>?', 'binary');
+const tagged: Buffer = tags.encode(['usa', [['a'], []], null]);
+const tagRows: Buffer[] = tags.encodeMany([['usa', [['a', 'b']], [1, 2]]]);
+const tagValues: Value[] = tags.decode(tagged);
+const fromTags: KeyRange<Buffer> = tags.range(['usa'], { ge: [['a']] });
+
 export { withNull, tuple, stamped, vsBytes, tr, complete, unknownAge, someName };
+export { tagged, tagRows, tagValues, fromTags };

@@ -361,6 +361,58 @@ pub(crate) const SURROGATES: &str = "a str with lone surrogates is not UTF-8";
 // In: Python values to Args
 // ---------------------------------------------------------------------------
 
+/// A Python value as a `list<T>` field sees it
+/// ([`host::list_value`]): a `list` or `tuple` is a list of elements, each
+/// converted by [`with_arg`] and its errors worded by [`arg_message`].
+#[derive(Debug, Clone)]
+pub(crate) struct PyItem<'py>(pub(crate) Bound<'py, PyAny>);
+
+impl<'py> host::HostItem for PyItem<'py> {
+    type Error = PyErr;
+
+    fn is_null(&self) -> bool {
+        self.0.is_none()
+    }
+
+    fn elements(&self) -> PyResult<Option<Vec<PyItem<'py>>>> {
+        Ok(if let Ok(l) = self.0.cast::<PyList>() {
+            Some(l.iter().map(PyItem).collect())
+        } else if let Ok(t) = self.0.cast::<PyTuple>() {
+            Some(t.iter().map(PyItem).collect())
+        } else {
+            None
+        })
+    }
+
+    fn with_arg<R>(&self, _want: Want, f: impl FnOnce(Arg<'_>) -> R) -> PyResult<R> {
+        with_arg(&self.0, f)
+    }
+
+    fn message(&self, e: &ArgError) -> String {
+        arg_message(e, &self.0)
+    }
+
+    fn type_name(&self) -> String {
+        type_name(&self.0)
+    }
+
+    fn error(&self, message: String) -> PyErr {
+        encode_err(message)
+    }
+}
+
+/// The value of list column `col` (`list<…>`) holding Python object
+/// `obj`: a `list` (or `tuple`) of its elements, each converted as a value
+/// of the element column ([`host::list_element`]); `None` is the null of a
+/// nullable list ([`host::list_value`]).
+pub(crate) fn list_value(
+    col: &lexikey::frontend::native::Col,
+    obj: &Bound<'_, PyAny>,
+    geo: &lexikey::frontend::native::GeoOpts,
+) -> PyResult<lexikey::Value<'static>> {
+    host::list_value(col, &PyItem(obj.clone()), geo)
+}
+
 /// Calls `f` with the [`Arg`] of a Python value (borrowing the object's
 /// bytes for the call). Python code may run (`__index__`, `str` of a
 /// `Decimal`, a `datetime`'s `utcoffset`).
@@ -368,44 +420,6 @@ pub(crate) const SURROGATES: &str = "a str with lone surrogates is not UTF-8";
 /// # Errors
 /// A `str` with lone surrogates (an `EncodeError`), or the error of a
 /// Python call.
-/// The value of list column `col` (`list<…>`) holding Python object
-/// `obj`: a `list` (or `tuple`) of its elements, each converted as a value
-/// of the element column ([`host::list_element`]); `None` is the null of a
-/// nullable list.
-pub(crate) fn list_value(
-    col: &lexikey::frontend::native::Col,
-    obj: &Bound<'_, PyAny>,
-    geo: &lexikey::frontend::native::GeoOpts,
-) -> PyResult<lexikey::Value<'static>> {
-    if obj.is_none() && col.field.nulls.is_some() {
-        return Ok(lexikey::Value::Null(col.field.ty));
-    }
-    let items: Vec<Bound<'_, PyAny>> = if let Ok(l) = obj.cast::<PyList>() {
-        l.iter().collect()
-    } else if let Ok(t) = obj.cast::<PyTuple>() {
-        t.iter().collect()
-    } else {
-        return Err(encode_err(format!(
-            "a {col} field takes a list, not {}",
-            obj.get_type().name()?
-        )));
-    };
-    let elem = host::list_element(col);
-    let mut values = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
-        let v = if elem.field.list > 0 {
-            list_value(&elem, item, geo)?
-        } else {
-            with_arg(item, |a| {
-                host::native_value(&elem, a, geo).map(lexikey::Value::into_owned)
-            })?
-            .map_err(|e| encode_err(format!("element {i}: {}", arg_message(&e, item))))?
-        };
-        values.push(v);
-    }
-    Ok(lexikey::Value::list(col.field.ty, values))
-}
-
 pub(crate) fn with_arg<R>(obj: &Bound<'_, PyAny>, f: impl FnOnce(Arg<'_>) -> R) -> PyResult<R> {
     let py = obj.py();
     if obj.is_none() {

@@ -271,12 +271,7 @@ impl Schema {
     /// [`Schema::encode_with_lists`], one at a time (a Python list is no
     /// bulk argument).
     fn has_lists(&self) -> bool {
-        use lexikey::frontend::host::ColType;
-        self.spec
-            .schema()
-            .unwrap_or_default()
-            .iter()
-            .any(|c| matches!(c, ColType::Native(col) if col.field.list > 0))
+        self.spec.has_list_fields()
     }
 
     /// The key of one row of a schema with list fields: list fields from
@@ -321,7 +316,8 @@ impl Schema {
         crate::key_object(py, self.fmt.is_text(), &key)
     }
 
-    /// The component of value `v` of field `i` (ranges).
+    /// The component of value `v` of field `i` (ranges; a list field's
+    /// list element by element, [`KeySpec::list_field`]).
     fn field_comp(&self, i: usize, v: &Bound<'_, PyAny>, what: &str) -> PyResult<Comp> {
         let Some(label) = self.labels.get(i) else {
             return Err(value_err(format!(
@@ -331,20 +327,26 @@ impl Schema {
                 i + 1
             )));
         };
+        // An EncodeError of the value, named by its field.
+        let named = |e: PyErr| {
+            Python::attach(|py| {
+                if e.is_instance_of::<crate::errors::EncodeError>(py) {
+                    encode_err(format!(
+                        "{what}, value {} ({label}): {}",
+                        i + 1,
+                        e.value(py)
+                    ))
+                } else {
+                    e
+                }
+            })
+        };
+        if let Some(c) = self.spec.list_field(i, &conv::PyItem(v.clone())) {
+            // A list field's list, element by element.
+            return c.map_err(named);
+        }
         conv::with_arg(v, |a| self.spec.field(i, a))
-            .map_err(|e| {
-                Python::attach(|py| {
-                    if e.is_instance_of::<crate::errors::EncodeError>(py) {
-                        encode_err(format!(
-                            "{what}, value {} ({label}): {}",
-                            i + 1,
-                            e.value(py)
-                        ))
-                    } else {
-                        e
-                    }
-                })
-            })?
+            .map_err(named)?
             .map_err(|e| {
                 encode_err(format!(
                     "{what}, value {} ({label}): {}",

@@ -108,3 +108,28 @@ def test_bad_input():
         s.decode("a:l8000000000000001")
     with pytest.raises(ValueError, match="not nullable"):
         lexikey.Schema("list<i64?>")
+
+
+@settings(max_examples=size(100, 1000), deadline=None)
+@given(data=st.data())
+def test_ranges_on_a_list_field_hold_exactly_the_matching_lists(data):
+    """Schema.range(prefix, ge=/gt=/le=/lt=/eq= a Python list) on a list
+    field: the keys inside are exactly those of the rows under the prefix
+    whose list compares so (elementwise, shorter first), either direction."""
+    ty = data.draw(st.sampled_from(["i64", "str"]))
+    fmt = data.draw(st.sampled_from(FORMATS))
+    desc = data.draw(st.booleans())
+    schema = lexikey.Schema(f"str,list<{ty}>{'.desc' if desc else ''},i64", fmt)
+    bound = data.draw(lists(ty, 1))
+    op = data.draw(st.sampled_from(["ge", "gt", "le", "lt", "eq"]))
+    try:
+        start, end = schema.range(("p",), **{op: bound})
+    except lexikey.EncodeError:
+        start = end = None  # no key can match
+    want = {"ge": (0, 1), "gt": (1,), "le": (-1, 0), "lt": (-1,), "eq": (0,)}[op]
+    for _ in range(8):
+        name = data.draw(st.sampled_from(["p", "o", "q"]))
+        v = related(data, ty, 1, bound)
+        key = raw(schema.encode((name, v, 1)))
+        inside = start is not None and raw(start) <= key < raw(end)
+        assert inside == (name == "p" and cmp(sort_key(v), sort_key(bound)) in want), (op, bound, v, desc, fmt)

@@ -465,6 +465,26 @@ impl ColType {
         })
     }
 
+    /// The label of the type whose values this column's decoded values
+    /// hold: a list's element type (`i32` for `list<list<i32>>?.desc`),
+    /// else the column's own label. A binding picks the class of a decoded
+    /// integer by it (Java's `Integer` for an `i32`, a JavaScript `number`).
+    ///
+    /// ```
+    /// use lexikey::frontend::host::ColType;
+    /// use lexikey::frontend::key_format::KeyFormat;
+    /// let hex = KeyFormat::parse("hex")?;
+    /// assert_eq!(ColType::parse(hex, "list<list<i32>>?.desc")?.value_label(), "i32");
+    /// assert_eq!(ColType::parse(hex, "i32.desc")?.value_label(), "i32.desc");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn value_label(&self) -> String {
+        match self {
+            ColType::Native(c) if c.field.list > 0 => c.field.ty.name().to_string(),
+            other => other.to_string(),
+        }
+    }
+
     /// What the type takes, for messages.
     pub fn want(&self) -> Want {
         match self {
@@ -842,6 +862,112 @@ pub fn list_element(col: &Col) -> Col {
         list: col.field.list.saturating_sub(1),
         ..crate::Field::asc(col.field.ty)
     })
+}
+
+/// A host language's value as a list field sees it: what a binding tells
+/// [`list_value`] about one of its values, so that the walk from a host
+/// list to a [`Value::List`] — the element loop, the null of a nullable
+/// list, the element index in errors, nested lists one schema level at a
+/// time — is written once for every binding.
+pub trait HostItem: Sized {
+    /// The binding's error (its exception).
+    type Error;
+
+    /// Whether the value is the host's null (`None`, `null`).
+    fn is_null(&self) -> bool;
+
+    /// The elements of the value when it is a host list (a Python `list`
+    /// or `tuple`, a Java `List`, a JavaScript array), else `None`.
+    ///
+    /// # Errors
+    /// The binding's, reading the list.
+    fn elements(&self) -> Result<Option<Vec<Self>>, Self::Error>;
+
+    /// Calls `f` with the value's [`Arg`] for a column that wants `want`.
+    ///
+    /// # Errors
+    /// The binding's, converting the value.
+    fn with_arg<R>(&self, want: Want, f: impl FnOnce(Arg<'_>) -> R) -> Result<R, Self::Error>;
+
+    /// The message of `e` about this value, in the host's words.
+    fn message(&self, e: &ArgError) -> String;
+
+    /// The value's type in the host's words (`NoneType`, `Integer`, `a
+    /// string`), for `a list<i64> field takes a list, not …`.
+    fn type_name(&self) -> String;
+
+    /// The binding's error of `message` about this value.
+    fn error(&self, message: String) -> Self::Error;
+}
+
+/// The value of list column `col` (`list<…>`) holding host value `h`: a
+/// host list whose elements are values of [`list_element`]`(col)` (each
+/// converted by [`native_value`], or, nested, by this function one level
+/// down, so that the depth is the schema's), or the host's null for a
+/// nullable list. Messages: `a {col} field takes a list, not {type}` for
+/// another value (a null where the list is not nullable, or nested),
+/// `element {i}: {why}` (zero-based) for an element its column does not
+/// take (a null element included: elements are not nullable).
+///
+/// ```
+/// use lexikey::frontend::host::{list_value, Arg, ArgError, HostItem, Want};
+/// use lexikey::frontend::native::{Col, GeoOpts};
+/// use lexikey::{Type, Value};
+///
+/// // A toy host whose values are integers, nulls and lists.
+/// #[derive(Clone)]
+/// enum Toy { Null, Int(i64), List(Vec<Toy>) }
+/// impl HostItem for Toy {
+///     type Error = String;
+///     fn is_null(&self) -> bool { matches!(self, Toy::Null) }
+///     fn elements(&self) -> Result<Option<Vec<Toy>>, String> {
+///         Ok(match self { Toy::List(v) => Some(v.clone()), _ => None })
+///     }
+///     fn with_arg<R>(&self, _: Want, f: impl FnOnce(Arg<'_>) -> R) -> Result<R, String> {
+///         Ok(f(match self { Toy::Int(v) => Arg::Int(*v), Toy::Null => Arg::Null, _ => Arg::Other }))
+///     }
+///     fn message(&self, e: &ArgError) -> String { e.to_string() }
+///     fn type_name(&self) -> String { "toy".into() }
+///     fn error(&self, message: String) -> String { message }
+/// }
+///
+/// let geo = GeoOpts::new(None, None)?;
+/// let col = Col::parse("list<i64>?")?;
+/// let v = list_value(&col, &Toy::List(vec![Toy::Int(1), Toy::Int(2)]), &geo)?;
+/// assert_eq!(v, Value::list(Type::I64, vec![Value::I64(1), Value::I64(2)]));
+/// assert_eq!(list_value(&col, &Toy::Null, &geo)?, Value::Null(Type::I64));
+/// let e = list_value(&col, &Toy::List(vec![Toy::Int(1), Toy::Null]), &geo).unwrap_err();
+/// assert_eq!(e, "element 1: expected an integer for i64");
+/// assert_eq!(list_value(&col, &Toy::Int(1), &geo).unwrap_err(), "a list<i64>? field takes a list, not toy");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As above, in the binding's error ([`HostItem::error`]); the binding's
+/// own errors reading the list or an element.
+pub fn list_value<H: HostItem>(
+    col: &Col,
+    h: &H,
+    geo: &GeoOpts,
+) -> Result<Value<'static>, H::Error> {
+    if col.field.nulls.is_some() && h.is_null() {
+        return Ok(Value::Null(col.field.ty));
+    }
+    let Some(items) = h.elements()? else {
+        return Err(h.error(format!("a {col} field takes a list, not {}", h.type_name())));
+    };
+    let elem = list_element(col);
+    let want = ColType::Native(elem).want();
+    let mut values = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        values.push(if elem.field.list > 0 {
+            list_value(&elem, item, geo)?
+        } else {
+            item.with_arg(want, |a| native_value(&elem, a, geo).map(Value::into_owned))?
+                .map_err(|e| item.error(format!("element {i}: {}", item.message(&e))))?
+        });
+    }
+    Ok(Value::list(col.field.ty, values))
 }
 
 /// The message of a host list given where no `list<…>` column says its

@@ -664,6 +664,78 @@ impl KeySpec {
         self.typed(ty, a)
     }
 
+    /// Whether a field of the schema is a list (`list<…>`): a binding
+    /// then encodes each row by [`KeySpec::list_field`] and
+    /// [`KeySpec::encode`] (a host list is no [`Arg`], which the bulk
+    /// [`RowEncoder`] takes).
+    pub fn has_list_fields(&self) -> bool {
+        self.schema
+            .as_deref()
+            .unwrap_or_default()
+            .iter()
+            .any(|c| matches!(c, ColType::Native(col) if col.field.list > 0))
+    }
+
+    /// The component of the schema's field `i` holding host value `h`
+    /// when that field is a list (`list<…>`) and `h` is no string: a host
+    /// list converted element by element ([`host::list_value`]), or the
+    /// null of a nullable list. `None` for another field or a string (a
+    /// list's text, `[1, 2]`, which [`KeySpec::field`] parses): the binding
+    /// then gives [`KeySpec::field`] the value's [`Arg`].
+    ///
+    /// ```
+    /// use lexikey::frontend::host::{Arg, ArgError, HostItem, Want};
+    /// use lexikey::frontend::key_format::KeyFormat;
+    /// use lexikey::frontend::spec::KeySpec;
+    ///
+    /// // A toy host: strings and lists of strings.
+    /// #[derive(Clone)]
+    /// enum Toy { Str(&'static str), List(Vec<Toy>) }
+    /// impl HostItem for Toy {
+    ///     type Error = String;
+    ///     fn is_null(&self) -> bool { false }
+    ///     fn elements(&self) -> Result<Option<Vec<Toy>>, String> {
+    ///         Ok(match self { Toy::List(v) => Some(v.clone()), _ => None })
+    ///     }
+    ///     fn with_arg<R>(&self, _: Want, f: impl FnOnce(Arg<'_>) -> R) -> Result<R, String> {
+    ///         Ok(f(match self { Toy::Str(s) => Arg::Str(s), _ => Arg::Other }))
+    ///     }
+    ///     fn message(&self, e: &ArgError) -> String { e.to_string() }
+    ///     fn type_name(&self) -> String { "toy".into() }
+    ///     fn error(&self, message: String) -> String { message }
+    /// }
+    ///
+    /// let spec = KeySpec::new(KeyFormat::parse("hex")?).with_schema("str,list<str>")?;
+    /// assert!(spec.has_list_fields());
+    /// let list = spec.list_field(1, &Toy::List(vec![Toy::Str("a,b"), Toy::Str("c")])).unwrap()?;
+    /// let country = spec.field(0, Arg::Str("usa"))?;
+    /// assert_eq!(spec.encode(&[country, list])?, b"usa#a:a,b!:c!.");
+    /// assert!(spec.list_field(0, &Toy::Str("usa")).is_none());
+    /// assert!(spec.list_field(1, &Toy::Str("[a]")).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`host::list_value`].
+    pub fn list_field<H: host::HostItem>(&self, i: usize, h: &H) -> Option<Result<Comp, H::Error>> {
+        let col = match self.schema.as_deref().unwrap_or_default().get(i) {
+            Some(ColType::Native(col)) if col.field.list > 0 => col,
+            _ => return None,
+        };
+        if !h.is_null()
+            && matches!(
+                h.with_arg(host::Want::Str, |a| matches!(a, Arg::Str(_))),
+                Ok(true)
+            )
+        {
+            return None;
+        }
+        Some(
+            host::list_value(col, h, &self.geo)
+                .map(|value| Comp::Native(*col, Component::of(col.field, value))),
+        )
+    }
+
     /// The bulk writer of the schema's rows: each row of [`Arg`]s written
     /// straight into a caller's buffer, with no text and no allocation per
     /// row once its buffers have grown.

@@ -953,13 +953,12 @@ fn normalize<'a>(p: &Pred<Component<'a>>) -> Option<Pred<Component<'a>>> {
         value: v,
         ..c.clone()
     };
+    // A list of a fixed-width type is no fixed-width value: its strict
+    // bounds stay strict.
+    let fixed = |c: &Component<'_>| c.list == 0 && c.value.ty().fixed_len().is_some();
     Some(match p {
-        Pred::Gt(c) if c.value.ty().fixed_len().is_some() => {
-            Pred::Ge(with(c, step(&c.value, true)?))
-        }
-        Pred::Lt(c) if c.value.ty().fixed_len().is_some() => {
-            Pred::Le(with(c, step(&c.value, false)?))
-        }
+        Pred::Gt(c) if fixed(c) => Pred::Ge(with(c, step(&c.value, true)?)),
+        Pred::Lt(c) if fixed(c) => Pred::Le(with(c, step(&c.value, false)?)),
         Pred::Lt(c) if matches!(&c.value, Value::Str(s) if s.is_empty()) => return None,
         Pred::Lt(c) if matches!(&c.value, Value::Bytes(b) if b.is_empty()) => return None,
         other => other.clone(),
