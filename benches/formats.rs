@@ -1277,6 +1277,25 @@ fn tuple_encode<S: Shape>(g: &mut BenchmarkGroup<'_, WallTime>, values: &[S], fu
     copy_floor(g, &format!("{name}/copy_floor"), &keys);
 }
 
+/// A decode bench `{name}/{id}`: `f` of every key in `keys`.
+fn decode_with(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    id: &str,
+    keys: &Keys,
+    f: fn(&[u8]) -> usize,
+) {
+    g.bench_function(format!("{name}/{id}"), |b| {
+        b.iter(|| {
+            let mut acc = 0usize;
+            for k in keys.iter() {
+                acc = acc.wrapping_add(f(black_box(k)));
+            }
+            black_box(acc)
+        })
+    });
+}
+
 fn tuple_decode<S: Shape>(g: &mut BenchmarkGroup<'_, WallTime>, values: &[S], full: bool) {
     let name = S::NAME;
     let schema = S::schema();
@@ -1339,17 +1358,7 @@ fn tuple_decode<S: Shape>(g: &mut BenchmarkGroup<'_, WallTime>, values: &[S], fu
             });
         }
     }
-    let mut run = |id: &str, keys: Keys, f: fn(&[u8]) -> usize| {
-        g.bench_function(format!("{name}/{id}"), |b| {
-            b.iter(|| {
-                let mut acc = 0usize;
-                for k in keys.iter() {
-                    acc = acc.wrapping_add(f(black_box(k)));
-                }
-                black_box(acc)
-            })
-        });
-    };
+    let mut run = |id: &str, keys: Keys, f: fn(&[u8]) -> usize| decode_with(g, name, id, &keys, f);
     run(
         "lexikey_hex_typed",
         Keys::build(values, |t, o| t.typed(Format::Hex, o)),
@@ -1528,17 +1537,8 @@ fn bench_lists(c: &mut Criterion) {
             })
         });
     }
-    let mut run = |id: &str, keys: Keys, f: fn(&[u8]) -> usize| {
-        g.bench_function(format!("{name}/{id}"), |b| {
-            b.iter(|| {
-                let mut acc = 0usize;
-                for k in keys.iter() {
-                    acc = acc.wrapping_add(f(black_box(k)));
-                }
-                black_box(acc)
-            })
-        });
-    };
+    let mut run =
+        |id: &str, keys: Keys, f: fn(&[u8]) -> usize| decode_with(&mut g, name, id, &keys, f);
     run(
         "storekey",
         Keys::build(&rows, |(w, l), o| {
