@@ -805,7 +805,8 @@ pub fn native_value<'a>(col: &Col, arg: Arg<'a>, geo: &GeoOpts) -> Result<Value<
                 .map_err(bad),
             _ => Err(ArgError::Invalid(format!(
                 "a {col} field takes a list: a host list where the binding takes one \
-                 (Python), or its text [ELEMENT, ...]"
+                 (a Python list, a Java List, a Node array, an Arrow List column), or its \
+                 text [ELEMENT, ...]"
             ))),
         };
     }
